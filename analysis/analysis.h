@@ -1,0 +1,31 @@
+#pragma once
+// The library's front door: text in, facts out.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/diag/diagnostic.h"
+#include "analysis/source/source_text.h"
+#include "analysis/syntax/parser.h"
+
+namespace tilesight {
+
+struct AnalyzeOptions {
+  bool splitInputFile = false;  // check each `// -----` chunk on its own
+};
+
+struct ChunkAnalysis {
+  Chunk chunk;
+  ParseResult parsed;
+};
+
+struct Analysis {
+  std::vector<ChunkAnalysis> chunks;
+  std::vector<Diagnostic> diagnostics;  // all chunks, in source order
+  size_t errorCount() const;
+};
+
+// Parses and verifies `text`. Never fails: problems are diagnostics.
+Analysis analyze(std::string_view text, const AnalyzeOptions& options = {});
+
+}  // namespace tilesight

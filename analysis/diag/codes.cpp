@@ -1,0 +1,45 @@
+#include "analysis/diag/codes.h"
+
+namespace tilesight {
+
+const std::vector<CodeInfo>& diagnosticCodes() {
+  static const std::vector<CodeInfo> codes = {
+      {"syntax", "The text does not parse",
+       "The program is not valid Tile IR text. tilesight recovers at the next operation or closing brace and "
+       "keeps checking the rest of the file.", true},
+      {"type", "A type-system or op rule is broken",
+       "A rule of the Tile IR type system (tile shapes, views, pointers, tokens) or an operation's verifier "
+       "rule is broken. The message names the rule and the values involved.", true},
+      {"bounds.index", "A view index is outside the index space",
+       "A load or store through a view uses an index that can (warning) or must (error) fall outside the "
+       "view's index space, which is undefined behaviour.", true},
+      {"bounds.partial-tile", "A load may read past the tensor edge",
+       "A view's tiles overhang the tensor and the load reaches the overhang without a padding_value, so the "
+       "overhanging elements are unspecified. Add `padding_value = zero` to the view.", false},
+      {"layout.overlap", "A store writes two elements to one address",
+       "The layout of the destination maps two coordinates of the written tile to the same address: the "
+       "store races with itself.", true},
+      {"layout.claim", "A layout's expect = ... claim is false",
+       "The #layout claims injective, surjective or bijective, and two coordinates (or a gap) prove otherwise.",
+       true},
+      {"layout.invalid", "A layout expression breaks an algebra precondition",
+       "A function of the layout algebra was applied to arguments that break its precondition.", true},
+      {"subbyte.align", "A sub-byte access is misaligned",
+       "An f4E2M1FN or i4 access cannot be byte-aligned, or its contiguity cannot be proved.", true},
+      {"race.unordered", "Two accesses race",
+       "Two accesses that may overlap, at least one a write, are not ordered by a token chain and are not "
+       "morally strong. Thread the token of one into the other.", true},
+      {"race.scope", "A scope does not cover both parties",
+       "A relaxed/acquire/release pair communicates across tile blocks with a scope that does not include both.",
+       true},
+  };
+  return codes;
+}
+
+const CodeInfo* findCode(std::string_view id) {
+  for (const auto& c : diagnosticCodes())
+    if (c.id == id) return &c;
+  return nullptr;
+}
+
+}  // namespace tilesight

@@ -1,0 +1,90 @@
+#pragma once
+// THE op table: one entry per Tile IR op. The parser interprets `format`,
+// the verifier checks `operands`/`results` constraints and calls `verify`,
+// hover shows `doc`, completion lists `name` with `format` as a snippet.
+//
+// Format mini-language (our own notation, whitespace separated):
+//   %x        one operand of group x        %x*   comma-separated list (0+)
+//   'k'       a literal keyword or punctuation
+//   [ ... ]   optional group, present when its first element matches
+//   [?x ...]  optional group, present when operand group x was present
+//   @a:KIND   attribute `a` of KIND (see AttrSyntax)
+//   {}        optional attribute dictionary   {kw}  `attributes {...}`
+//   t(a=b)    one type, given to every listed operand/result group
+//   t(x*)     comma-separated types, one per value of group x
+//   ^r        a region            ^r:args   `(%a: T, ...)` then a region
+//   custom    the op has a hand-written parser (syntax/custom_ops.cpp)
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/ir/op_format.h"
+#include "analysis/ir/types.h"
+
+namespace tilesight {
+
+struct Operation;
+struct Program;
+class DiagSink;
+
+// What a value of an operand/result group may be.
+struct Constraint {
+  enum Kind : uint8_t { Any, Tile, Token, TensorView, View, PartitionView, StridedView, GatherScatterView };
+  Kind kind = Any;
+  uint32_t elems = 0;     // allowed element bitmask (bit = Elem); 0 = any element
+  bool ptrElem = false;   // pointer tiles allowed (alone when elems == 0 and ptrOnly)
+  bool ptrOnly = false;
+  bool scalar = false;    // rank-0 tiles only
+  std::string_view description;  // "tile of f16, bf16, f32 or f64"
+  bool accepts(TypeRef t) const;
+  TypeRef buildable(TypeContext& ctx) const;  // the single type it allows, if one
+};
+
+enum class Arity : uint8_t { One, Optional, Variadic };
+
+struct GroupDecl {
+  std::string name;
+  Arity arity = Arity::One;
+  Constraint constraint;
+};
+
+using VerifyFn = void (*)(const Program&, const Operation&, DiagSink&);
+
+enum OpTrait : uint32_t {
+  kPure = 1u << 0,
+  kTerminator = 1u << 1,
+  kIsolated = 1u << 2,   // entry, testing$func, module
+  kMemory = 1u << 3,     // token-ordered memory op
+  kTopLevel = 1u << 4,   // may appear directly in a module
+};
+
+struct OpInfo {
+  std::string_view name;      // mnemonic without the dialect, e.g. "addi"
+  std::string_view category;  // integer, float, conversion, core, view, memory, control, top
+  std::string_view since;     // Tile IR version
+  std::string_view format;
+  std::vector<GroupDecl> operands;
+  std::vector<GroupDecl> results;
+  uint32_t traits = 0;
+  VerifyFn verify = nullptr;
+  std::string_view doc;
+  std::vector<FormatElem> syntax;  // compiled `format`; empty for custom
+
+  int operandGroup(std::string_view n) const;
+  int resultGroup(std::string_view n) const;
+};
+
+class OpTable {
+public:
+  static const OpTable& get();  // immutable after first use
+  // Accepts "addi", "cuda_tile.addi", "testing$func", "cuda_tile.testing$func".
+  const OpInfo* lookup(std::string_view name) const;
+  const std::vector<OpInfo>& all() const { return ops_; }
+
+private:
+  OpTable();
+  std::vector<OpInfo> ops_;
+};
+
+}  // namespace tilesight

@@ -1,0 +1,45 @@
+#pragma once
+// Source text with a line table. Positions are byte offsets into the whole file,
+// so a `// -----` chunk keeps the file's own line numbers.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilesight {
+
+struct LineCol {
+  uint32_t line = 0;  // 0-based
+  uint32_t col = 0;   // 0-based, in UTF-8 bytes
+};
+
+class SourceText {
+public:
+  explicit SourceText(std::string text);
+
+  std::string_view text() const { return text_; }
+  uint32_t size() const { return static_cast<uint32_t>(text_.size()); }
+  uint32_t lineCount() const { return static_cast<uint32_t>(lineStarts_.size()); }
+
+  LineCol lineCol(uint32_t offset) const;
+  uint32_t offsetOf(LineCol lc) const;  // clamps to the line's end
+  std::string_view lineText(uint32_t line) const;
+
+  // UTF-16 code units between the line start and the byte column (LSP positions).
+  uint32_t utf16Col(LineCol lc) const;
+  // Inverse of utf16Col: byte column for a UTF-16 column (clamped to the line).
+  uint32_t byteColFromUtf16(uint32_t line, uint32_t utf16) const;
+
+private:
+  std::string text_;
+  std::vector<uint32_t> lineStarts_;
+};
+
+// A `// -----` separated chunk, as MLIR's --split-input-file sees it.
+struct Chunk {
+  uint32_t begin = 0;
+  uint32_t end = 0;
+};
+std::vector<Chunk> splitChunks(std::string_view text);
+
+}  // namespace tilesight

@@ -1,0 +1,135 @@
+// Interprets the op table's format strings (see ir/op_table.h).
+#include "analysis/syntax/parser.h"
+
+namespace tilesight {
+
+namespace {
+
+Tok punctTok(std::string_view lit) {
+  if (lit == ",") return Tok::Comma;
+  if (lit == "=") return Tok::Equal;
+  if (lit == ":") return Tok::Colon;
+  if (lit == "->") return Tok::Arrow;
+  if (lit == "[") return Tok::LSquare;
+  if (lit == "]") return Tok::RSquare;
+  if (lit == "(") return Tok::LParen;
+  if (lit == ")") return Tok::RParen;
+  if (lit == "<") return Tok::Less;
+  if (lit == ">") return Tok::Greater;
+  return Tok::BareId;
+}
+
+bool literalMatches(const Token& t, std::string_view lit) {
+  Tok k = punctTok(lit);
+  return k == Tok::BareId ? t.isKeyword(lit) : t.is(k);
+}
+
+}  // namespace
+
+bool Parser::parseFormat(const std::vector<FormatElem>& elems, OpState& st) {
+  const OpInfo& info = *st.info;
+  for (const FormatElem& e : elems) {
+    switch (e.kind) {
+      case FormatElem::Literal: {
+        Tok k = punctTok(e.text);
+        bool ok = k == Tok::BareId ? expectKeyword(e.text) : expect(k, "'" + e.text + "'");
+        if (!ok) return false;
+        break;
+      }
+      case FormatElem::Operand: {
+        int g = info.operandGroup(e.names[0]);
+        ValueUse u;
+        if (!parseValueUse(u)) return false;
+        st.operandGroups[g].push_back(std::move(u));
+        st.groupPresent[g] = true;
+        break;
+      }
+      case FormatElem::OperandList: {
+        int g = info.operandGroup(e.names[0]);
+        st.groupPresent[g] = true;
+        if (!tok_.is(Tok::PercentId)) break;
+        do {
+          ValueUse u;
+          if (!parseValueUse(u)) return false;
+          st.operandGroups[g].push_back(std::move(u));
+        } while (tok_.is(Tok::Comma) && peekToken().is(Tok::PercentId) && (consume(), true));
+        break;
+      }
+      case FormatElem::Optional: {
+        bool present;
+        if (!e.anchor.empty()) {
+          int g = info.operandGroup(e.anchor);
+          present = g >= 0 && !st.operandGroups[g].empty();
+        } else {
+          const FormatElem& first = e.children.front();
+          if (first.kind == FormatElem::Literal) present = literalMatches(tok_, first.text);
+          else present = tok_.is(Tok::PercentId);
+          // `[ ',' %x ]`: a comma that starts the next element is not ours.
+          if (present && first.kind == FormatElem::Literal && e.children.size() > 1 &&
+              (e.children[1].kind == FormatElem::Operand || e.children[1].kind == FormatElem::OperandList))
+            present = peekToken().is(Tok::PercentId);
+        }
+        if (present && !parseFormat(e.children, st)) return false;
+        break;
+      }
+      case FormatElem::Attr:
+        if (e.text == "units") {
+          while (tok_.is(Tok::BareId)) {
+            bool matched = false;
+            for (const auto& n : e.names)
+              if (tok_.text == n) {
+                NamedAttr na{n, {}, tok_.range()};
+                na.attr.range = tok_.range();
+                st.attrs.push_back(std::move(na));
+                consume();
+                matched = true;
+                break;
+              }
+            if (!matched) break;
+          }
+        } else if (!parseAttrOfKind(e.text, e.names[0], st.attrs)) {
+          return false;
+        }
+        break;
+      case FormatElem::AttrDict:
+        if (tok_.is(Tok::LBrace) && !parseAttrDict(st.attrs)) return false;
+        break;
+      case FormatElem::AttrDictKw:
+        if (consumeKeyword("attributes") && !parseAttrDict(st.attrs)) return false;
+        break;
+      case FormatElem::Types: {
+        TypeRef t = parseType();
+        if (!t) return false;
+        for (const auto& n : e.names) {
+          int g = info.operandGroup(n);
+          if (g >= 0) st.operandTypes[g] = {t};
+          int r = info.resultGroup(n);
+          if (r >= 0) st.resultTypes[r] = {t};
+        }
+        break;
+      }
+      case FormatElem::TypeList: {
+        std::vector<TypeRef> ts;
+        if (!parseTypeList(ts)) return false;
+        int g = info.operandGroup(e.names[0]);
+        if (g >= 0) st.operandTypes[g] = ts;
+        int r = info.resultGroup(e.names[0]);
+        if (r >= 0) st.resultTypes[r] = ts;
+        break;
+      }
+      case FormatElem::Region:
+      case FormatElem::ArgRegion: {
+        std::vector<ArgDecl> args;
+        if (e.kind == FormatElem::ArgRegion && !parseArgList(args, false)) return false;
+        Region region;
+        bool ok = parseRegion(region, st.id, args, false);
+        st.regions.push_back(std::move(region));
+        if (!ok) return false;
+        break;
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace tilesight

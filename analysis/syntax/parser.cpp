@@ -1,0 +1,444 @@
+#include "analysis/syntax/parser.h"
+
+namespace tilesight {
+
+namespace {
+constexpr unsigned kMaxDepth = 200;  // deeper nesting is reported, not recursed into
+}
+
+void parseChunk(std::string_view text, uint32_t begin, uint32_t end, ParseResult& out, DiagSink& diags) {
+  Parser p(text, begin, end, out, diags);
+  p.parseTopLevel();
+}
+
+Parser::Parser(std::string_view text, uint32_t begin, uint32_t end, ParseResult& out, DiagSink& diags)
+    : text_(text), lex_(text, begin, end), out_(out), diags_(diags) {
+  lastEnd_ = begin;
+  tok_ = lex_.next();
+}
+
+// --- tokens ---------------------------------------------------------------
+
+void Parser::consume() {
+  lastEnd_ = tok_.end;
+  tok_ = lex_.next();
+}
+
+bool Parser::consumeIf(Tok k) {
+  if (!tok_.is(k)) return false;
+  consume();
+  return true;
+}
+
+bool Parser::consumeKeyword(std::string_view kw) {
+  if (!tok_.isKeyword(kw)) return false;
+  consume();
+  return true;
+}
+
+Token Parser::peekToken() {
+  Lexer copy = lex_;
+  return copy.next();
+}
+
+
+void Parser::error(Range r, std::string msg, std::string code) { diags_.error(r, std::move(code), std::move(msg)); }
+
+void Parser::expectedHere(std::string_view what) {
+  // Point at the gap right after the previous token when the next one is on a
+  // later line (a missing piece at the end of a line), like MLIR does.
+  Range r = tok_.range();
+  if (tok_.is(Tok::Eof) || text_.substr(lastEnd_, tok_.begin - lastEnd_).find('\n') != std::string_view::npos)
+    r = {lastEnd_, lastEnd_};
+  error(r, "expected " + std::string(what) + ", found " + describeToken(tok_));
+}
+
+bool Parser::expect(Tok k, std::string_view what) {
+  if (consumeIf(k)) return true;
+  expectedHere(what.empty() ? std::string_view(tokName(k)) : what);
+  return false;
+}
+
+bool Parser::expectKeyword(std::string_view kw) {
+  if (consumeKeyword(kw)) return true;
+  expectedHere("'" + std::string(kw) + "'");
+  return false;
+}
+
+// --- values -----------------------------------------------------------------
+
+bool Parser::parseValueUse(ValueUse& u) {
+  if (!tok_.is(Tok::PercentId)) {
+    expectedHere("an SSA value");
+    return false;
+  }
+  u.name = std::string(tok_.text);
+  u.range = tok_.range();
+  consume();
+  // `%x#1`: the hash must touch the name.
+  if (tok_.is(Tok::HashId) && tok_.begin == u.range.end && tok_.text.size() > 1 &&
+      std::isdigit(static_cast<unsigned char>(tok_.text[1]))) {
+    u.name += std::string(tok_.text);
+    u.range.end = tok_.end;
+    consume();
+  }
+  return true;
+}
+
+ValueId Parser::resolve(const ValueUse& u, TypeRef expected) {
+  ValueId id = kNoId;
+  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+    auto f = it->names.find(u.name);
+    if (f != it->names.end()) {
+      id = f->second;
+      break;
+    }
+    if (it->isolated) break;
+  }
+  if (id == kNoId) {
+    error(u.range, "use of undefined value '" + u.name + "'");
+    return kNoId;
+  }
+  out_.side.add({Occurrence::Value, false, u.range, id, kNoId, nullptr, {}});
+  TypeRef have = out_.program.values[id].type;
+  if (expected && have && expected != have) {
+    auto& d = diags_.error(u.range, "type",
+                           "'" + u.name + "' has type " + quoted(have) + ", but this operation uses it as " +
+                               quoted(expected));
+    d.notes.push_back({out_.program.values[id].range, "'" + u.name + "' is defined here"});
+  }
+  return id;
+}
+
+ValueId Parser::defineValue(const std::string& name, Range r, TypeRef t, OpId owner, uint32_t index, bool blockArg) {
+  Value v;
+  v.type = t;
+  v.range = r;
+  v.name = name;
+  v.owner = owner;
+  v.index = index;
+  v.blockArg = blockArg;
+  ValueId id = static_cast<ValueId>(out_.program.values.size());
+  out_.program.values.push_back(std::move(v));
+  if (!name.empty() && !scopes_.empty()) {
+    auto [it, fresh] = scopes_.back().names.emplace(name, id);
+    if (!fresh) {
+      auto& d = diags_.error(r, "syntax", "redefinition of SSA value '" + name + "'");
+      d.notes.push_back({out_.program.values[it->second].range, "previously defined here"});
+      it->second = id;
+    }
+  }
+  out_.side.add({Occurrence::Value, true, r, id, owner, nullptr, {}});
+  return id;
+}
+
+bool Parser::parseArgList(std::vector<ArgDecl>& args, bool allowAttrs) {
+  if (!expect(Tok::LParen)) return false;
+  if (consumeIf(Tok::RParen)) return true;
+  do {
+    ArgDecl a;
+    if (!parseValueUse(a.name) || !expect(Tok::Colon)) return false;
+    a.type = parseType();
+    if (!a.type) return false;
+    if (allowAttrs && tok_.is(Tok::LBrace)) {
+      std::vector<NamedAttr> ignored;
+      if (!parseAttrDict(ignored)) return false;
+    }
+    skipLocTrailer();
+    args.push_back(std::move(a));
+  } while (consumeIf(Tok::Comma));
+  return expect(Tok::RParen);
+}
+
+// --- regions and blocks ----------------------------------------------------------
+
+bool Parser::parseRegion(Region& region, OpId owner, const std::vector<ArgDecl>& args, bool isolated) {
+  Range open = tok_.range();
+  if (!expect(Tok::LBrace)) return false;
+  if (++depth_ > kMaxDepth) {
+    error(open, "regions nested more than " + std::to_string(kMaxDepth) + " deep");
+    --depth_;
+    recover();
+    return false;
+  }
+  scopes_.push_back({{}, isolated});
+  region.range.begin = open.begin;
+  region.blocks.emplace_back();
+  for (uint32_t i = 0; i < args.size(); ++i)
+    region.blocks.back().args.push_back(defineValue(args[i].name.name, args[i].name.range, args[i].type, owner, i, true));
+  while (!tok_.is(Tok::RBrace) && !tok_.is(Tok::Eof)) {
+    if (tok_.is(Tok::CaretId)) {  // block label (generic form): ^bb0(%a: T):
+      Block* blk = &region.blocks.back();
+      if (!blk->ops.empty() || !blk->args.empty()) {
+        region.blocks.emplace_back();
+        blk = &region.blocks.back();
+      }
+      out_.side.add({Occurrence::BlockLabel, true, tok_.range(), kNoId, owner, nullptr, std::string(tok_.text)});
+      consume();
+      std::vector<ArgDecl> bargs;
+      if (tok_.is(Tok::LParen) && !parseArgList(bargs, false)) { recover(); continue; }
+      for (uint32_t i = 0; i < bargs.size(); ++i)
+        region.blocks.back().args.push_back(defineValue(bargs[i].name.name, bargs[i].name.range, bargs[i].type, owner, i, true));
+      if (!expect(Tok::Colon)) recover();
+      continue;
+    }
+    parseItems(region.blocks.back(), owner, false);
+  }
+  region.range.end = tok_.end;
+  expect(Tok::RBrace, "'}' to close the region opened here");
+  scopes_.pop_back();
+  --depth_;
+  return true;
+}
+
+// Parses ops until a '}' / EOF / block label (the block's end).
+void Parser::parseItems(Block& block, OpId owner, bool topLevel) {
+  while (!tok_.is(Tok::RBrace) && !tok_.is(Tok::Eof) && !tok_.is(Tok::CaretId)) {
+    uint32_t before = tok_.begin;
+    if (topLevel && (tok_.is(Tok::HashId) || tok_.is(Tok::BangId))) {
+      parseAliasDef();
+    } else if (!parseOperation(block, owner, topLevel)) {
+      recover();
+    }
+    if (tok_.begin == before && !tok_.is(Tok::Eof) && !tok_.is(Tok::RBrace)) consume();  // always progress
+  }
+}
+
+void Parser::parseTopLevel() {
+  scopes_.push_back({{}, true});
+  Block top;
+  parseItems(top, kNoId, true);
+  while (!tok_.is(Tok::Eof)) {  // stray closing braces at top level
+    errorHere("unexpected " + describeToken(tok_) + " at top level");
+    consume();
+    parseItems(top, kNoId, true);
+  }
+  out_.program.topLevel = std::move(top.ops);
+  scopes_.pop_back();
+}
+
+void Parser::parseAliasDef() {
+  bool isType = tok_.is(Tok::BangId);
+  std::string name(tok_.text);
+  Range r = tok_.range();
+  consume();
+  if (!expect(Tok::Equal)) { recover(); return; }
+  out_.side.add({Occurrence::Alias, true, r, kNoId, kNoId, nullptr, name});
+  if (isType) {
+    TypeRef t = parseType();
+    if (t) typeAliases_[name] = t;
+    else recover();
+    return;
+  }
+  Attr a;
+  if (parseAttribute(a)) attrAliases_[name] = std::move(a);
+  else recover();
+}
+
+// --- recovery ----------------------------------------------------------------
+
+bool Parser::atOpStart() const {
+  if (tok_.is(Tok::PercentId) || tok_.is(Tok::String) || tok_.is(Tok::CaretId)) return true;
+  if (tok_.is(Tok::BareId)) return OpTable::get().lookup(tok_.text) || tok_.text.find('.') != std::string_view::npos;
+  return false;
+}
+
+// Skips to the next op that starts a line, or to the '}' closing the current block.
+void Parser::recover() {
+  int depth = 0;
+  uint32_t start = tok_.begin;
+  while (!tok_.is(Tok::Eof)) {
+    if (depth == 0 && tok_.is(Tok::RBrace)) return;
+    bool lineStart = text_.substr(lastEnd_, tok_.begin - lastEnd_).find('\n') != std::string_view::npos;
+    if (depth == 0 && lineStart && atOpStart() && tok_.begin != start) return;
+    if (depth == 0 && lineStart && atOpStart() && tok_.begin == start && lastEnd_ < start) return;
+    if (tok_.is(Tok::LBrace)) ++depth;
+    if (tok_.is(Tok::RBrace)) --depth;
+    consume();
+  }
+}
+
+void Parser::skipLocTrailer() {
+  if (!tok_.isKeyword("loc") || !peekToken().is(Tok::LParen)) return;
+  consume();
+  skipBalanced();
+}
+
+void Parser::skipBalanced() {
+  Tok open = tok_.kind;
+  Tok close = open == Tok::LParen ? Tok::RParen : open == Tok::LSquare ? Tok::RSquare
+            : open == Tok::LBrace ? Tok::RBrace : open == Tok::Less ? Tok::Greater : Tok::Eof;
+  consume();
+  if (close == Tok::Eof) return;
+  int depth = 1;
+  while (depth > 0 && !tok_.is(Tok::Eof)) {
+    if (tok_.is(open)) ++depth;
+    else if (tok_.is(close)) --depth;
+    consume();
+  }
+}
+
+// --- operations -------------------------------------------------------------------
+
+bool Parser::parseResultNames(std::vector<ResultName>& names) {
+  do {
+    if (!tok_.is(Tok::PercentId)) {
+      expectedHere("a result name");
+      return false;
+    }
+    ResultName n{std::string(tok_.text), 1, tok_.range()};
+    consume();
+    if (tok_.is(Tok::Colon) && peekToken().is(Tok::Integer)) {
+      consume();
+      n.count = static_cast<uint32_t>(std::min<uint64_t>(std::strtoull(std::string(tok_.text).c_str(), nullptr, 10), 4096));
+      n.range.end = tok_.end;
+      consume();
+    }
+    names.push_back(std::move(n));
+  } while (consumeIf(Tok::Comma));
+  return expect(Tok::Equal);
+}
+
+bool Parser::parseOperation(Block& block, OpId parent, bool topLevel) {
+  OpState st;
+  uint32_t opBegin = tok_.begin;
+  if (tok_.is(Tok::PercentId) && !parseResultNames(st.resultNames)) return false;
+
+  st.id = static_cast<OpId>(out_.program.ops.size());
+  out_.program.ops.emplace_back();
+  out_.program.ops[st.id].parent = parent;
+  out_.program.ops[st.id].range.begin = opBegin;
+  block.ops.push_back(st.id);
+  OpId savedOp = currentOp_;
+  currentOp_ = st.id;
+
+  bool ok = false;
+  Operation op;
+  op.parent = parent;
+  if (tok_.is(Tok::String)) {
+    ok = parseGenericOp(st, op);
+  } else if (tok_.is(Tok::BareId)) {
+    std::string_view name = tok_.text;
+    op.nameRange = tok_.range();
+    if (name == "module" || name == "builtin.module") {  // builtin wrapper: its items are top level
+      op.name = "builtin.module";
+      consume();
+      if (tok_.is(Tok::AtId)) consume();
+      if (consumeKeyword("attributes") && !parseAttrDict(op.attrs)) { currentOp_ = savedOp; return false; }
+      Range open = tok_.range();
+      if (expect(Tok::LBrace)) {
+        Block inner;
+        parseItems(inner, st.id, true);
+        op.regions.emplace_back();
+        op.regions.back().range = {open.begin, tok_.end};
+        op.regions.back().blocks.push_back(std::move(inner));
+        ok = expect(Tok::RBrace, "'}' to close the module");
+      }
+    } else {
+      st.info = OpTable::get().lookup(name);
+      op.name = name.starts_with("cuda_tile.") ? std::string(name) : "cuda_tile." + std::string(name);
+      if (!st.info) {
+        error(tok_.range(), "unknown operation '" + std::string(name) + "'");
+        consume();
+      } else {
+        out_.side.add({Occurrence::OpName, false, tok_.range(), kNoId, st.id, nullptr, {}});
+        consume();
+        ok = parseCustomOpBody(st);
+      }
+    }
+  } else {
+    expectedHere("an operation");
+  }
+  if (ok) skipLocTrailer();
+  op.range = {opBegin, lastEnd_};
+  if (!st.info && !op.generic && op.name != "builtin.module") ok = false;
+  finishOp(st, op, ok);
+  currentOp_ = savedOp;
+  (void)topLevel;
+  return ok;
+}
+
+bool Parser::parseCustomOpBody(OpState& st) {
+  const OpInfo& info = *st.info;
+  st.operandGroups.assign(info.operands.size(), {});
+  st.groupPresent.assign(info.operands.size(), false);
+  st.operandTypes.assign(info.operands.size(), {});
+  st.resultTypes.assign(info.results.size(), {});
+  if (info.format == "custom") return parseCustom(st);
+  return parseFormat(info.syntax, st);
+}
+
+void Parser::finishOp(OpState& st, Operation& op, bool ok) {
+  op.info = st.info;
+  if (op.attrs.empty()) op.attrs = std::move(st.attrs);
+  else for (auto& a : st.attrs) op.attrs.push_back(std::move(a));
+  for (auto& r : st.regions) op.regions.push_back(std::move(r));
+  if (st.info && !op.generic) {
+    if (ok) resolveOperands(st, op);
+  }
+  defineResults(st, op);
+  Operation& slot = out_.program.ops[st.id];
+  op.parent = slot.parent;
+  slot = std::move(op);
+  if (!ok) slot.info = nullptr, slot.name = slot.name.empty() ? "<error>" : slot.name;
+}
+
+void Parser::resolveOperands(OpState& st, Operation& op) {
+  const OpInfo& info = *st.info;
+  op.segments.assign(info.operands.size(), 0);
+  for (size_t g = 0; g < info.operands.size(); ++g) {
+    const auto& uses = st.operandGroups[g];
+    const auto& types = st.operandTypes[g];
+    op.segments[g] = static_cast<uint32_t>(uses.size());
+    TypeRef built = info.operands[g].constraint.buildable(out_.program.types);
+    if (types.size() > 1 && types.size() != uses.size()) {
+      error(uses.empty() ? op.nameRange : uses.front().range,
+            std::to_string(uses.size()) + " operands of '" + info.operands[g].name + "' but " +
+                std::to_string(types.size()) + " types");
+    }
+    for (size_t i = 0; i < uses.size(); ++i) {
+      TypeRef expected = types.size() == uses.size() ? types[i] : types.size() == 1 ? types[0] : built;
+      ValueId v = resolve(uses[i], expected);
+      TypeRef have = out_.program.typeOf(v);
+      if (v == kNoId || (expected && have && have != expected)) op.broken = true;
+      op.operands.push_back({v, uses[i].range});
+    }
+  }
+}
+
+void Parser::defineResults(OpState& st, Operation& op) {
+  std::vector<TypeRef> types;
+  if (st.info && !op.generic) {
+    for (size_t g = 0; g < st.resultTypes.size(); ++g) {
+      const auto& ts = st.resultTypes[g];
+      if (st.info->results[g].arity == Arity::One && ts.empty())
+        types.push_back(nullptr);
+      else
+        types.insert(types.end(), ts.begin(), ts.end());
+    }
+  } else {
+    types = std::move(st.resultTypes.empty() ? types : st.resultTypes[0]);
+  }
+  uint32_t bound = 0;
+  for (const auto& n : st.resultNames) bound += n.count;
+  bool counted = !st.resultNames.empty();
+  if (counted && bound != types.size() && op.info && !st.resultTypes.empty()) {
+    Range r{st.resultNames.front().range.begin, st.resultNames.back().range.end};
+    error(r, "operation defines " + std::to_string(types.size()) + " result" + (types.size() == 1 ? "" : "s") +
+                 " but " + std::to_string(bound) + (bound == 1 ? " name is" : " names are") + " bound");
+  }
+  // Define every bound name so later uses do not cascade into more errors.
+  uint32_t next = 0;
+  for (const auto& n : st.resultNames) {
+    for (uint32_t k = 0; k < n.count; ++k, ++next) {
+      TypeRef t = next < types.size() ? types[next] : nullptr;
+      std::string key = n.count > 1 ? n.name + "#" + std::to_string(k) : n.name;
+      ValueId id = defineValue(key, n.range, t, st.id, next, false);
+      if (n.count > 1 && k == 0 && !scopes_.empty()) scopes_.back().names.emplace(n.name, id);
+      op.results.push_back(id);
+    }
+  }
+  for (; next < types.size(); ++next) op.results.push_back(defineValue("", op.nameRange, types[next], st.id, next, false));
+}
+
+}  // namespace tilesight

@@ -1,0 +1,149 @@
+#pragma once
+// Recursive-descent parser for the Tile IR text form. It never gives up:
+// every error becomes a diagnostic, recovery resumes at the next op or
+// closing brace, and the result is always a (possibly partial) tree.
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/diag/diagnostic.h"
+#include "analysis/ir/ir.h"
+#include "analysis/ir/op_table.h"
+#include "analysis/syntax/lexer.h"
+#include "analysis/syntax/side_table.h"
+
+namespace tilesight {
+
+struct ParseResult {
+  Program program;
+  SideTable side;
+};
+
+// Parses text[begin, end) (a whole file or one `// -----` chunk).
+void parseChunk(std::string_view text, uint32_t begin, uint32_t end, ParseResult& out, DiagSink& diags);
+
+class Parser {
+public:
+  Parser(std::string_view text, uint32_t begin, uint32_t end, ParseResult& out, DiagSink& diags);
+  void parseTopLevel();
+
+  // --- tokens -----------------------------------------------------------
+  const Token& tok() const { return tok_; }
+  void consume();
+  bool consumeIf(Tok k);
+  bool consumeKeyword(std::string_view kw);
+  bool expect(Tok k, std::string_view what = {});
+  bool expectKeyword(std::string_view kw);
+  Token peekToken();  // the token after tok() (lookahead of one)
+  void error(Range r, std::string msg, std::string code = "syntax");
+  void errorHere(std::string msg) { error(tok_.range(), std::move(msg)); }
+  void expectedHere(std::string_view what);
+  uint32_t lastEnd() const { return lastEnd_; }
+
+  // --- types and attributes (parse_types.cpp, parse_attrs.cpp) -----------
+  TypeRef parseType();                       // any type; nullptr after an error
+  bool parseTypeList(std::vector<TypeRef>& out);  // comma separated, 1+
+  bool atType() const;
+  bool parseAttribute(Attr& out);            // a builtin/dialect attribute
+  bool parseAttrDict(std::vector<NamedAttr>& out);  // `{ ... }`
+  bool parseAttrOfKind(std::string_view kind, const std::string& name, std::vector<NamedAttr>& attrs);
+  bool parseDenseLiteral(Attr& out);         // `<E: literal>`
+  bool parseIntValue(int64_t& v);            // optional leading '-'
+  void skipBalanced();                       // one token, or a bracketed group
+
+  // --- values and regions (parser.cpp) ----------------------------------
+  struct ValueUse {
+    std::string name;  // %x or %x#1
+    Range range;
+  };
+  bool parseValueUse(ValueUse& u);
+  ValueId resolve(const ValueUse& u, TypeRef expected);
+  ValueId defineValue(const std::string& name, Range r, TypeRef t, OpId owner, uint32_t index, bool blockArg);
+  struct ArgDecl {
+    ValueUse name;
+    TypeRef type = nullptr;
+  };
+  bool parseArgList(std::vector<ArgDecl>& args, bool allowAttrs);  // `(%a: T, ...)`
+  // Parses `{ ... }` as a region of `owner`, with entry block arguments.
+  bool parseRegion(Region& region, OpId owner, const std::vector<ArgDecl>& args, bool isolated);
+
+  // --- ops (parser.cpp, parse_format.cpp, parse_custom.cpp) -------------
+  struct ResultName {
+    std::string name;
+    uint32_t count = 1;
+    Range range;
+  };
+  struct OpState {
+    const OpInfo* info = nullptr;
+    OpId id = kNoId;
+    std::vector<ResultName> resultNames;
+    std::vector<std::vector<ValueUse>> operandGroups;   // by declared group
+    std::vector<bool> groupPresent;
+    std::vector<std::vector<TypeRef>> operandTypes;      // explicit types per group
+    std::vector<std::vector<TypeRef>> resultTypes;       // per result group
+    std::vector<NamedAttr> attrs;
+    std::vector<Region> regions;
+  };
+  bool parseFormat(const std::vector<FormatElem>& elems, OpState& st);
+  bool parseCustom(OpState& st);
+  Program& program() { return out_.program; }
+  SideTable& side() { return out_.side; }
+
+private:
+  // Top level and blocks.
+  void parseItems(Block& block, OpId owner, bool topLevel);
+  bool parseOperation(Block& block, OpId parent, bool topLevel);
+  bool parseResultNames(std::vector<ResultName>& names);
+  bool parseGenericOp(OpState& st, Operation& op);
+  bool parseCustomOpBody(OpState& st);
+  void finishOp(OpState& st, Operation& op, bool ok);
+  void resolveOperands(OpState& st, Operation& op);
+  void defineResults(OpState& st, Operation& op);
+  void recover();
+  void skipLocTrailer();
+  void parseAliasDef();
+  bool atOpStart() const;
+
+  // Custom op parsers (parse_custom.cpp).
+  bool parseModuleOp(OpState& st);
+  bool parseFunctionOp(OpState& st, bool isEntry);
+  bool parseGlobalOp(OpState& st);
+  bool parseIfOp(OpState& st);
+  bool parseForOp(OpState& st);
+  bool parseLoopOp(OpState& st);
+  bool parseMakeTensorView(OpState& st);
+  bool parseMakeView(OpState& st);
+  bool parseShapeQuery(OpState& st);
+  bool parseViewMemoryOp(OpState& st);
+  bool parseMemoryOrdering(OpState& st, bool scopeRequired);
+  bool parseIndexTypes(OpState& st, int group);
+
+  // Type helpers (parse_types.cpp).
+  TypeRef parseTileBody(Range start);
+  TypeRef parseTensorViewBody();
+  TypeRef parseViewBody(TypeKind kind);
+  bool parseDims(std::vector<int64_t>& dims, bool allowDynamic, bool trailingX);
+  TypeRef parseElementType();
+  TypeRef parseFunctionType();
+  std::string balancedText();
+
+  std::string_view text_;
+  Lexer lex_;
+  Token tok_;
+  uint32_t lastEnd_ = 0;
+  ParseResult& out_;
+  DiagSink& diags_;
+  // SSA scopes: each region pushes a map; isolated regions also mark a barrier.
+  struct Scope {
+    std::unordered_map<std::string, ValueId> names;
+    bool isolated = false;
+  };
+  std::vector<Scope> scopes_;
+  std::unordered_map<std::string, Attr> attrAliases_;
+  std::unordered_map<std::string, TypeRef> typeAliases_;
+  OpId currentOp_ = kNoId;
+  unsigned depth_ = 0;  // nesting guard against stack exhaustion
+};
+
+}  // namespace tilesight

@@ -1,0 +1,75 @@
+#pragma once
+// Per-op verifier rules (the spec's op semantics, reference/tileir.md §3).
+// Each takes an op whose operands/results already passed the table's
+// constraints and reports what is wrong with concrete values.
+#include "analysis/diag/diagnostic.h"
+#include "analysis/ir/ir.h"
+
+namespace tilesight::rules {
+
+#define TILESIGHT_RULE(name) void name(const Program&, const Operation&, DiagSink&)
+// integer / float arithmetic
+TILESIGHT_RULE(divi);
+TILESIGHT_RULE(negi);
+TILESIGHT_RULE(floatModifiers);  // flush_to_zero / rounding on float ops
+TILESIGHT_RULE(cmpResult);
+// conversions
+TILESIGHT_RULE(exti);
+TILESIGHT_RULE(trunci);
+TILESIGHT_RULE(ftof);
+TILESIGHT_RULE(ftoi);
+TILESIGHT_RULE(itof);
+TILESIGHT_RULE(bitcast);
+TILESIGHT_RULE(sameShapeConversion);
+TILESIGHT_RULE(ptrToInt);
+TILESIGHT_RULE(intToPtr);
+TILESIGHT_RULE(ptrToPtr);
+// core / shape
+TILESIGHT_RULE(constant);
+TILESIGHT_RULE(iota);
+TILESIGHT_RULE(offset);
+TILESIGHT_RULE(broadcast);
+TILESIGHT_RULE(reshape);
+TILESIGHT_RULE(permute);
+TILESIGHT_RULE(cat);
+TILESIGHT_RULE(extract);
+TILESIGHT_RULE(select);
+TILESIGHT_RULE(pack);
+TILESIGHT_RULE(unpack);
+TILESIGHT_RULE(reduce);
+TILESIGHT_RULE(scan);
+TILESIGHT_RULE(mmaf);
+TILESIGHT_RULE(mmai);
+TILESIGHT_RULE(mmafScaled);
+TILESIGHT_RULE(assume);
+TILESIGHT_RULE(printTko);
+TILESIGHT_RULE(allocaOp);
+TILESIGHT_RULE(joinTokens);
+TILESIGHT_RULE(getGlobal);
+TILESIGHT_RULE(global);
+// views and memory
+TILESIGHT_RULE(makeTensorView);
+TILESIGHT_RULE(makeView);
+TILESIGHT_RULE(getTensorShape);
+TILESIGHT_RULE(getIndexSpaceShape);
+TILESIGHT_RULE(loadView);
+TILESIGHT_RULE(storeView);
+TILESIGHT_RULE(atomicRedView);
+TILESIGHT_RULE(loadPtr);
+TILESIGHT_RULE(storePtr);
+TILESIGHT_RULE(atomicRmw);
+TILESIGHT_RULE(atomicCas);
+// control flow and structure
+TILESIGHT_RULE(ifOp);
+TILESIGHT_RULE(forOp);
+TILESIGHT_RULE(loopOp);
+TILESIGHT_RULE(continueOp);
+TILESIGHT_RULE(breakOp);
+TILESIGHT_RULE(yieldOp);
+TILESIGHT_RULE(returnOp);
+TILESIGHT_RULE(entry);
+TILESIGHT_RULE(func);
+TILESIGHT_RULE(module);
+#undef TILESIGHT_RULE
+
+}  // namespace tilesight::rules

@@ -1,0 +1,102 @@
+#include "analysis/verify/verifier.h"
+
+#include <set>
+#include <unordered_map>
+
+#include "analysis/verify/verify_util.h"
+
+namespace tilesight {
+
+namespace {
+
+using rules::OpRef;
+
+void checkWrittenTypes(const SideTable& side, DiagSink& diags) {
+  std::set<std::pair<uint32_t, uint32_t>> seen;
+  for (const auto& o : side.occurrences)
+    if (o.kind == Occurrence::TypeUse && seen.insert({o.range.begin, o.range.end}).second) checkType(o.type, o.range, diags);
+}
+
+void checkConstraints(const OpRef& o, DiagSink& diags) {
+  const OpInfo& info = *o.op.info;
+  for (const auto& g : info.operands) {
+    auto vals = o.group(g.name);
+    for (size_t i = 0; i < vals.size(); ++i) {
+      TypeRef t = o.p.typeOf(vals[i]->value);
+      if (g.constraint.accepts(t)) continue;
+      std::string which = vals.size() > 1 ? "operand '" + g.name + "' #" + std::to_string(i) : "operand '" + g.name + "'";
+      rules::failAt(diags, o, vals[i]->range,
+                    which + " must be a " + std::string(g.constraint.description) + ", got " + quoted(t));
+    }
+  }
+  size_t ri = 0;
+  for (const auto& g : info.results) {
+    // A variadic result group takes what is left (ops have at most one).
+    size_t n = g.arity == Arity::One ? 1 : (o.op.results.size() >= ri ? o.op.results.size() - ri : 0);
+    for (size_t k = 0; k < n && ri < o.op.results.size(); ++k, ++ri) {
+      TypeRef t = o.p.typeOf(o.op.results[ri]);
+      if (!g.constraint.accepts(t))
+        rules::fail(diags, o, "result '" + g.name + "' must be a " + std::string(g.constraint.description) + ", got " +
+                                  quoted(t));
+    }
+  }
+}
+
+// Ops that belong in a module versus inside a function body.
+void checkPlacement(const OpRef& o, DiagSink& diags) {
+  const Operation* parent = o.op.parent == kNoId ? nullptr : &o.p.op(o.op.parent);
+  bool parentIsModule = parent && parent->info && parent->info->name == "module";
+  bool parentIsBuiltin = !parent || (!parent->info && parent->name == "builtin.module");
+  bool topLevelOp = o.op.info->traits & kTopLevel;
+  std::string_view n = o.op.info->name;
+  if (n == "module") {
+    if (!parentIsBuiltin) rules::fail(diags, o, "a module must be at the top level of the file");
+    return;
+  }
+  if (topLevelOp) {
+    if (!parentIsModule && !(n == "testing$func" && parentIsBuiltin))
+      rules::fail(diags, o, std::string(n) + " must be directly inside a cuda_tile.module");
+    return;
+  }
+  // NVIDIA's tools accept ops at the builtin top level (their tests rely on it),
+  // but a cuda_tile.module holds only entries and globals.
+  if (parentIsModule)
+    rules::fail(diags, o, "a cuda_tile.module holds only entries and globals; move this operation into an entry");
+}
+
+void checkSymbols(const Program& p, DiagSink& diags) {
+  for (const auto& op : p.ops) {
+    if (!op.info || op.info->name != "module" || op.regions.empty()) continue;
+    std::unordered_map<std::string, const Operation*> defs;
+    for (const auto& b : op.regions[0].blocks)
+      for (OpId id : b.ops) {
+        const Operation& item = p.op(id);
+        const Attr* sym = item.attr("sym_name");
+        if (!sym) continue;
+        auto [it, fresh] = defs.emplace(sym->s, &item);
+        if (!fresh) {
+          auto& d = diags.error(sym->range, "type", "redefinition of symbol " + sym->s);
+          d.notes.push_back({it->second->attr("sym_name")->range, "first defined here"});
+        }
+      }
+  }
+}
+
+}  // namespace
+
+void verifyProgram(const ParseResult& parsed, DiagSink& diags) {
+  const Program& p = parsed.program;
+  checkWrittenTypes(parsed.side, diags);
+  checkSymbols(p, diags);
+  for (const auto& op : p.ops) {
+    if (!op.info) continue;  // unregistered or broken ops: the parser already spoke
+    OpRef o{p, op};
+    checkPlacement(o, diags);
+    if (op.broken || (op.generic && op.segments.size() != op.info->operands.size())) continue;
+    size_t before = diags.errorCount();
+    checkConstraints(o, diags);
+    if (diags.errorCount() == before && op.info->verify) op.info->verify(p, op, diags);
+  }
+}
+
+}  // namespace tilesight

@@ -1,0 +1,55 @@
+#include "analysis/verify/verify_util.h"
+
+namespace tilesight::rules {
+
+std::vector<const Operand*> OpRef::group(std::string_view name) const {
+  std::vector<const Operand*> out;
+  if (!op.info) return out;
+  int g = op.info->operandGroup(name);
+  if (g < 0 || op.segments.size() != op.info->operands.size()) return out;
+  size_t start = 0;
+  for (int i = 0; i < g; ++i) start += op.segments[i];
+  for (size_t i = 0; i < op.segments[g] && start + i < op.operands.size(); ++i) out.push_back(&op.operands[start + i]);
+  return out;
+}
+
+const Operand* OpRef::operand(std::string_view name) const {
+  auto g = group(name);
+  return g.empty() ? nullptr : g.front();
+}
+
+TypeRef OpRef::type(std::string_view operandName) const {
+  const Operand* o = operand(operandName);
+  return o ? p.typeOf(o->value) : nullptr;
+}
+
+std::string OpRef::keyword(std::string_view attrName, std::string_view dflt) const {
+  const Attr* a = op.attr(attrName);
+  if (a && a->kind == AttrKind::Keyword) return a->s;
+  return std::string(dflt);
+}
+
+Range OpRef::onOpLine(Range r) const {
+  uint32_t b = op.range.begin;
+  if (r.begin < b || r.begin > p.source.size()) return op.nameRange;
+  return p.source.substr(b, r.begin - b).find('\n') == std::string_view::npos ? r : op.nameRange;
+}
+
+Diagnostic& fail(DiagSink& d, const OpRef& o, const std::string& msg) {
+  return d.error(o.at(), "type", "'" + o.name() + "': " + msg);
+}
+
+Diagnostic& failAt(DiagSink& d, const OpRef& o, Range r, const std::string& msg) {
+  Range at = o.onOpLine(r);
+  auto& diag = d.error(at, "type", "'" + o.name() + "': " + msg);
+  if (at.begin != r.begin) diag.notes.push_back({r, "here"});
+  return diag;
+}
+
+std::string elemStr(TypeRef t) {
+  if (!t || !t->element) return "?";
+  const std::string& s = t->element->text;
+  return s.starts_with("!cuda_tile.") ? s.substr(11) : s;
+}
+
+}  // namespace tilesight::rules

@@ -1,0 +1,34 @@
+#pragma once
+// Small helpers shared by the op rules: named operand access and diagnostics
+// that land on the op's line (the convention MLIR tools and tests rely on)
+// while pointing as precisely as that allows.
+#include <string>
+
+#include "analysis/diag/diagnostic.h"
+#include "analysis/ir/ir.h"
+#include "analysis/ir/op_table.h"
+
+namespace tilesight::rules {
+
+struct OpRef {
+  const Program& p;
+  const Operation& op;
+
+  // Operands of declared group `name` (empty if absent).
+  std::vector<const Operand*> group(std::string_view name) const;
+  const Operand* operand(std::string_view name) const;  // first of the group
+  TypeRef type(std::string_view operandName) const;     // its type, nullptr if absent/unknown
+  TypeRef result(size_t i) const { return i < op.results.size() ? p.typeOf(op.results[i]) : nullptr; }
+  const Attr* attr(std::string_view n) const { return op.attr(n); }
+  std::string keyword(std::string_view attrName, std::string_view dflt = {}) const;
+  std::string name() const { return op.info ? std::string(op.info->name) : op.name; }
+  // `r` if it starts on the op's first line, else the op name.
+  Range onOpLine(Range r) const;
+  Range at() const { return op.nameRange; }
+};
+
+Diagnostic& fail(DiagSink& d, const OpRef& o, const std::string& msg);            // at the op name
+Diagnostic& failAt(DiagSink& d, const OpRef& o, Range r, const std::string& msg);  // near r, on the op line
+std::string elemStr(TypeRef tile);  // "f32", "ptr<f32>"
+
+}  // namespace tilesight::rules

@@ -1,0 +1,8 @@
+#pragma once
+// Subcommands of the tilesight executable. Each returns the process exit code.
+
+namespace tilesight::cli {
+
+int runCheck();  // options are the llvm::cl options of the `check` subcommand
+
+}  // namespace tilesight::cli

@@ -1,0 +1,20 @@
+// tilesight: one executable, subcommands per DESIGN §1.
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/InitLLVM.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "server/cli/commands.h"
+#include "server/cli/options.h"
+
+int main(int argc, char** argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream& os) { os << "tilesight 0.1.0\n"; });
+  llvm::cl::HideUnrelatedOptions({&tilesight::cli::checkCategory()});
+  if (!llvm::cl::ParseCommandLineOptions(argc, argv,
+                                         "tilesight: language server and static analyzer for CUDA Tile IR\n",
+                                         &llvm::errs()))
+    return 2;
+  if (tilesight::cli::checkCommand()) return tilesight::cli::runCheck();
+  llvm::errs() << "usage: tilesight <check|layout|lsp> [options] ...  (see tilesight --help)\n";
+  return 2;
+}

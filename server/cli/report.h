@@ -1,0 +1,23 @@
+#pragma once
+// Printers for `tilesight check` (DESIGN §3): text, json and sarif.
+#include <string>
+#include <vector>
+
+#include <llvm/Support/raw_ostream.h>
+
+#include "analysis/diag/diagnostic.h"
+#include "analysis/source/source_text.h"
+
+namespace tilesight::cli {
+
+struct FileReport {
+  std::string path;
+  const SourceText* source = nullptr;
+  std::vector<Diagnostic> diagnostics;
+};
+
+void printText(llvm::raw_ostream& os, const FileReport& r, bool colors);
+void printJson(llvm::raw_ostream& os, const std::vector<FileReport>& reports);
+void printSarif(llvm::raw_ostream& os, const std::vector<FileReport>& reports);
+
+}  // namespace tilesight::cli
