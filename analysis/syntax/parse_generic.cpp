@@ -70,7 +70,9 @@ bool Parser::parseGenericOp(OpState& st, Operation& op) {
     consume();
     do {
       Region r;
+      genericRegion_ = true;
       bool ok = parseRegion(r, st.id, {}, false);
+      genericRegion_ = false;
       st.regions.push_back(std::move(r));
       if (!ok) return false;
     } while (consumeIf(Tok::Comma));

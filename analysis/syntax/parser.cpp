@@ -45,11 +45,8 @@ Token Parser::peekToken() {
 void Parser::error(Range r, std::string msg, std::string code) { diags_.error(r, std::move(code), std::move(msg)); }
 
 void Parser::expectedHere(std::string_view what) {
-  // Point at the gap right after the previous token when the next one is on a
-  // later line (a missing piece at the end of a line), like MLIR does.
-  Range r = tok_.range();
-  if (tok_.is(Tok::Eof) || text_.substr(lastEnd_, tok_.begin - lastEnd_).find('\n') != std::string_view::npos)
-    r = {lastEnd_, lastEnd_};
+  // At the offending token, as MLIR tools report it; at end of input, after the last token.
+  Range r = tok_.is(Tok::Eof) ? Range{lastEnd_, lastEnd_} : tok_.range();
   error(r, "expected " + std::string(what) + ", found " + describeToken(tok_));
 }
 
@@ -163,6 +160,16 @@ bool Parser::parseRegion(Region& region, OpId owner, const std::vector<ArgDecl>&
   }
   scopes_.push_back({{}, isolated});
   region.range.begin = open.begin;
+  bool generic = genericRegion_;
+  genericRegion_ = false;  // nested regions are not the generic op's own
+  // The generic form can spell a region with no block at all: `({ })`.
+  if (generic && tok_.is(Tok::RBrace) && args.empty()) {
+    region.range.end = tok_.end;
+    consume();
+    scopes_.pop_back();
+    --depth_;
+    return true;
+  }
   region.blocks.emplace_back();
   for (uint32_t i = 0; i < args.size(); ++i)
     region.blocks.back().args.push_back(defineValue(args[i].name.name, args[i].name.range, args[i].type, owner, i, true));

@@ -144,6 +144,7 @@ private:
   std::unordered_map<std::string, TypeRef> typeAliases_;
   OpId currentOp_ = kNoId;
   unsigned depth_ = 0;  // nesting guard against stack exhaustion
+  bool genericRegion_ = false;  // parsing the `({...})` regions of a generic op
 };
 
 }  // namespace tilesight

@@ -42,6 +42,14 @@ void checkConstraints(const OpRef& o, DiagSink& diags) {
   }
 }
 
+// Every region of a Tile IR op holds exactly one block (the generic form can
+// spell none, or several with labels).
+void checkRegionShapes(const OpRef& o, DiagSink& diags) {
+  for (const Region& r : o.op.regions)
+    if (r.blocks.size() != 1)
+      rules::fail(diags, o, "each region must hold exactly one block, this one has " + std::to_string(r.blocks.size()));
+}
+
 // Ops that belong in a module versus inside a function body.
 void checkPlacement(const OpRef& o, DiagSink& diags) {
   const Operation* parent = o.op.parent == kNoId ? nullptr : &o.p.op(o.op.parent);
@@ -92,6 +100,7 @@ void verifyProgram(const ParseResult& parsed, DiagSink& diags) {
     if (!op.info) continue;  // unregistered or broken ops: the parser already spoke
     OpRef o{p, op};
     checkPlacement(o, diags);
+    checkRegionShapes(o, diags);
     if (op.broken || (op.generic && op.segments.size() != op.info->operands.size())) continue;
     size_t before = diags.errorCount();
     checkConstraints(o, diags);

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The README's two commands:
+#   scripts/quickstart.sh example   install what is missing, build, check a shipped example
+#   scripts/quickstart.sh test      install what is missing, build, run every test
+set -euo pipefail
+cd "$(dirname "$0")/.."
+case "${1:-}" in
+  example)
+    scripts/install-deps.sh
+    scripts/build.sh
+    echo "== build/tilesight check examples/gemm_with_bugs.tile"
+    status=0
+    build/tilesight check examples/gemm_with_bugs.tile || status=$?
+    echo "== exit status $status (1: the example has errors on purpose)"
+    [[ $status -eq 1 ]]
+    echo "== build/tilesight check examples/gemm.tile"
+    build/tilesight check examples/gemm.tile
+    echo "== exit status 0: no diagnostics"
+    ;;
+  test)
+    scripts/install-deps.sh
+    scripts/build.sh
+    ctest --test-dir build --output-on-failure -j "$(nproc 2>/dev/null || echo 2)"
+    ;;
+  *)
+    echo "usage: scripts/quickstart.sh example|test" >&2
+    exit 2
+    ;;
+esac
