@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include <llvm/ADT/SmallVector.h>
+
 #include "analysis/ir/attributes.h"
 #include "analysis/ir/types.h"
 
@@ -43,12 +45,12 @@ struct Region {
 
 struct Operation {
   const OpInfo* info = nullptr;  // nullptr: unregistered (generic form) op
-  std::string name;              // full name, e.g. cuda_tile.addi
+  std::string_view name;         // full name, e.g. cuda_tile.addi (table or source text storage)
   Range range;                   // whole op
   Range nameRange;               // the mnemonic
-  std::vector<ValueId> results;
-  std::vector<Operand> operands;
-  std::vector<uint32_t> segments;  // operands per declared operand group (table order)
+  llvm::SmallVector<ValueId, 2> results;
+  llvm::SmallVector<Operand, 3> operands;
+  llvm::SmallVector<uint32_t, 4> segments;  // operands per declared operand group (table order)
   std::vector<NamedAttr> attrs;
   std::vector<Region> regions;
   OpId parent = kNoId;

@@ -11,6 +11,8 @@ struct FormatElem {
   Kind kind = Literal;
   std::string text;                 // literal text; attribute kind for Attr
   std::vector<std::string> names;   // operand/result/attribute names
+  std::vector<int> operandIdx;      // per name: operand group index or -1 (filled by the op table)
+  std::vector<int> resultIdx;       // per name: result group index or -1
   std::string anchor;               // Optional: operand group deciding presence
   std::vector<FormatElem> children; // Optional
 };

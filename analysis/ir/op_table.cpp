@@ -258,6 +258,17 @@ TypeRef Constraint::buildable(TypeContext& ctx) const {
   return nullptr;
 }
 
+// Format elements name operand/result groups; the parser wants indices.
+void OpTable::resolveGroups(const OpInfo& op, std::vector<FormatElem>& elems) {
+  for (FormatElem& e : elems) {
+    for (const auto& n : e.names) {
+      e.operandIdx.push_back(op.operandGroup(n));
+      e.resultIdx.push_back(op.resultGroup(n));
+    }
+    resolveGroups(op, e.children);
+  }
+}
+
 int OpInfo::operandGroup(std::string_view n) const {
   for (size_t i = 0; i < operands.size(); ++i)
     if (operands[i].name == n) return static_cast<int>(i);
@@ -272,8 +283,12 @@ int OpInfo::resultGroup(std::string_view n) const {
 
 OpTable::OpTable() {
   for (const Row& r : kRows)
-    ops_.push_back({r.name, r.category, r.since, r.format, groups(r.operands), groups(r.results), r.traits, r.verify, r.doc,
-                    compileFormat(r.format)});
+    ops_.push_back({r.name, "cuda_tile." + std::string(r.name), r.category, r.since, r.format, groups(r.operands),
+                    groups(r.results), r.traits, r.verify, r.doc, compileFormat(r.format)});
+  for (OpInfo& op : ops_) {
+    resolveGroups(op, op.syntax);
+    byName_[op.name] = &op;
+  }
 }
 
 const OpTable& OpTable::get() {
@@ -283,9 +298,8 @@ const OpTable& OpTable::get() {
 
 const OpInfo* OpTable::lookup(std::string_view name) const {
   if (name.starts_with("cuda_tile.")) name.remove_prefix(10);
-  for (const auto& op : ops_)
-    if (op.name == name) return &op;
-  return nullptr;
+  auto it = byName_.find(llvm::StringRef(name.data(), name.size()));
+  return it == byName_.end() ? nullptr : it->second;
 }
 
 }  // namespace tilesight

@@ -19,6 +19,8 @@
 #include <string_view>
 #include <vector>
 
+#include <llvm/ADT/StringMap.h>
+
 #include "analysis/ir/op_format.h"
 #include "analysis/ir/types.h"
 
@@ -61,6 +63,7 @@ enum OpTrait : uint32_t {
 
 struct OpInfo {
   std::string_view name;      // mnemonic without the dialect, e.g. "addi"
+  std::string fullName;       // "cuda_tile.addi"
   std::string_view category;  // integer, float, conversion, core, view, memory, control, top
   std::string_view since;     // Tile IR version
   std::string_view format;
@@ -84,7 +87,9 @@ public:
 
 private:
   OpTable();
+  static void resolveGroups(const OpInfo& op, std::vector<FormatElem>& elems);
   std::vector<OpInfo> ops_;
+  llvm::StringMap<const OpInfo*> byName_;
 };
 
 }  // namespace tilesight

@@ -123,7 +123,7 @@ bool Parser::parseIfOp(OpState& st) {
     if (!tok_.is(Tok::RParen) && !parseTypeList(results)) return false;
     if (!expect(Tok::RParen)) return false;
   }
-  st.resultTypes[rgroup(st, "results")] = results;
+  st.resultTypes[rgroup(st, "results")].assign(results.begin(), results.end());
   Region thenRegion;
   bool ok = parseRegion(thenRegion, st.id, {}, false);
   st.regions.push_back(std::move(thenRegion));
@@ -187,9 +187,9 @@ bool Parser::parseForOp(OpState& st) {
     for (size_t i = 0; i < iters.size(); ++i) iters[i].type = i < results.size() ? results[i] : nullptr;
     args.insert(args.end(), iters.begin(), iters.end());
   }
-  st.operandGroups[group(st, "initValues")] = inits;
-  if (inits.size() == results.size()) st.operandTypes[group(st, "initValues")] = results;
-  st.resultTypes[rgroup(st, "results")] = results;
+  st.operandGroups[group(st, "initValues")].assign(inits.begin(), inits.end());
+  if (inits.size() == results.size()) st.operandTypes[group(st, "initValues")].assign(results.begin(), results.end());
+  st.resultTypes[rgroup(st, "results")].assign(results.begin(), results.end());
   Region body;
   bool ok = parseRegion(body, st.id, args, false);
   st.regions.push_back(std::move(body));
@@ -213,9 +213,9 @@ bool Parser::parseLoopOp(OpState& st) {
     if (!parseTypeList(results)) return false;
   }
   for (size_t i = 0; i < iters.size(); ++i) iters[i].type = i < iterTypes.size() ? iterTypes[i] : nullptr;
-  st.operandGroups[group(st, "initValues")] = inits;
-  if (inits.size() == iterTypes.size()) st.operandTypes[group(st, "initValues")] = iterTypes;
-  st.resultTypes[rgroup(st, "results")] = results;
+  st.operandGroups[group(st, "initValues")].assign(inits.begin(), inits.end());
+  if (inits.size() == iterTypes.size()) st.operandTypes[group(st, "initValues")].assign(iterTypes.begin(), iterTypes.end());
+  st.resultTypes[rgroup(st, "results")].assign(results.begin(), results.end());
   Region body;
   bool ok = parseRegion(body, st.id, iters, false);
   st.regions.push_back(std::move(body));
@@ -345,7 +345,7 @@ bool Parser::parseIndexTypes(OpState& st, int g) {
   std::vector<TypeRef> ts;
   if (!parseTypeList(ts)) return false;
   if (ts.size() == 1) ts.assign(uses.size(), ts[0]);
-  st.operandTypes[g] = ts;
+  st.operandTypes[g].assign(ts.begin(), ts.end());
   return true;
 }
 

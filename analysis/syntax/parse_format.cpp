@@ -37,16 +37,13 @@ bool Parser::parseFormat(const std::vector<FormatElem>& elems, OpState& st) {
         break;
       }
       case FormatElem::Operand: {
-        int g = info.operandGroup(e.names[0]);
         ValueUse u;
         if (!parseValueUse(u)) return false;
-        st.operandGroups[g].push_back(std::move(u));
-        st.groupPresent[g] = true;
+        st.operandGroups[e.operandIdx[0]].push_back(u);
         break;
       }
       case FormatElem::OperandList: {
-        int g = info.operandGroup(e.names[0]);
-        st.groupPresent[g] = true;
+        int g = e.operandIdx[0];
         if (!tok_.is(Tok::PercentId)) break;
         do {
           ValueUse u;
@@ -58,7 +55,7 @@ bool Parser::parseFormat(const std::vector<FormatElem>& elems, OpState& st) {
       case FormatElem::Optional: {
         bool present;
         if (!e.anchor.empty()) {
-          int g = info.operandGroup(e.anchor);
+          int g = info.operandGroup(e.anchor);  // rare: only [?x] groups
           present = g >= 0 && !st.operandGroups[g].empty();
         } else {
           const FormatElem& first = e.children.front();
@@ -100,21 +97,17 @@ bool Parser::parseFormat(const std::vector<FormatElem>& elems, OpState& st) {
       case FormatElem::Types: {
         TypeRef t = parseType();
         if (!t) return false;
-        for (const auto& n : e.names) {
-          int g = info.operandGroup(n);
-          if (g >= 0) st.operandTypes[g] = {t};
-          int r = info.resultGroup(n);
-          if (r >= 0) st.resultTypes[r] = {t};
+        for (size_t i = 0; i < e.names.size(); ++i) {
+          if (e.operandIdx[i] >= 0) st.operandTypes[e.operandIdx[i]] = {t};
+          if (e.resultIdx[i] >= 0) st.resultTypes[e.resultIdx[i]] = {t};
         }
         break;
       }
       case FormatElem::TypeList: {
         std::vector<TypeRef> ts;
         if (!parseTypeList(ts)) return false;
-        int g = info.operandGroup(e.names[0]);
-        if (g >= 0) st.operandTypes[g] = ts;
-        int r = info.resultGroup(e.names[0]);
-        if (r >= 0) st.resultTypes[r] = ts;
+        if (e.operandIdx[0] >= 0) st.operandTypes[e.operandIdx[0]].assign(ts.begin(), ts.end());
+        if (e.resultIdx[0] >= 0) st.resultTypes[e.resultIdx[0]].assign(ts.begin(), ts.end());
         break;
       }
       case FormatElem::Region:

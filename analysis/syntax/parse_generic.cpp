@@ -46,9 +46,9 @@ std::vector<uint32_t> distribute(const std::vector<GroupDecl>& decls, size_t n, 
 bool Parser::parseGenericOp(OpState& st, Operation& op) {
   op.generic = true;
   op.nameRange = tok_.range();
-  op.name = std::string(tok_.text.substr(1, tok_.text.size() - 2));
+  op.name = tok_.text.substr(1, tok_.text.size() - 2);
   st.info = OpTable::get().lookup(op.name);
-  if (st.info && op.name.find('.') == std::string::npos) st.info = nullptr;  // "addi" alone is not ours
+  if (st.info && op.name.find('.') == std::string_view::npos) st.info = nullptr;  // "addi" alone is not ours
   if (st.info) out_.side.add({Occurrence::OpName, false, tok_.range(), kNoId, st.id, nullptr, {}});
   consume();
   std::vector<ValueUse> uses;
@@ -95,9 +95,11 @@ bool Parser::parseGenericOp(OpState& st, Operation& op) {
   for (size_t i = 0; i < uses.size(); ++i)
     op.operands.push_back({resolve(uses[i], i < fn->inputs.size() ? fn->inputs[i] : nullptr), uses[i].range});
   if (st.info) {
-    op.segments = distribute(st.info->operands, uses.size(), op.attr("operandSegmentSizes"));
+    auto segs = distribute(st.info->operands, uses.size(), op.attr("operandSegmentSizes"));
+    op.segments.assign(segs.begin(), segs.end());
   }
-  st.resultTypes = {fn->results};
+  st.resultTypes.resize(1);
+  st.resultTypes[0].assign(fn->results.begin(), fn->results.end());
   return true;
 }
 

@@ -21,7 +21,50 @@ bool Parser::atType() const {
          (tok_.text.size() > 1 && tok_.text[0] == 'i' && std::isdigit(static_cast<unsigned char>(tok_.text[1])));
 }
 
+uint32_t Parser::typeSpanEnd() const {
+  std::string_view name = tok_.text;
+  if (tok_.is(Tok::BangId) && name.starts_with("!cuda_tile.")) name.remove_prefix(11);
+  else if (!tok_.is(Tok::BareId)) return 0;
+  if (name == "token" || !isCudaTileTypeName(name) || tok_.end >= lex_.end() || text_[tok_.end] != '<') return 0;
+  int depth = 0;
+  for (uint32_t p = tok_.end; p < lex_.end(); ++p) {
+    char c = text_[p];
+    if (c == '<') ++depth;
+    else if (c == '>' && --depth == 0) return p + 1;
+    else if (c == '\n' || c == '{' || c == '}' || c == '%') return 0;
+  }
+  return 0;
+}
+
 TypeRef Parser::parseType() {
+  uint32_t end = typeSpanEnd();
+  if (end == 0) return parseTypeUncached();
+  uint32_t begin = tok_.begin;
+  llvm::StringRef key(text_.data() + begin, end - begin);
+  auto hit = typeCache_.find(key);
+  if (hit != typeCache_.end()) {
+    for (const auto& [r, t] : hit->second.uses)
+      out_.side.add({Occurrence::TypeUse, false, {r.begin + begin, r.end + begin}, kNoId, kNoId, t, {}});
+    lex_.resetTo(end);
+    lastEnd_ = end;
+    tok_ = lex_.next();
+    return hit->second.type;
+  }
+  size_t occBefore = out_.side.occurrences.size();
+  size_t diagsBefore = diags_.all().size();
+  TypeRef t = parseTypeUncached();
+  if (t && lastEnd_ == end && diags_.all().size() == diagsBefore) {
+    CachedType c{t, {}};
+    for (size_t i = occBefore; i < out_.side.occurrences.size(); ++i) {
+      const Occurrence& o = out_.side.occurrences[i];
+      c.uses.push_back({{o.range.begin - begin, o.range.end - begin}, o.type});
+    }
+    typeCache_.try_emplace(key, std::move(c));
+  }
+  return t;
+}
+
+TypeRef Parser::parseTypeUncached() {
   Range start = tok_.range();
   std::string_view name;
   if (tok_.is(Tok::BangId)) {

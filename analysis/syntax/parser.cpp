@@ -69,14 +69,14 @@ bool Parser::parseValueUse(ValueUse& u) {
     expectedHere("an SSA value");
     return false;
   }
-  u.name = std::string(tok_.text);
+  u.name = tok_.text;
   u.range = tok_.range();
   consume();
   // `%x#1`: the hash must touch the name.
   if (tok_.is(Tok::HashId) && tok_.begin == u.range.end && tok_.text.size() > 1 &&
       std::isdigit(static_cast<unsigned char>(tok_.text[1]))) {
-    u.name += std::string(tok_.text);
     u.range.end = tok_.end;
+    u.name = text_.substr(u.range.begin, u.range.end - u.range.begin);
     consume();
   }
   return true;
@@ -85,7 +85,7 @@ bool Parser::parseValueUse(ValueUse& u) {
 ValueId Parser::resolve(const ValueUse& u, TypeRef expected) {
   ValueId id = kNoId;
   for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
-    auto f = it->names.find(u.name);
+    auto f = it->names.find(llvm::StringRef(u.name));
     if (f != it->names.end()) {
       id = f->second;
       break;
@@ -93,34 +93,37 @@ ValueId Parser::resolve(const ValueUse& u, TypeRef expected) {
     if (it->isolated) break;
   }
   if (id == kNoId) {
-    error(u.range, "use of undefined value '" + u.name + "'");
+    error(u.range, "use of undefined value '" + std::string(u.name) + "'");
     return kNoId;
   }
   out_.side.add({Occurrence::Value, false, u.range, id, kNoId, nullptr, {}});
   TypeRef have = out_.program.values[id].type;
   if (expected && have && expected != have) {
     auto& d = diags_.error(u.range, "type",
-                           "'" + u.name + "' has type " + quoted(have) + ", but this operation uses it as " +
+                           "'" + std::string(u.name) + "' has type " + quoted(have) + ", but this operation uses it as " +
                                quoted(expected));
-    d.notes.push_back({out_.program.values[id].range, "'" + u.name + "' is defined here"});
+    d.notes.push_back({out_.program.values[id].range, "'" + std::string(u.name) + "' is defined here"});
   }
   return id;
 }
 
-ValueId Parser::defineValue(const std::string& name, Range r, TypeRef t, OpId owner, uint32_t index, bool blockArg) {
+ValueId Parser::defineValue(std::string_view name, Range r, TypeRef t, OpId owner, uint32_t index, bool blockArg) {
   Value v;
   v.type = t;
   v.range = r;
-  v.name = name;
+  v.name = std::string(name);
   v.owner = owner;
   v.index = index;
   v.blockArg = blockArg;
   ValueId id = static_cast<ValueId>(out_.program.values.size());
   out_.program.values.push_back(std::move(v));
   if (!name.empty() && !scopes_.empty()) {
-    auto [it, fresh] = scopes_.back().names.emplace(name, id);
+    // Names are views of the text; only composite %x#k keys need storage.
+    bool inText = name.data() >= text_.data() && name.data() < text_.data() + text_.size();
+    llvm::StringRef key = inText ? llvm::StringRef(name.data(), name.size()) : names_.save(llvm::StringRef(name.data(), name.size()));
+    auto [it, fresh] = scopes_.back().names.try_emplace(key, id);
     if (!fresh) {
-      auto& d = diags_.error(r, "syntax", "redefinition of SSA value '" + name + "'");
+      auto& d = diags_.error(r, "syntax", "redefinition of SSA value '" + std::string(name) + "'");
       d.notes.push_back({out_.program.values[it->second].range, "previously defined here"});
       it->second = id;
     }
@@ -287,13 +290,13 @@ void Parser::skipBalanced() {
 
 // --- operations -------------------------------------------------------------------
 
-bool Parser::parseResultNames(std::vector<ResultName>& names) {
+bool Parser::parseResultNames(llvm::SmallVectorImpl<ResultName>& names) {
   do {
     if (!tok_.is(Tok::PercentId)) {
       expectedHere("a result name");
       return false;
     }
-    ResultName n{std::string(tok_.text), 1, tok_.range()};
+    ResultName n{tok_.text, 1, tok_.range()};
     consume();
     if (tok_.is(Tok::Colon) && peekToken().is(Tok::Integer)) {
       consume();
@@ -343,7 +346,8 @@ bool Parser::parseOperation(Block& block, OpId parent, bool topLevel) {
       }
     } else {
       st.info = OpTable::get().lookup(name);
-      op.name = name.starts_with("cuda_tile.") ? std::string(name) : "cuda_tile." + std::string(name);
+      op.name = name;
+      if (st.info) op.name = st.info->fullName;
       if (!st.info) {
         error(tok_.range(), "unknown operation '" + std::string(name) + "'");
         consume();
@@ -367,10 +371,9 @@ bool Parser::parseOperation(Block& block, OpId parent, bool topLevel) {
 
 bool Parser::parseCustomOpBody(OpState& st) {
   const OpInfo& info = *st.info;
-  st.operandGroups.assign(info.operands.size(), {});
-  st.groupPresent.assign(info.operands.size(), false);
-  st.operandTypes.assign(info.operands.size(), {});
-  st.resultTypes.assign(info.results.size(), {});
+  st.operandGroups.resize(info.operands.size());
+  st.operandTypes.resize(info.operands.size());
+  st.resultTypes.resize(info.results.size());
   if (info.format == "custom") return parseCustom(st);
   return parseFormat(info.syntax, st);
 }
@@ -387,7 +390,7 @@ void Parser::finishOp(OpState& st, Operation& op, bool ok) {
   Operation& slot = out_.program.ops[st.id];
   op.parent = slot.parent;
   slot = std::move(op);
-  if (!ok) slot.info = nullptr, slot.name = slot.name.empty() ? "<error>" : slot.name;
+  if (!ok) slot.info = nullptr;
 }
 
 void Parser::resolveOperands(OpState& st, Operation& op) {
@@ -424,7 +427,7 @@ void Parser::defineResults(OpState& st, Operation& op) {
         types.insert(types.end(), ts.begin(), ts.end());
     }
   } else {
-    types = std::move(st.resultTypes.empty() ? types : st.resultTypes[0]);
+    if (!st.resultTypes.empty()) types.assign(st.resultTypes[0].begin(), st.resultTypes[0].end());
   }
   uint32_t bound = 0;
   for (const auto& n : st.resultNames) bound += n.count;
@@ -439,9 +442,11 @@ void Parser::defineResults(OpState& st, Operation& op) {
   for (const auto& n : st.resultNames) {
     for (uint32_t k = 0; k < n.count; ++k, ++next) {
       TypeRef t = next < types.size() ? types[next] : nullptr;
-      std::string key = n.count > 1 ? n.name + "#" + std::to_string(k) : n.name;
+      std::string_view key = n.name;
+      if (n.count > 1) key = names_.save(std::string(n.name) + "#" + std::to_string(k));
       ValueId id = defineValue(key, n.range, t, st.id, next, false);
-      if (n.count > 1 && k == 0 && !scopes_.empty()) scopes_.back().names.emplace(n.name, id);
+      if (n.count > 1 && k == 0 && !scopes_.empty())
+        scopes_.back().names.try_emplace(llvm::StringRef(n.name.data(), n.name.size()), id);
       op.results.push_back(id);
     }
   }

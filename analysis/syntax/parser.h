@@ -7,6 +7,12 @@
 #include <unordered_map>
 #include <vector>
 
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Allocator.h>
+#include <llvm/Support/StringSaver.h>
+
 #include "analysis/diag/diagnostic.h"
 #include "analysis/ir/ir.h"
 #include "analysis/ir/op_table.h"
@@ -54,12 +60,12 @@ public:
 
   // --- values and regions (parser.cpp) ----------------------------------
   struct ValueUse {
-    std::string name;  // %x or %x#1
+    std::string_view name;  // %x or %x#1, spelled contiguously in the text
     Range range;
   };
   bool parseValueUse(ValueUse& u);
   ValueId resolve(const ValueUse& u, TypeRef expected);
-  ValueId defineValue(const std::string& name, Range r, TypeRef t, OpId owner, uint32_t index, bool blockArg);
+  ValueId defineValue(std::string_view name, Range r, TypeRef t, OpId owner, uint32_t index, bool blockArg);
   struct ArgDecl {
     ValueUse name;
     TypeRef type = nullptr;
@@ -70,18 +76,17 @@ public:
 
   // --- ops (parser.cpp, parse_format.cpp, parse_custom.cpp) -------------
   struct ResultName {
-    std::string name;
+    std::string_view name;
     uint32_t count = 1;
     Range range;
   };
   struct OpState {
     const OpInfo* info = nullptr;
     OpId id = kNoId;
-    std::vector<ResultName> resultNames;
-    std::vector<std::vector<ValueUse>> operandGroups;   // by declared group
-    std::vector<bool> groupPresent;
-    std::vector<std::vector<TypeRef>> operandTypes;      // explicit types per group
-    std::vector<std::vector<TypeRef>> resultTypes;       // per result group
+    llvm::SmallVector<ResultName, 2> resultNames;
+    llvm::SmallVector<llvm::SmallVector<ValueUse, 2>, 4> operandGroups;  // by declared group
+    llvm::SmallVector<llvm::SmallVector<TypeRef, 2>, 4> operandTypes;    // explicit types per group
+    llvm::SmallVector<llvm::SmallVector<TypeRef, 2>, 2> resultTypes;     // per result group
     std::vector<NamedAttr> attrs;
     std::vector<Region> regions;
   };
@@ -94,7 +99,7 @@ private:
   // Top level and blocks.
   void parseItems(Block& block, OpId owner, bool topLevel);
   bool parseOperation(Block& block, OpId parent, bool topLevel);
-  bool parseResultNames(std::vector<ResultName>& names);
+  bool parseResultNames(llvm::SmallVectorImpl<ResultName>& names);
   bool parseGenericOp(OpState& st, Operation& op);
   bool parseCustomOpBody(OpState& st);
   void finishOp(OpState& st, Operation& op, bool ok);
@@ -126,6 +131,8 @@ private:
   bool parseDims(std::vector<int64_t>& dims, bool allowDynamic, bool trailingX);
   TypeRef parseElementType();
   TypeRef parseFunctionType();
+  TypeRef parseTypeUncached();
+  uint32_t typeSpanEnd() const;  // end of the balanced `name<...>` at tok(), 0 if none
   std::string balancedText();
 
   std::string_view text_;
@@ -136,9 +143,18 @@ private:
   DiagSink& diags_;
   // SSA scopes: each region pushes a map; isolated regions also mark a barrier.
   struct Scope {
-    std::unordered_map<std::string, ValueId> names;
+    llvm::DenseMap<llvm::StringRef, ValueId> names;  // keys live in the text or in names_
     bool isolated = false;
   };
+  // Types are parsed once per distinct spelling; later uses replay the
+  // recorded occurrences (nested types included) at their own offsets.
+  struct CachedType {
+    TypeRef type = nullptr;
+    llvm::SmallVector<std::pair<Range, TypeRef>, 2> uses;  // ranges relative to the span start
+  };
+  llvm::DenseMap<llvm::StringRef, CachedType> typeCache_;
+  llvm::BumpPtrAllocator arena_;
+  llvm::UniqueStringSaver names_{arena_};  // composite names such as %x#1
   std::vector<Scope> scopes_;
   std::unordered_map<std::string, Attr> attrAliases_;
   std::unordered_map<std::string, TypeRef> typeAliases_;

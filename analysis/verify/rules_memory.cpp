@@ -1,4 +1,6 @@
 // Views, view and pointer memory ops, atomics.
+#include <cstdint>
+
 #include "analysis/verify/op_rules.h"
 #include "analysis/verify/verify_util.h"
 
@@ -71,9 +73,7 @@ void checkAtomicMode(DiagSink& d, const OpRef& o, Elem e, TypeRef valueType) {
             : m == "xchg" ? (e == Elem::I32 || e == Elem::I64 || e == Elem::F32 || e == Elem::F64)
                           : (e == Elem::I32 || e == Elem::I64);
   if (ok) return;
-  std::string allowed = m == "addf"   ? "f16, bf16, f32 or f64"
-                        : m == "xchg" ? "i32, i64, f32 or f64"
-                                      : "i32 or i64";
+  std::string allowed = m == "addf" ? "f16, bf16, f32 or f64" : m == "xchg" ? "i32, i64, f32 or f64" : "i32 or i64";
   failAt(d, o, mode->range,
          "atomic mode '" + m + "' works on " + allowed + " elements, but the value is " + quoted(valueType));
 }
@@ -95,20 +95,26 @@ void checkHints(DiagSink& d, const OpRef& o) {
 
 const char* viewName(const Type& v) {
   switch (v.kind) {
-    case TypeKind::PartitionView: return "partition_view";
-    case TypeKind::StridedView: return "strided_view";
-    default: return "gather_scatter_view";
+    case TypeKind::PartitionView:
+      return "partition_view";
+    case TypeKind::StridedView:
+      return "strided_view";
+    default:
+      return "gather_scatter_view";
   }
 }
 
 // The tile a view reads or writes: its tile shape of the tensor_view's element.
-bool isViewTile(TypeRef t, const Type& view) { return t && t->isTile() && t->shape == view.shape && scalarElem(t) == view.elem; }
+bool isViewTile(TypeRef t, const Type& view) {
+  return t && t->isTile() && t->shape == view.shape && scalarElem(t) == view.elem;
+}
 
 void checkViewTile(DiagSink& d, const OpRef& o, const Type& view, TypeRef tile, Range r, const char* role) {
   if (!tile || isViewTile(tile, view)) return;
   failAt(d, o, r,
          std::string(role) + " must be " + tileText(view.shape, view.elem) + " (the " + viewName(view) +
-             "'s tile shape " + dims(view.shape) + " of " + std::string(elemName(view.elem)) + "), got " + quoted(tile));
+             "'s tile shape " + dims(view.shape) + " of " + std::string(elemName(view.elem)) + "), got " +
+             quoted(tile));
 }
 
 bool checkIndexCount(DiagSink& d, const OpRef& o, const Type& view) {
@@ -164,8 +170,10 @@ void checkGatherIndices(DiagSink& d, const OpRef& o, const Type& view, const std
 void checkViewIndices(DiagSink& d, const OpRef& o, const Type& view) {
   bool countOk = checkIndexCount(d, o, view);
   auto idx = o.group("index");
-  if (view.kind != TypeKind::GatherScatterView) checkScalarIndices(d, o, idx, true);
-  else if (countOk) checkGatherIndices(d, o, view, idx);
+  if (view.kind != TypeKind::GatherScatterView)
+    checkScalarIndices(d, o, idx, true);
+  else if (countOk)
+    checkGatherIndices(d, o, view, idx);
 }
 
 const Type* viewOf(const OpRef& o) {
@@ -180,8 +188,8 @@ void checkWrittenList(DiagSink& d, const OpRef& o, const Attr& list, const std::
                       const char* what) {
   if (list.elems.size() != want.size()) {
     failAt(d, o, list.range,
-           std::string(what) + " lists " + count(list.elems.size(), "entry", "entries") + " but the tensor_view has rank " +
-               std::to_string(want.size()));
+           std::string(what) + " lists " + count(list.elems.size(), "entry", "entries") +
+               " but the tensor_view has rank " + std::to_string(want.size()));
     return;
   }
   auto spell = [](int64_t v) { return v == kDynamic ? std::string("dynamic (?)") : std::to_string(v); };
@@ -207,7 +215,8 @@ void checkDynamicCount(DiagSink& d, const OpRef& o, const char* group, size_t wa
   size_t got = o.group(group).size();
   if (got != want)
     fail(d, o,
-         "the tensor_view type has " + count(want, std::string("dynamic (?) ") + what, std::string("dynamic (?) ") + what + "s") +
+         "the tensor_view type has " +
+             count(want, std::string("dynamic (?) ") + what, std::string("dynamic (?) ") + what + "s") +
              " but the op passes " + count(got, std::string(what) + " operand", std::string(what) + " operands"));
 }
 
@@ -246,8 +255,9 @@ void checkMaskShape(DiagSink& d, const OpRef& o, TypeRef ref, const char* refNam
 void checkSameShape(DiagSink& d, const OpRef& o, TypeRef ref, const char* refName, TypeRef t, Range r,
                     const char* name) {
   if (!ref || !t || ref->shape == t->shape) return;
-  failAt(d, o, r,
-         std::string(name) + " shape " + dims(t->shape) + " differs from the " + refName + " shape " + dims(ref->shape));
+  failAt(
+      d, o, r,
+      std::string(name) + " shape " + dims(t->shape) + " differs from the " + refName + " shape " + dims(ref->shape));
 }
 
 }  // namespace
@@ -293,8 +303,8 @@ void getTensorShape(const Program& p, const Operation& op, DiagSink& d) {
   size_t rank = src->shape.size();
   if (op.results.size() != rank)
     fail(d, o,
-         "a rank-" + std::to_string(rank) + " tensor_view has " + count(rank, "dimension", "dimensions") + ", so the op returns " +
-             count(rank, "result", "results") + ", got " + std::to_string(op.results.size()));
+         "a rank-" + std::to_string(rank) + " tensor_view has " + count(rank, "dimension", "dimensions") +
+             ", so the op returns " + count(rank, "result", "results") + ", got " + std::to_string(op.results.size()));
 }
 
 void getIndexSpaceShape(const Program& p, const Operation& op, DiagSink& d) {
@@ -305,8 +315,9 @@ void getIndexSpaceShape(const Program& p, const Operation& op, DiagSink& d) {
   size_t rank = src->viewIndexRank();
   if (op.results.size() != rank)
     fail(d, o,
-         "the " + std::string(viewName(*src)) + " has a " + std::to_string(rank) + "-d index space, so the op returns " +
-             count(rank, "result", "results") + ", got " + std::to_string(op.results.size()));
+         "the " + std::string(viewName(*src)) + " has a " + std::to_string(rank) +
+             "-d index space, so the op returns " + count(rank, "result", "results") + ", got " +
+             std::to_string(op.results.size()));
 }
 
 void loadView(const Program& p, const Operation& op, DiagSink& d) {

@@ -1,6 +1,5 @@
 #include "analysis/verify/verifier.h"
 
-#include <set>
 #include <unordered_map>
 
 #include "analysis/verify/verify_util.h"
@@ -12,9 +11,8 @@ namespace {
 using rules::OpRef;
 
 void checkWrittenTypes(const SideTable& side, DiagSink& diags) {
-  std::set<std::pair<uint32_t, uint32_t>> seen;
   for (const auto& o : side.occurrences)
-    if (o.kind == Occurrence::TypeUse && seen.insert({o.range.begin, o.range.end}).second) checkType(o.type, o.range, diags);
+    if (o.kind == Occurrence::TypeUse) checkType(o.type, o.range, diags);
 }
 
 void checkConstraints(const OpRef& o, DiagSink& diags) {

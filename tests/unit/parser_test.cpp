@@ -23,7 +23,9 @@ TEST(Parser, CustomFormBuildsTypedOps) {
 }
 
 TEST(Parser, LongAndShortTypeSpellingsAreTheSameType) {
-  std::string text = kernel("%a: !cuda_tile.tile<4x!cuda_tile.ptr<f32>>", "    %b = offset %a, %i : tile<4xptr<f32>>, tile<4xi32> -> tile<4xptr<f32>>");
+  std::string text =
+      "cuda_tile.module @m {\n  testing$func @f(%a: !cuda_tile.tile<4x!cuda_tile.ptr<f32>>) {\n"
+      "    %b = offset %a, %i : tile<4xptr<f32>>, tile<4xi32> -> tile<4xptr<f32>>\n    return\n  }\n}\n";
   Analysis a = analyze(text);
   // %i is undefined: exactly one error, and the pointer types agree.
   EXPECT_EQ(messages(a).size(), 1u);
