@@ -35,7 +35,7 @@ struct Attr {
 };
 
 struct NamedAttr {
-  std::string name;
+  std::string_view name;  // from the op table or the source text: both outlive the IR
   Attr attr;
   Range nameRange;
 };

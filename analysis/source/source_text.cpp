@@ -1,13 +1,16 @@
 #include "analysis/source/source_text.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace tilesight {
 
 SourceText::SourceText(std::string text) : text_(std::move(text)) {
   lineStarts_.push_back(0);
-  for (uint32_t i = 0; i < text_.size(); ++i)
-    if (text_[i] == '\n') lineStarts_.push_back(i + 1);
+  const char* base = text_.data();
+  const char* end = base + text_.size();
+  for (const char* p = base; (p = static_cast<const char*>(std::memchr(p, '\n', end - p))); ++p)
+    lineStarts_.push_back(static_cast<uint32_t>(p - base) + 1);
 }
 
 LineCol SourceText::lineCol(uint32_t offset) const {

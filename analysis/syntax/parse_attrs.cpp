@@ -62,8 +62,8 @@ bool Parser::parseAttrDict(std::vector<NamedAttr>& out) {
   do {
     NamedAttr na;
     na.nameRange = tok_.range();
-    if (tok_.is(Tok::BareId)) na.name = std::string(tok_.text);
-    else if (tok_.is(Tok::String)) na.name = std::string(tok_.text.substr(1, tok_.text.size() - 2));
+    if (tok_.is(Tok::BareId)) na.name = tok_.text;
+    else if (tok_.is(Tok::String)) na.name = tok_.text.substr(1, tok_.text.size() - 2);
     else { expectedHere("an attribute name"); return false; }
     consume();
     if (consumeIf(Tok::Equal)) {
@@ -140,7 +140,7 @@ bool Parser::parseAttribute(Attr& a) {
       {
         std::vector<NamedAttr> d;
         if (!parseAttrDict(d)) return false;
-        for (auto& na : d) a.dict.emplace_back(std::move(na.name), std::move(na.attr));
+        for (auto& na : d) a.dict.emplace_back(std::string(na.name), std::move(na.attr));
       }
       return finish(true);
     case Tok::HashId: {
@@ -166,7 +166,7 @@ bool Parser::parseAttribute(Attr& a) {
         error(r, "undefined attribute alias '" + name + "'");
         return false;
       }
-      out_.side.add({Occurrence::Alias, false, r, kNoId, kNoId, nullptr, name});
+      out_.side.add({Occurrence::Alias, false, r, kNoId, kNoId, nullptr, text_.substr(r.begin, r.end - r.begin)});
       a = it->second;
       return finish(true);
     }
@@ -299,7 +299,7 @@ bool Parser::parseDenseLiteral(Attr& a) {
 }
 
 // Attributes written in the op table's keyword styles (see op_table.h).
-bool Parser::parseAttrOfKind(std::string_view kind, const std::string& name, std::vector<NamedAttr>& attrs) {
+bool Parser::parseAttrOfKind(std::string_view kind, std::string_view name, std::vector<NamedAttr>& attrs) {
   NamedAttr na;
   na.name = name;
   na.nameRange = tok_.range();
@@ -373,7 +373,7 @@ bool Parser::parseAttrOfKind(std::string_view kind, const std::string& name, std
     if (!tok_.is(Tok::AtId)) { expectedHere("a symbol name (@name)"); return false; }
     a.kind = AttrKind::Symbol;
     a.s = std::string(tok_.text);
-    out_.side.add({Occurrence::Symbol, false, tok_.range(), kNoId, currentOp_, nullptr, a.s});
+    out_.side.add({Occurrence::Symbol, false, tok_.range(), kNoId, currentOp_, nullptr, tok_.text});
     consume();
   } else if (kind == "arr") {
     a.kind = AttrKind::DenseArray;

@@ -31,10 +31,12 @@ bool Parser::parseFormat(const std::vector<FormatElem>& elems, OpState& st) {
   for (const FormatElem& e : elems) {
     switch (e.kind) {
       case FormatElem::Literal: {
-        Tok k = punctTok(e.text);
-        bool ok = k == Tok::BareId ? expectKeyword(e.text) : expect(k, "'" + e.text + "'");
-        if (!ok) return false;
-        break;
+        if (literalMatches(tok_, e.text)) {
+          consume();
+          break;
+        }
+        expectedHere("'" + e.text + "'");
+        return false;
       }
       case FormatElem::Operand: {
         ValueUse u;

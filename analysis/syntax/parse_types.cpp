@@ -74,7 +74,7 @@ TypeRef Parser::parseTypeUncached() {
     } else {
       auto alias = typeAliases_.find(std::string(t));
       if (alias != typeAliases_.end()) {
-        out_.side.add({Occurrence::Alias, false, tok_.range(), kNoId, kNoId, nullptr, std::string(t)});
+        out_.side.add({Occurrence::Alias, false, tok_.range(), kNoId, kNoId, nullptr, t});
         consume();
         return alias->second;
       }

@@ -15,6 +15,11 @@ Parser::Parser(std::string_view text, uint32_t begin, uint32_t end, ParseResult&
     : text_(text), lex_(text, begin, end), out_(out), diags_(diags) {
   lastEnd_ = begin;
   tok_ = lex_.next();
+  // Ops and values are stored by value in vectors: size them once (about one
+  // op per 40 bytes of text) so growth rarely copies them.
+  out_.program.ops.reserve(out_.program.ops.size() + (end - begin) / 40 + 16);
+  out_.program.values.reserve(out_.program.values.size() + (end - begin) / 40 + 16);
+  out_.side.occurrences.reserve(out_.side.occurrences.size() + (end - begin) / 12 + 16);
 }
 
 // --- tokens ---------------------------------------------------------------
@@ -183,7 +188,7 @@ bool Parser::parseRegion(Region& region, OpId owner, const std::vector<ArgDecl>&
         region.blocks.emplace_back();
         blk = &region.blocks.back();
       }
-      out_.side.add({Occurrence::BlockLabel, true, tok_.range(), kNoId, owner, nullptr, std::string(tok_.text)});
+      out_.side.add({Occurrence::BlockLabel, true, tok_.range(), kNoId, owner, nullptr, tok_.text});
       consume();
       std::vector<ArgDecl> bargs;
       if (tok_.is(Tok::LParen) && !parseArgList(bargs, false)) { recover(); continue; }
@@ -233,7 +238,7 @@ void Parser::parseAliasDef() {
   Range r = tok_.range();
   consume();
   if (!expect(Tok::Equal)) { recover(); return; }
-  out_.side.add({Occurrence::Alias, true, r, kNoId, kNoId, nullptr, name});
+  out_.side.add({Occurrence::Alias, true, r, kNoId, kNoId, nullptr, text_.substr(r.begin, r.end - r.begin)});
   if (isType) {
     TypeRef t = parseType();
     if (t) typeAliases_[name] = t;
@@ -417,7 +422,7 @@ void Parser::resolveOperands(OpState& st, Operation& op) {
 }
 
 void Parser::defineResults(OpState& st, Operation& op) {
-  std::vector<TypeRef> types;
+  llvm::SmallVector<TypeRef, 4> types;
   if (st.info && !op.generic) {
     for (size_t g = 0; g < st.resultTypes.size(); ++g) {
       const auto& ts = st.resultTypes[g];

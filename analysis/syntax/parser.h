@@ -53,7 +53,7 @@ public:
   bool atType() const;
   bool parseAttribute(Attr& out);            // a builtin/dialect attribute
   bool parseAttrDict(std::vector<NamedAttr>& out);  // `{ ... }`
-  bool parseAttrOfKind(std::string_view kind, const std::string& name, std::vector<NamedAttr>& attrs);
+  bool parseAttrOfKind(std::string_view kind, std::string_view name, std::vector<NamedAttr>& attrs);
   bool parseDenseLiteral(Attr& out);         // `<E: literal>`
   bool parseIntValue(int64_t& v);            // optional leading '-'
   void skipBalanced();                       // one token, or a bracketed group
@@ -142,8 +142,16 @@ private:
   ParseResult& out_;
   DiagSink& diags_;
   // SSA scopes: each region pushes a map; isolated regions also mark a barrier.
+  // SSA names are short: FNV-1a beats LLVM's general-purpose string hash here.
+  struct NameKey : llvm::DenseMapInfo<llvm::StringRef> {
+    static unsigned getHashValue(llvm::StringRef s) {
+      uint32_t h = 2166136261u;
+      for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+      return h;
+    }
+  };
   struct Scope {
-    llvm::DenseMap<llvm::StringRef, ValueId> names;  // keys live in the text or in names_
+    llvm::DenseMap<llvm::StringRef, ValueId, NameKey> names;  // keys live in the text or in names_
     bool isolated = false;
   };
   // Types are parsed once per distinct spelling; later uses replay the

@@ -18,7 +18,7 @@ struct Occurrence {
   ValueId value = kNoId;  // Value
   OpId op = kNoId;        // OpName: the op; Symbol def: the defining op
   TypeRef type = nullptr; // TypeUse
-  std::string name;       // Symbol / Alias / BlockLabel
+  std::string_view name;  // Symbol / Alias / BlockLabel, as spelled in the text
 };
 
 struct SideTable {

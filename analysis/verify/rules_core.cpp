@@ -1,4 +1,5 @@
 // Core and shape ops, constants, globals.
+#include <bit>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
@@ -15,6 +16,19 @@ namespace tilesight::rules {
 namespace {
 
 std::string shapeText(const std::vector<int64_t>& shape) { return shape.empty() ? "scalar" : shapeString(shape); }
+
+// "1 operand", "2 operands"; `many` for irregular plurals.
+std::string count(size_t n, std::string_view one, std::string_view many = {}) {
+  std::string word(n == 1 ? one : many);
+  if (n != 1 && many.empty()) word = std::string(one) + "s";
+  return std::to_string(n) + " " + word;
+}
+
+// The shared "same element type" rule of the shape ops.
+void checkSameElement(const OpRef& o, TypeRef src, TypeRef res, DiagSink& d) {
+  if (src->element != res->element)
+    fail(d, o, "source and result must have the same element type, got " + elemStr(src) + " and " + elemStr(res));
+}
 
 std::string listText(const std::vector<int64_t>& v) {
   std::string s = "[";
@@ -78,12 +92,6 @@ std::pair<int64_t, int64_t> literalRange(Elem e) {
 // Bits a hexadecimal float bit pattern may use (tf32 patterns are 19 bits wide).
 unsigned patternBits(Elem e) { return e == Elem::TF32 ? 19 : elemBits(e); }
 
-unsigned activeBits(uint64_t v) {
-  unsigned n = 0;
-  for (; v; v >>= 1) ++n;
-  return n;
-}
-
 bool isLiteralElem(TypeRef t) {
   return t && t->kind == TypeKind::Scalar && t->elem != Elem::I4 && t->elem != Elem::Index &&
          (isIntElem(t->elem) || isFloatElem(t->elem));
@@ -92,7 +100,7 @@ bool isLiteralElem(TypeRef t) {
 // Walks a literal: element values against the element type, and the nesting.
 // Only the first bad value is reported (with a count of the others).
 class LiteralWalk {
-public:
+ public:
   LiteralWalk(const OpRef& o, DiagSink& d, Elem elem) : o_(o), d_(d), elem_(elem) {}
 
   // Shape of the literal, [] for a single (splat) value; nullopt if ragged (reported).
@@ -110,7 +118,7 @@ public:
     failAt(d_, o_, badRange_, badMsg_ + more);
   }
 
-private:
+ private:
   std::optional<std::vector<int64_t>> list(const Attr& l) {
     if (l.elems.empty()) {
       failAt(d_, o_, l.range, "the literal has an empty list; every list needs at least one value");
@@ -151,24 +159,27 @@ private:
   std::string intProblem(const Attr& e) const {
     std::string en(elemName(elem_));
     if (e.kind == AttrKind::Bool)
-      return elem_ == Elem::I1 ? "" : std::string(e.i ? "true" : "false") + " is not an " + en + " value; true/false are for i1 only";
+      return elem_ == Elem::I1
+                 ? ""
+                 : std::string(e.i ? "true" : "false") + " is not an " + en + " value; true/false are for i1 only";
     if (e.kind != AttrKind::Int) return e.s + " is not an integer, but the literal holds " + en + " values";
     auto v = literalInt(e);
     auto [lo, hi] = literalRange(elem_);
     if (!v || *v < lo || *v > hi)
-      return e.s + " does not fit in " + en + " (accepted range " + std::to_string(lo) + " to " + std::to_string(hi) + ")";
+      return e.s + " does not fit in " + en + " (accepted range " + std::to_string(lo) + " to " + std::to_string(hi) +
+             ")";
     return "";
   }
 
   std::string floatProblem(const Attr& e) const {
     std::string en(elemName(elem_));
-    if (e.kind == AttrKind::Bool) return std::string(e.i ? "true" : "false") + " is not a " + en + " value";
+    if (e.kind == AttrKind::Bool) return std::string(e.i ? "true" : "false") + " is not a valid " + en + " value";
     if (e.kind != AttrKind::Int) return "";
     if (!isHexLiteral(e.s))
       return "integer literal " + e.s + " for an " + en + " value; write it as a float (" + e.s + ".0)";
     if (e.s.starts_with("-")) return "the hexadecimal bit pattern " + e.s + " cannot be negative";
     unsigned bits = patternBits(elem_);
-    if (e.wide || activeBits(static_cast<uint64_t>(e.i)) > bits)
+    if (e.wide || std::bit_width(static_cast<uint64_t>(e.i)) > bits)
       return "the bit pattern " + e.s + " has more than the " + std::to_string(bits) + " bits of " + en;
     return "";
   }
@@ -191,10 +202,12 @@ void checkLiteral(const OpRef& o, const Attr& lit, TypeRef tile, DiagSink& d) {
   auto shape = walk.shape(lit);
   walk.finish();
   if (elemOk && lit.type != tile->element)
-    failAt(d, o, lit.range, "the literal holds " + std::string(elemName(lit.type->elem)) + " values but the tile holds " +
-                                elemStr(tile));
+    failAt(
+        d, o, lit.range,
+        "the literal holds " + std::string(elemName(lit.type->elem)) + " values but the tile holds " + elemStr(tile));
   if (shape && lit.i == 1 && *shape != tile->shape)
-    failAt(d, o, lit.range, "the literal has shape " + listText(*shape) + " but the tile shape is " + listText(tile->shape));
+    failAt(d, o, lit.range,
+           "the literal has shape " + listText(*shape) + " but the tile shape is " + listText(tile->shape));
 }
 
 // --- reduce / scan -----------------------------------------------------------------
@@ -223,8 +236,8 @@ void checkIdentities(const OpRef& o, const std::vector<TypeRef>& ins, DiagSink& 
   }
   if (ids->elems.size() != ins.size()) {
     failAt(d, o, ids->range,
-           std::to_string(ids->elems.size()) + " identities for " + std::to_string(ins.size()) +
-               " operands; give exactly one identity per operand");
+           count(ids->elems.size(), "identity", "identities") + " for " + count(ins.size(), "operand") +
+               "; give exactly one identity per operand");
     return;
   }
   for (size_t i = 0; i < ins.size(); ++i) {
@@ -234,8 +247,8 @@ void checkIdentities(const OpRef& o, const std::vector<TypeRef>& ins, DiagSink& 
       failAt(d, o, id.range, "identity " + std::to_string(i) + " is not a typed number such as 0.0 : f32");
     } else if (ins[i] && ins[i]->isTile() && !identityMatches(ins[i]->tileElem(), *e)) {
       failAt(d, o, id.range,
-             "identity " + std::to_string(i) + " is " + std::string(elemName(*e)) + " but operand " + std::to_string(i) +
-                 " holds " + elemStr(ins[i]));
+             "identity " + std::to_string(i) + " is " + std::string(elemName(*e)) + " but operand " +
+                 std::to_string(i) + " holds " + elemStr(ins[i]));
     }
   }
 }
@@ -257,17 +270,18 @@ void checkAggregateResults(const OpRef& o, const std::vector<TypeRef>& ins, int6
     if (res->shape == want && res->element == in->element) continue;
     std::string how = isScan ? "scanning operand " + std::to_string(i)
                              : "reducing operand " + std::to_string(i) + " along dimension " + std::to_string(dim);
-    fail(d, o, how + " gives '" + tileText(want, elemStr(in)) + "', but result " + std::to_string(i) + " is " +
-                   quoted(res));
+    fail(d, o,
+         how + " gives '" + tileText(want, elemStr(in)) + "', but result " + std::to_string(i) + " is " + quoted(res));
   }
 }
 
 // Block arguments come in pairs (current, other) per operand, all 0-d tiles.
-void checkBodyArgs(const OpRef& o, const Block& body, const std::vector<TypeRef>& ins, DiagSink& d) {
+void checkBodyArgs(const OpRef& o, const Region& r, const std::vector<TypeRef>& ins, DiagSink& d) {
+  const Block& body = r.blocks.front();
   size_t n = ins.size();
   if (body.args.size() != 2 * n) {
-    failAt(d, o, body.range,
-           "the body takes " + std::to_string(body.args.size()) + " arguments but needs " + std::to_string(2 * n) +
+    failAt(d, o, r.range,
+           "the body takes " + count(body.args.size(), "argument") + " but needs " + std::to_string(2 * n) +
                " (a pair of 0-d tiles per operand)");
     return;
   }
@@ -275,7 +289,8 @@ void checkBodyArgs(const OpRef& o, const Block& body, const std::vector<TypeRef>
   for (size_t k = 0; k < body.args.size(); ++k) {
     const Value& v = o.p.value(body.args[k]);
     if (v.type && !v.type->isScalarTile()) {
-      failAt(d, o, v.range, "body argument " + std::to_string(k) + " (" + v.name + ") must be a 0-d tile, got " + quoted(v.type));
+      failAt(d, o, v.range,
+             "body argument " + std::to_string(k) + " (" + v.name + ") must be a 0-d tile, got " + quoted(v.type));
       allScalar = false;
     }
   }
@@ -291,8 +306,8 @@ void checkBodyArgs(const OpRef& o, const Block& body, const std::vector<TypeRef>
                  elemStr(cur.type) + " and " + elemStr(other.type));
     if (ins[i] && ins[i]->isTile() && cur.type->element != ins[i]->element)
       failAt(d, o, cur.range,
-             "body argument " + std::to_string(2 * i) + " is " + elemStr(cur.type) + " but operand " + std::to_string(i) +
-                 " holds " + elemStr(ins[i]));
+             "body argument " + std::to_string(2 * i) + " is " + elemStr(cur.type) + " but operand " +
+                 std::to_string(i) + " holds " + elemStr(ins[i]));
   }
 }
 
@@ -300,16 +315,18 @@ void checkBodyYield(const OpRef& o, const Operation& term, const std::vector<Typ
   OpRef y{o.p, term};
   auto vals = y.group("operands");
   if (vals.size() != ins.size()) {
-    auto& diag = fail(d, o, "the body yields " + std::to_string(vals.size()) + " values but there are " +
-                                std::to_string(ins.size()) + " operands; yield one 0-d tile per operand");
+    auto& diag = fail(d, o,
+                      "the body yields " + count(vals.size(), "value") + " but the op has " +
+                          count(ins.size(), "operand") + "; yield one 0-d tile per operand");
     diag.notes.push_back({term.nameRange, "the yield"});
     return;
   }
   for (size_t i = 0; i < ins.size(); ++i) {
     TypeRef t = o.p.typeOf(vals[i]->value);
     if (!t || !ins[i] || !ins[i]->isTile() || (t->isTile() && t->element == ins[i]->element)) continue;
-    auto& diag = fail(d, o, "yielded value " + std::to_string(i) + " is " + quoted(t) + " but operand " +
-                                std::to_string(i) + " holds " + elemStr(ins[i]));
+    auto& diag = fail(d, o,
+                      "yielded value " + std::to_string(i) + " is " + quoted(t) + " but operand " + std::to_string(i) +
+                          " holds " + elemStr(ins[i]));
     diag.notes.push_back({vals[i]->range, "yielded here"});
   }
 }
@@ -321,8 +338,9 @@ void checkBodyPurity(const OpRef& o, const Block& body, DiagSink& d) {
     uint32_t traits = inner.info ? inner.info->traits : 0;
     if (traits & (kPure | kTerminator)) continue;
     OpRef in{o.p, inner};
-    auto& diag = fail(d, in, "only pure operations may appear in the body of '" + o.name() + "'; '" + in.name() +
-                                 "' has side effects or may not terminate");
+    auto& diag = fail(d, in,
+                      "only pure operations may appear in the body of '" + o.name() + "'; '" + in.name() +
+                          "' has side effects or may not terminate");
     diag.notes.push_back({o.at(), "the enclosing " + o.name()});
   }
 }
@@ -335,10 +353,10 @@ void checkBody(const OpRef& o, const std::vector<TypeRef>& ins, DiagSink& d) {
     return;
   }
   const Block& body = r.blocks.front();
-  checkBodyArgs(o, body, ins, d);
+  checkBodyArgs(o, r, ins, d);
   const Operation* last = body.ops.empty() ? nullptr : &o.p.op(body.ops.back());
   if (!last || !last->info || last->info->name != "yield")
-    failAt(d, o, r.range, "the body must end with a yield of " + std::to_string(ins.size()) + " 0-d tiles");
+    failAt(d, o, r.range, "the body must end with a yield of " + count(ins.size(), "0-d tile"));
   else
     checkBodyYield(o, *last, ins, d);
   checkBodyPurity(o, body, d);
@@ -354,8 +372,9 @@ void checkAggregate(const OpRef& o, bool isScan, DiagSink& d) {
   }
   bool countsMatch = o.op.results.size() == ins.size();
   if (!countsMatch)
-    fail(d, o, std::to_string(ins.size()) + " operands but " + std::to_string(o.op.results.size()) +
-                   " results; there is one result per operand");
+    fail(d, o,
+         count(ins.size(), "operand") + " but " + count(o.op.results.size(), "result") +
+             "; there is one result per operand");
   checkIdentities(o, ins, d);
   for (size_t i = 1; i < ins.size(); ++i)
     if (allTiles({ins[0], ins[i]}) && ins[i]->shape != ins[0]->shape)
@@ -389,8 +408,9 @@ void checkPackUnpack(const OpRef& o, DiagSink& d) {
   TypeRef src = o.type("source"), res = o.result(0);
   if (!allTiles({src, res})) return;
   if (src->shape.size() != res->shape.size()) {
-    fail(d, o, "source and result must have the same rank, got " + std::to_string(src->shape.size()) + " and " +
-                   std::to_string(res->shape.size()));
+    fail(d, o,
+         "source and result must have the same rank, got " + std::to_string(src->shape.size()) + " and " +
+             std::to_string(res->shape.size()));
     return;
   }
   if (src->shape.size() != 1) {
@@ -398,19 +418,22 @@ void checkPackUnpack(const OpRef& o, DiagSink& d) {
     return;
   }
   if (elemBits(src->tileElem()) == elemBits(res->tileElem())) {
-    fail(d, o, "the element types must differ in width, but " + elemStr(src) + " and " + elemStr(res) + " both have " +
-                   std::to_string(elemBits(src->tileElem())) + " bits");
+    fail(d, o,
+         "the element types must differ in width, but " + elemStr(src) + " and " + elemStr(res) + " both have " +
+             std::to_string(elemBits(src->tileElem())) + " bits");
     return;
   }
   int64_t sb = storageBits(src), rb = storageBits(res);
   for (auto [bits, what] : {std::pair{sb, "source"}, std::pair{rb, "result"}})
     if (bits % 8 != 0) {
-      fail(d, o, std::string("the ") + what + " tile is " + std::to_string(bits) + " bits, not a whole number of bytes");
+      fail(d, o,
+           std::string("the ") + what + " tile is " + std::to_string(bits) + " bits, not a whole number of bytes");
       return;
     }
   if (sb != rb)
-    fail(d, o, "source and result must be the same size: " + quoted(src) + " is " + std::to_string(sb / 8) +
-                   " bytes but " + quoted(res) + " is " + std::to_string(rb / 8) + " bytes");
+    fail(d, o,
+         "source and result must be the same size: " + quoted(src) + " is " + std::to_string(sb / 8) + " bytes but " +
+             quoted(res) + " is " + std::to_string(rb / 8) + " bytes");
 }
 
 // --- assume ----------------------------------------------------------------------------
@@ -426,10 +449,12 @@ void assumeDivBy(const OpRef& o, const Attr& pred, TypeRef t, DiagSink& d) {
   const Attr* div = param(pred, "divisor");
   const Attr* every = param(pred, "every");
   const Attr* along = param(pred, "along");
-  if (div && !isPowerOfTwo(div->i))
-    failAt(d, o, div->range, "div_by divisor " + std::to_string(div->i) + " is not a positive power of two");
-  else if (div && div->i > (int64_t{1} << 62))
-    failAt(d, o, div->range, "div_by divisor " + std::to_string(div->i) + " is larger than 2^62");
+  // The divisor is unsigned: 2^63 arrives here as INT64_MIN.
+  uint64_t divisor = div ? static_cast<uint64_t>(div->i) : 1;
+  if (divisor == 0 || (divisor & (divisor - 1)) != 0)
+    failAt(d, o, div->range, "div_by divisor " + std::to_string(divisor) + " is not a positive power of two");
+  else if (divisor > (uint64_t{1} << 62))
+    failAt(d, o, div->range, "div_by divisor " + std::to_string(divisor) + " is larger than 2^62");
   if (t->kind == TypeKind::TensorView) {
     if (every) failAt(d, o, every->range, "div_by cannot use every/along on a tensor_view value");
     return;
@@ -447,7 +472,8 @@ void assumeDivBy(const OpRef& o, const Attr& pred, TypeRef t, DiagSink& d) {
   }
   if (along->i < 0 || along->i >= rank) {
     failAt(d, o, along->range,
-           "div_by along " + std::to_string(along->i) + " is not a dimension of the rank-" + std::to_string(rank) + " tile");
+           "div_by along " + std::to_string(along->i) + " is not a dimension of the rank-" + std::to_string(rank) +
+               " tile");
     return;
   }
   int64_t size = t->shape[along->i];
@@ -466,7 +492,7 @@ void assumeSameElements(const OpRef& o, const Attr& pred, TypeRef t, DiagSink& d
   if (!vals || vals->kind != AttrKind::Array) return;
   if (vals->elems.size() != t->shape.size()) {
     failAt(d, o, vals->range,
-           "same_elements lists " + std::to_string(vals->elems.size()) + " values but the tile has rank " +
+           "same_elements lists " + count(vals->elems.size(), "value") + " but the tile has rank " +
                std::to_string(t->shape.size()) + "; give one per dimension");
     return;
   }
@@ -494,8 +520,9 @@ void assumeBounded(const OpRef& o, const Attr& pred, TypeRef t, DiagSink& d) {
   bool ok = true;
   for (auto [b, what] : {std::pair{lb, "lower"}, std::pair{ub, "upper"}}) {
     if (b && (b->i < lo || b->i > hi)) {
-      failAt(d, o, b->range, std::string("bounded ") + what + " bound " + std::to_string(b->i) +
-                                 " is outside the signed " + en + " range " + range);
+      failAt(d, o, b->range,
+             std::string("bounded ") + what + " bound " + std::to_string(b->i) + " is outside the signed " + en +
+                 " range " + range);
       ok = false;
     }
   }
@@ -539,7 +566,7 @@ const Operation* lookupSymbol(const Program& p, const Operation& from, std::stri
 // Counts printf conversions; nullopt when a `%` is never closed by a conversion letter.
 std::optional<size_t> formatArgCount(std::string_view s) {
   constexpr std::string_view kEnds = "diuoxXeEfFgGaAcsSpn%";
-  size_t count = 0;
+  size_t n = 0;
   for (size_t pos = 0; pos < s.size(); ++pos) {
     if (s[pos] != '%') continue;
     size_t end = s.find_first_of(kEnds, pos + 1);
@@ -548,9 +575,9 @@ std::optional<size_t> formatArgCount(std::string_view s) {
       ++pos;  // `%%` prints a percent sign
       continue;
     }
-    ++count;
+    ++n;
   }
-  return count;
+  return n;
 }
 
 }  // namespace
@@ -574,8 +601,9 @@ void iota(const Program& p, const Operation& op, DiagSink& d) {
   unsigned bits = elemBits(res->tileElem());
   int64_t n = res->shape[0];
   if (bits < 63 && n > (int64_t{1} << bits))
-    fail(d, o, std::to_string(n) + " elements cannot be numbered with " + elemStr(res) + " (at most " +
-                   std::to_string(int64_t{1} << bits) + " distinct values)");
+    fail(d, o,
+         std::to_string(n) + " elements cannot be numbered with " + elemStr(res) + " (at most " +
+             std::to_string(int64_t{1} << bits) + " distinct values)");
 }
 
 void offset(const Program& p, const Operation& op, DiagSink& d) {
@@ -584,26 +612,29 @@ void offset(const Program& p, const Operation& op, DiagSink& d) {
   if (!allTiles({ptr, off, res})) return;
   if (off->shape != ptr->shape)
     failAt(d, o, operandRange(o, "offset"),
-           "the offsets have shape " + shapeText(off->shape) + " but the pointers have shape " + shapeText(ptr->shape));
-  if (res != ptr) fail(d, o, "the result type " + quoted(res) + " must equal the pointer operand's type " + quoted(ptr));
+           "the offset tile has shape " + shapeText(off->shape) + " but the pointer tile has shape " +
+               shapeText(ptr->shape) + "; they must match");
+  if (res != ptr)
+    fail(d, o, "the result type " + quoted(res) + " must equal the pointer operand's type " + quoted(ptr));
 }
 
 void broadcast(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
   TypeRef src = o.type("source"), res = o.result(0);
   if (!allTiles({src, res})) return;
-  if (src->element != res->element)
-    fail(d, o, "broadcast keeps the element type, but the source holds " + elemStr(src) + " and the result " + elemStr(res));
+  checkSameElement(o, src, res, d);
   if (src->shape.size() != res->shape.size()) {
-    fail(d, o, "broadcast keeps the rank, but the source has rank " + std::to_string(src->shape.size()) +
-                   " and the result rank " + std::to_string(res->shape.size()) + "; reshape first to add dimensions");
+    fail(d, o,
+         "source and result must have the same rank, got " + std::to_string(src->shape.size()) + " and " +
+             std::to_string(res->shape.size()) + "; reshape first to add size-1 dimensions");
     return;
   }
   for (size_t k = 0; k < src->shape.size(); ++k) {
     if (src->shape[k] == res->shape[k] || src->shape[k] == 1) continue;
-    fail(d, o, "source dimension " + std::to_string(k) + " (" + std::to_string(src->shape[k]) +
-                   ") cannot broadcast to " + std::to_string(res->shape[k]) + "; only size-1 dimensions grow (" +
-                   shapeText(src->shape) + " -> " + shapeText(res->shape) + ")");
+    fail(d, o,
+         "source dimension " + std::to_string(k) + " (" + std::to_string(src->shape[k]) + ") cannot broadcast to " +
+             std::to_string(res->shape[k]) + "; only size-1 dimensions grow (" + shapeText(src->shape) + " -> " +
+             shapeText(res->shape) + ")");
     return;
   }
 }
@@ -612,11 +643,11 @@ void reshape(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
   TypeRef src = o.type("source"), res = o.result(0);
   if (!allTiles({src, res})) return;
-  if (src->element != res->element)
-    fail(d, o, "reshape keeps the element type, but the source holds " + elemStr(src) + " and the result " + elemStr(res));
+  checkSameElement(o, src, res, d);
   if (src->numElements() != res->numElements())
-    fail(d, o, "the source has " + std::to_string(src->numElements()) + " elements (" + shapeText(src->shape) +
-                   ") but the result has " + std::to_string(res->numElements()) + " (" + shapeText(res->shape) + ")");
+    fail(d, o,
+         quoted(src) + " has " + count(src->numElements(), "element") + " but " + quoted(res) + " has " +
+             std::to_string(res->numElements()) + "; reshape must keep the element count");
 }
 
 void permute(const Program& p, const Operation& op, DiagSink& d) {
@@ -624,15 +655,15 @@ void permute(const Program& p, const Operation& op, DiagSink& d) {
   TypeRef src = o.type("source"), res = o.result(0);
   const Attr* perm = o.attr("permutation");
   if (!allTiles({src, res})) return;
-  if (src->element != res->element)
-    fail(d, o, "permute keeps the element type, but the source holds " + elemStr(src) + " and the result " + elemStr(res));
+  checkSameElement(o, src, res, d);
   size_t rank = src->shape.size();
   bool sameRank = res->shape.size() == rank;
   if (!sameRank)
-    fail(d, o, "permute keeps the rank, but the source has rank " + std::to_string(rank) + " and the result rank " +
-                   std::to_string(res->shape.size()));
+    fail(d, o,
+         "source and result must have the same rank, got " + std::to_string(rank) + " and " +
+             std::to_string(res->shape.size()));
   if (rank < 2) {
-    fail(d, o, "permute needs a tile of rank 2 or more, the source has rank " + std::to_string(rank));
+    fail(d, o, "permute needs a source of rank 2 or more, got " + quoted(src));
     return;
   }
   if (!perm) return;
@@ -640,14 +671,15 @@ void permute(const Program& p, const Operation& op, DiagSink& d) {
   for (const Attr& e : perm->elems) ps.push_back(e.i);
   if (ps.size() != rank) {
     failAt(d, o, perm->range,
-           "the permutation has " + std::to_string(ps.size()) + " entries but the source has rank " + std::to_string(rank));
+           "the permutation has " + std::to_string(ps.size()) + " entries but the source has rank " +
+               std::to_string(rank));
     return;
   }
   for (size_t i = 0; i < ps.size(); ++i)
     if (ps[i] < 0 || ps[i] >= static_cast<int64_t>(rank)) {
       failAt(d, o, perm->elems[i].range,
-             "permutation entry " + std::to_string(i) + " (" + std::to_string(ps[i]) + ") is not a dimension; valid 0 to " +
-                 std::to_string(rank - 1));
+             "permutation entry " + std::to_string(i) + " (" + std::to_string(ps[i]) +
+                 ") is not a dimension; valid 0 to " + std::to_string(rank - 1));
       return;
     }
   if (std::set<int64_t>(ps.begin(), ps.end()).size() != ps.size()) {
@@ -658,8 +690,9 @@ void permute(const Program& p, const Operation& op, DiagSink& d) {
   std::vector<int64_t> want;
   for (int64_t k : ps) want.push_back(src->shape[k]);
   if (want != res->shape)
-    fail(d, o, "permuting " + shapeText(src->shape) + " by " + listText(ps) + " gives " + shapeText(want) +
-                   ", but the result shape is " + shapeText(res->shape));
+    fail(d, o,
+         "permuting " + shapeText(src->shape) + " by " + listText(ps) + " gives " + shapeText(want) +
+             ", but the result shape is " + shapeText(res->shape));
 }
 
 void cat(const Program& p, const Operation& op, DiagSink& d) {
@@ -667,12 +700,14 @@ void cat(const Program& p, const Operation& op, DiagSink& d) {
   TypeRef lhs = o.type("lhs"), rhs = o.type("rhs"), res = o.result(0);
   if (!allTiles({lhs, rhs, res})) return;
   if (lhs->element != rhs->element || lhs->element != res->element)
-    fail(d, o, "lhs, rhs and result must share an element type, got " + elemStr(lhs) + ", " + elemStr(rhs) + " and " +
-                   elemStr(res));
+    fail(d, o,
+         "lhs, rhs and result must share an element type, got " + elemStr(lhs) + ", " + elemStr(rhs) + " and " +
+             elemStr(res));
   size_t rank = lhs->shape.size();
   if (rhs->shape.size() != rank || res->shape.size() != rank) {
-    fail(d, o, "lhs, rhs and result must have the same rank, got " + std::to_string(rank) + ", " +
-                   std::to_string(rhs->shape.size()) + " and " + std::to_string(res->shape.size()));
+    fail(d, o,
+         "lhs, rhs and result must have the same rank, got " + std::to_string(rank) + ", " +
+             std::to_string(rhs->shape.size()) + " and " + std::to_string(res->shape.size()));
     return;
   }
   const Attr* dimAttr = intAttr(o, "dim");
@@ -680,50 +715,55 @@ void cat(const Program& p, const Operation& op, DiagSink& d) {
   int64_t dim = dimAttr->i;
   if (dim < 0 || dim >= static_cast<int64_t>(rank)) {
     failAt(d, o, dimAttr->range,
-           "dim = " + std::to_string(dim) + " is not a dimension of rank-" + std::to_string(rank) + " tiles (valid 0 to " +
-               std::to_string(static_cast<int64_t>(rank) - 1) + ")");
+           "dim = " + std::to_string(dim) + " is not a dimension of rank-" + std::to_string(rank) +
+               " tiles (valid 0 to " + std::to_string(static_cast<int64_t>(rank) - 1) + ")");
     return;
   }
   for (size_t k = 0; k < rank; ++k) {
     if (static_cast<int64_t>(k) == dim) continue;
     if (lhs->shape[k] != rhs->shape[k])
-      fail(d, o, "lhs and rhs differ in dimension " + std::to_string(k) + " (" + std::to_string(lhs->shape[k]) + " vs " +
-                     std::to_string(rhs->shape[k]) + "); only dimension " + std::to_string(dim) + " may differ");
+      fail(d, o,
+           "lhs and rhs differ in dimension " + std::to_string(k) + " (" + std::to_string(lhs->shape[k]) + " vs " +
+               std::to_string(rhs->shape[k]) + "); only dimension " + std::to_string(dim) + " may differ");
     else if (lhs->shape[k] != res->shape[k])
-      fail(d, o, "result dimension " + std::to_string(k) + " is " + std::to_string(res->shape[k]) + " but the inputs have " +
-                     std::to_string(lhs->shape[k]));
+      fail(d, o,
+           "result dimension " + std::to_string(k) + " is " + std::to_string(res->shape[k]) + " but the inputs have " +
+               std::to_string(lhs->shape[k]));
   }
   int64_t sum = lhs->shape[dim] + rhs->shape[dim];
   if (res->shape[dim] != sum)
-    fail(d, o, "concatenating along dimension " + std::to_string(dim) + " gives " + std::to_string(lhs->shape[dim]) +
-                   " + " + std::to_string(rhs->shape[dim]) + " = " + std::to_string(sum) + ", but the result has " +
-                   std::to_string(res->shape[dim]));
+    fail(d, o,
+         "concatenating along dimension " + std::to_string(dim) + " gives " + std::to_string(lhs->shape[dim]) + " + " +
+             std::to_string(rhs->shape[dim]) + " = " + std::to_string(sum) + ", but the result has " +
+             std::to_string(res->shape[dim]));
 }
 
 void extract(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
   TypeRef src = o.type("source"), res = o.result(0);
   if (!allTiles({src, res})) return;
-  if (src->element != res->element)
-    fail(d, o, "extract keeps the element type, but the source holds " + elemStr(src) + " and the result " + elemStr(res));
+  checkSameElement(o, src, res, d);
   size_t rank = src->shape.size();
   if (res->shape.size() != rank) {
-    fail(d, o, "source and result must have the same rank, got " + std::to_string(rank) + " and " +
-                   std::to_string(res->shape.size()));
+    fail(d, o,
+         "source and result must have the same rank, got " + std::to_string(rank) + " and " +
+             std::to_string(res->shape.size()));
     return;
   }
   bool divisible = true;
   for (size_t k = 0; k < rank; ++k)
     if (res->shape[k] <= 0 || src->shape[k] % res->shape[k] != 0) {
-      fail(d, o, "source dimension " + std::to_string(k) + " (" + std::to_string(src->shape[k]) +
-                     ") is not a multiple of result dimension " + std::to_string(k) + " (" +
-                     std::to_string(res->shape[k]) + ")");
+      fail(d, o,
+           "source dimension " + std::to_string(k) + " (" + std::to_string(src->shape[k]) +
+               ") is not a multiple of result dimension " + std::to_string(k) + " (" + std::to_string(res->shape[k]) +
+               ")");
       divisible = false;
     }
   auto indices = o.group("indices");
   if (indices.size() != rank) {
-    fail(d, o, "expected one index per source dimension (" + std::to_string(rank) + "), got " +
-                   std::to_string(indices.size()));
+    fail(d, o,
+         "expected one index per source dimension (" + std::to_string(rank) + "), got " +
+             std::to_string(indices.size()));
     return;
   }
   if (!divisible) return;
@@ -736,11 +776,11 @@ void extract(const Program& p, const Operation& op, DiagSink& d) {
     auto raw = literalInt(lit->elems[0]);
     if (!raw) continue;
     int64_t idx = static_cast<int32_t>(*raw);  // an i32 index, read as signed
-    int64_t count = src->shape[k] / res->shape[k];
-    if (idx >= 0 && idx < count) continue;
+    int64_t subTiles = src->shape[k] / res->shape[k];
+    if (idx >= 0 && idx < subTiles) continue;
     std::string msg = "'extract': index " + std::to_string(k) + " is " + std::to_string(idx) + ", outside the " +
-                      std::to_string(count) + " sub-tiles along dimension " + std::to_string(k) + " (valid 0 to " +
-                      std::to_string(count - 1) + ")";
+                      count(subTiles, "sub-tile") + " along dimension " + std::to_string(k) + " (valid 0 to " +
+                      std::to_string(subTiles - 1) + ")";
     auto& w = d.warning(o.onOpLine(indices[k]->range), "type", msg);
     w.notes.push_back({v.range, "the constant index is defined here"});
   }
@@ -752,8 +792,9 @@ void select(const Program& p, const Operation& op, DiagSink& d) {
   if (!allTiles({cond, val})) return;
   if (cond->shape != val->shape)
     failAt(d, o, operandRange(o, "cond"),
-           "the condition has shape " + shapeText(cond->shape) + " but the values have shape " + shapeText(val->shape));
-  if (val->tileElem() == Elem::F4E2M1FN) fail(d, o, "select does not support the sub-byte type f4E2M1FN");
+           "the condition has shape " + shapeText(cond->shape) + " but the values have shape " + shapeText(val->shape) +
+               "; they must match");
+  if (val->tileElem() == Elem::F4E2M1FN) fail(d, o, "f4E2M1FN values are not supported (a sub-byte element type)");
 }
 
 void pack(const Program& p, const Operation& op, DiagSink& d) { checkPackUnpack(OpRef{p, op}, d); }
@@ -769,9 +810,12 @@ void assume(const Program& p, const Operation& op, DiagSink& d) {
   const Attr* pred = o.attr("predicate");
   TypeRef t = o.type("value");
   if (!pred || !t) return;
-  if (pred->s == "div_by") assumeDivBy(o, *pred, t, d);
-  else if (pred->s == "same_elements") assumeSameElements(o, *pred, t, d);
-  else if (pred->s == "bounded") assumeBounded(o, *pred, t, d);
+  if (pred->s == "div_by")
+    assumeDivBy(o, *pred, t, d);
+  else if (pred->s == "same_elements")
+    assumeSameElements(o, *pred, t, d);
+  else if (pred->s == "bounded")
+    assumeBounded(o, *pred, t, d);
 }
 
 void printTko(const Program& p, const Operation& op, DiagSink& d) {
@@ -818,8 +862,9 @@ void joinTokens(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
   size_t n = o.group("tokens").size();
   if (n < 2)
-    fail(d, o, "joins " + std::to_string(n) + " token" + (n == 1 ? "" : "s") +
-                   "; it needs two or more (use the token itself, or make_token)");
+    fail(d, o,
+         "joins " + std::to_string(n) + " token" + (n == 1 ? "" : "s") +
+             "; it needs two or more (use the token itself, or make_token)");
 }
 
 void getGlobal(const Program& p, const Operation& op, DiagSink& d) {
@@ -836,8 +881,9 @@ void getGlobal(const Program& p, const Operation& op, DiagSink& d) {
     return;
   }
   if (!g->info || g->info->name != "global") {
-    auto& diag = failAt(d, o, name->range, name->s + " names a '" + std::string(g->info ? g->info->name : g->name) +
-                                               "', not a global");
+    auto& diag = failAt(d, o, name->range,
+                        name->s + " does not name a global (it names a '" +
+                            std::string(g->info ? g->info->name : g->name) + "' operation)");
     diag.notes.push_back({g->attr("sym_name")->range, "defined here"});
     return;
   }
@@ -846,8 +892,9 @@ void getGlobal(const Program& p, const Operation& op, DiagSink& d) {
   if (!res || !res->isPtrTile() || !gtile || !gtile->isTile()) return;
   Elem want = gtile->tileElem(), got = res->element->elem;
   if (want != got) {
-    auto& diag = fail(d, o, "the result points to " + std::string(elemName(got)) + " but global " + name->s + " holds " +
-                                std::string(elemName(want)) + "; use tile<ptr<" + std::string(elemName(want)) + ">>");
+    auto& diag = fail(d, o,
+                      "the result points to " + std::string(elemName(got)) + " but global " + name->s + " holds " +
+                          std::string(elemName(want)) + "; use tile<ptr<" + std::string(elemName(want)) + ">>");
     diag.notes.push_back({g->attr("sym_name")->range, "the global is declared here"});
   }
 }

@@ -17,13 +17,16 @@ void checkWrittenTypes(const SideTable& side, DiagSink& diags) {
 
 void checkConstraints(const OpRef& o, DiagSink& diags) {
   const OpInfo& info = *o.op.info;
-  for (const auto& g : info.operands) {
-    auto vals = o.group(g.name);
-    for (size_t i = 0; i < vals.size(); ++i) {
-      TypeRef t = o.p.typeOf(vals[i]->value);
+  size_t next = 0;
+  for (size_t gi = 0; gi < info.operands.size() && gi < o.op.segments.size(); ++gi) {
+    const GroupDecl& g = info.operands[gi];
+    uint32_t count = o.op.segments[gi];
+    for (uint32_t i = 0; i < count && next < o.op.operands.size(); ++i, ++next) {
+      const Operand& opnd = o.op.operands[next];
+      TypeRef t = o.p.typeOf(opnd.value);
       if (g.constraint.accepts(t)) continue;
-      std::string which = vals.size() > 1 ? "operand '" + g.name + "' #" + std::to_string(i) : "operand '" + g.name + "'";
-      rules::failAt(diags, o, vals[i]->range,
+      std::string which = count > 1 ? "operand '" + g.name + "' #" + std::to_string(i) : "operand '" + g.name + "'";
+      rules::failAt(diags, o, opnd.range,
                     which + " must be a " + std::string(g.constraint.description) + ", got " + quoted(t));
     }
   }
