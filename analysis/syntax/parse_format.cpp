@@ -108,7 +108,10 @@ bool Parser::parseFormat(const std::vector<FormatElem>& elems, OpState& st) {
       case FormatElem::TypeList: {
         std::vector<TypeRef> ts;
         if (!parseTypeList(ts)) return false;
-        if (e.operandIdx[0] >= 0) st.operandTypes[e.operandIdx[0]].assign(ts.begin(), ts.end());
+        if (e.operandIdx[0] >= 0) {
+          st.operandTypes[e.operandIdx[0]].assign(ts.begin(), ts.end());
+          st.typeListed |= 1u << e.operandIdx[0];
+        }
         if (e.resultIdx[0] >= 0) st.resultTypes[e.resultIdx[0]].assign(ts.begin(), ts.end());
         break;
       }

@@ -179,6 +179,7 @@ bool Parser::parseRegion(Region& region, OpId owner, const std::vector<ArgDecl>&
     return true;
   }
   region.blocks.emplace_back();
+  region.blocks.back().range.begin = open.begin;
   for (uint32_t i = 0; i < args.size(); ++i)
     region.blocks.back().args.push_back(defineValue(args[i].name.name, args[i].name.range, args[i].type, owner, i, true));
   while (!tok_.is(Tok::RBrace) && !tok_.is(Tok::Eof)) {
@@ -200,6 +201,7 @@ bool Parser::parseRegion(Region& region, OpId owner, const std::vector<ArgDecl>&
     parseItems(region.blocks.back(), owner, false);
   }
   region.range.end = tok_.end;
+  for (Block& b : region.blocks) b.range.end = tok_.end;
   expect(Tok::RBrace, "'}' to close the region opened here");
   scopes_.pop_back();
   --depth_;
@@ -406,7 +408,8 @@ void Parser::resolveOperands(OpState& st, Operation& op) {
     const auto& types = st.operandTypes[g];
     op.segments[g] = static_cast<uint32_t>(uses.size());
     TypeRef built = info.operands[g].constraint.buildable(out_.program.types);
-    if (types.size() > 1 && types.size() != uses.size()) {
+    bool listed = st.typeListed & (1u << g);
+    if ((types.size() > 1 || listed) && types.size() != uses.size()) {
       error(uses.empty() ? op.nameRange : uses.front().range,
             std::to_string(uses.size()) + " operands of '" + info.operands[g].name + "' but " +
                 std::to_string(types.size()) + " types");

@@ -87,6 +87,7 @@ public:
     llvm::SmallVector<llvm::SmallVector<ValueUse, 2>, 4> operandGroups;  // by declared group
     llvm::SmallVector<llvm::SmallVector<TypeRef, 2>, 4> operandTypes;    // explicit types per group
     llvm::SmallVector<llvm::SmallVector<TypeRef, 2>, 2> resultTypes;     // per result group
+    uint32_t typeListed = 0;  // bit g: group g's types were written as a list (one per value)
     std::vector<NamedAttr> attrs;
     std::vector<Region> regions;
   };
