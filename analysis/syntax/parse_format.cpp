@@ -35,7 +35,8 @@ bool Parser::parseFormat(const std::vector<FormatElem>& elems, OpState& st) {
           consume();
           break;
         }
-        expectedHere("'" + e.text + "'");
+        if (punctTok(e.text) == Tok::BareId) expectedHere("'" + e.text + "'");
+        else expect(punctTok(e.text), "'" + e.text + "'");
         return false;
       }
       case FormatElem::Operand: {

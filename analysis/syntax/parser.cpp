@@ -57,7 +57,12 @@ void Parser::expectedHere(std::string_view what) {
 
 bool Parser::expect(Tok k, std::string_view what) {
   if (consumeIf(k)) return true;
-  expectedHere(what.empty() ? std::string_view(tokName(k)) : what);
+  std::string w(what.empty() ? std::string_view(tokName(k)) : what);
+  // Missing punctuation is reported right after the previous token when the
+  // next one starts a new line (the line that lacks it), as MLIR does.
+  bool newLine = text_.substr(lastEnd_, tok_.begin - lastEnd_).find('\n') != std::string_view::npos;
+  Range r = tok_.is(Tok::Eof) || newLine ? Range{lastEnd_, lastEnd_} : tok_.range();
+  error(r, "expected " + w + ", found " + describeToken(tok_));
   return false;
 }
 
