@@ -15,6 +15,8 @@ enum class AttrKind : uint8_t {
   Unit, Bool, Int, Float, String, Symbol, Keyword, Array, DenseArray, Dict, Type, Dense, Opaque,
 };
 
+struct AttrEntry;  // a dictionary entry: key and value
+
 struct Attr {
   AttrKind kind = AttrKind::Unit;
   Range range;
@@ -24,15 +26,22 @@ struct Attr {
   std::string s;         // String, Symbol, Keyword, Opaque text, Dense element type name
   TypeRef type = nullptr;            // `: i32` suffix, Type attrs, Dense result type
   std::vector<Attr> elems;           // Array, DenseArray, Dense literal (nested)
-  std::vector<std::pair<std::string, Attr>> dict;  // Dict, keyword parameters (div_by, hints)
+  std::vector<AttrEntry> dict;       // Dict, keyword parameters (div_by, hints)
 
   bool isKeyword(std::string_view k) const { return kind == AttrKind::Keyword && s == k; }
-  const Attr* get(std::string_view key) const {
-    for (const auto& [k, v] : dict)
-      if (k == key) return &v;
-    return nullptr;
-  }
+  const Attr* get(std::string_view key) const;
 };
+
+struct AttrEntry {
+  std::string key;
+  Attr value;
+};
+
+inline const Attr* Attr::get(std::string_view key) const {
+  for (const auto& [k, v] : dict)
+    if (k == key) return &v;
+  return nullptr;
+}
 
 struct NamedAttr {
   std::string_view name;  // from the op table or the source text: both outlive the IR

@@ -140,7 +140,7 @@ bool Parser::parseAttribute(Attr& a) {
       {
         std::vector<NamedAttr> d;
         if (!parseAttrDict(d)) return false;
-        for (auto& na : d) a.dict.emplace_back(std::string(na.name), std::move(na.attr));
+        for (auto& na : d) a.dict.push_back({std::string(na.name), std::move(na.attr)});
       }
       return finish(true);
     case Tok::HashId: {
@@ -403,7 +403,7 @@ bool Parser::parseAttrOfKind(std::string_view kind, std::string_view name, std::
         consume();
         Attr d;
         if (!expect(Tok::Equal) || !parseAttribute(d)) return false;
-        a.dict.emplace_back(std::move(arch), std::move(d));
+        a.dict.push_back({std::move(arch), std::move(d)});
       } while (consumeIf(Tok::Comma));
     }
     if (!expect(Tok::Greater)) return false;
@@ -426,7 +426,7 @@ bool Parser::parseAttrOfKind(std::string_view kind, std::string_view name, std::
       else if (tok_.is(Tok::LSquare)) { if (!parseAttribute(v)) return false; }
       else { v.kind = AttrKind::Int; if (!parseIntValue(v.i)) return false; }
       v.range.end = lastEnd_;
-      a.dict.emplace_back(key, std::move(v));
+      a.dict.push_back({key, std::move(v)});
       return true;
     };
     if (a.s == "div_by") {

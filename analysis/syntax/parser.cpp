@@ -171,7 +171,8 @@ bool Parser::parseRegion(Region& region, OpId owner, const std::vector<ArgDecl>&
     recover();
     return false;
   }
-  scopes_.push_back({{}, isolated});
+  scopes_.emplace_back();
+  scopes_.back().isolated = isolated;
   region.range.begin = open.begin;
   bool generic = genericRegion_;
   genericRegion_ = false;  // nested regions are not the generic op's own
@@ -227,7 +228,8 @@ void Parser::parseItems(Block& block, OpId owner, bool topLevel) {
 }
 
 void Parser::parseTopLevel() {
-  scopes_.push_back({{}, true});
+  scopes_.emplace_back();
+  scopes_.back().isolated = true;
   Block top;
   parseItems(top, kNoId, true);
   while (!tok_.is(Tok::Eof)) {  // stray closing braces at top level

@@ -46,9 +46,12 @@ void checkConstraints(const OpRef& o, DiagSink& diags) {
 // Every region of a Tile IR op holds exactly one block (the generic form can
 // spell none, or several with labels).
 void checkRegionShapes(const OpRef& o, DiagSink& diags) {
-  for (const Region& r : o.op.regions)
-    if (r.blocks.size() != 1)
+  for (size_t i = 0; i < o.op.regions.size(); ++i) {
+    const Region& r = o.op.regions[i];
+    bool optionalElse = o.op.info->name == "if" && i == 1;  // an empty else region is no else
+    if (r.blocks.size() != 1 && !(optionalElse && r.blocks.empty()))
       rules::fail(diags, o, "each region must hold exactly one block, this one has " + std::to_string(r.blocks.size()));
+  }
 }
 
 // Ops that belong in a module versus inside a function body.
