@@ -2,6 +2,7 @@
 // The typed IR of one chunk: flat arrays of operations and values linked by
 // index, so a partial tree after errors is still a valid tree.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,7 +22,7 @@ constexpr uint32_t kNoId = ~0u;
 struct Value {
   TypeRef type = nullptr;  // nullptr: unknown after an error; checks stay silent
   Range range;             // the defining name (%x, %x#1 spelled at definition)
-  std::string name;        // %x (without result number)
+  std::string_view name;   // as spelled (%x, or %x#1 for multi-result ops); see Program::names
   OpId owner = kNoId;      // defining op (for block args: the op owning the region)
   uint32_t index = 0;      // result number or block argument number
   bool blockArg = false;
@@ -71,6 +72,7 @@ struct Program {
   std::vector<Operation> ops;
   std::vector<Value> values;
   std::vector<OpId> topLevel;
+  std::vector<std::unique_ptr<std::string>> names;  // value names not spelled in the text (%x#1)
 
   Operation& op(OpId id) { return ops[id]; }
   const Operation& op(OpId id) const { return ops[id]; }

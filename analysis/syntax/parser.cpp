@@ -121,7 +121,7 @@ ValueId Parser::defineValue(std::string_view name, Range r, TypeRef t, OpId owne
   Value v;
   v.type = t;
   v.range = r;
-  v.name = std::string(name);
+  v.name = name;
   v.owner = owner;
   v.index = index;
   v.blockArg = blockArg;
@@ -458,7 +458,8 @@ void Parser::defineResults(OpState& st, Operation& op) {
     for (uint32_t k = 0; k < n.count; ++k, ++next) {
       TypeRef t = next < types.size() ? types[next] : nullptr;
       std::string_view key = n.name;
-      if (n.count > 1) key = names_.save(std::string(n.name) + "#" + std::to_string(k));
+      if (n.count > 1)
+        key = *out_.program.names.emplace_back(std::make_unique<std::string>(std::string(n.name) + "#" + std::to_string(k)));
       ValueId id = defineValue(key, n.range, t, st.id, next, false);
       if (n.count > 1 && k == 0 && !scopes_.empty())
         scopes_.back().names.try_emplace(llvm::StringRef(n.name.data(), n.name.size()), id);

@@ -295,7 +295,7 @@ void forOp(const Program& p, const Operation& op, DiagSink& d) {
   }
   TypeRef iv = p.typeOf(b->args[0]);
   if (iv && bounds[0] && iv != bounds[0])
-    failAt(d, o, p.value(b->args[0]).range, "induction variable " + p.value(b->args[0]).name + " has type " +
+    failAt(d, o, p.value(b->args[0]).range, "induction variable " + std::string(p.value(b->args[0]).name) + " has type " +
                                                 quoted(iv) + " but the bounds have type " + quoted(bounds[0]));
   auto inits = o.group("initValues");
   std::vector<bool> viewReported = checkIterValues(o, inits, blockArgTypes(p, b, 1), d);
@@ -392,7 +392,7 @@ void entry(const Program& p, const Operation& op, DiagSink& d) {
     for (ValueId a : b->args) {
       TypeRef t = p.typeOf(a);
       if (t && t->isTile() && !t->shape.empty())
-        failAt(d, o, p.value(a).range, "argument " + p.value(a).name + " has type " + quoted(t) +
+        failAt(d, o, p.value(a).range, "argument " + std::string(p.value(a).name) + " has type " + quoted(t) +
                                            "; tile arguments of an entry must be scalars (rank 0)");
     }
   checkHints(o, d);

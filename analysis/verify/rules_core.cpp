@@ -290,7 +290,7 @@ void checkBodyArgs(const OpRef& o, const Region& r, const std::vector<TypeRef>& 
     const Value& v = o.p.value(body.args[k]);
     if (v.type && !v.type->isScalarTile()) {
       failAt(d, o, v.range,
-             "body argument " + std::to_string(k) + " (" + v.name + ") must be a 0-d tile, got " + quoted(v.type));
+             "body argument " + std::to_string(k) + " (" + std::string(v.name) + ") must be a 0-d tile, got " + quoted(v.type));
       allScalar = false;
     }
   }

@@ -2,6 +2,8 @@
 
 #include <unordered_map>
 
+#include <llvm/ADT/DenseSet.h>
+
 #include "analysis/verify/verify_util.h"
 
 namespace tilesight {
@@ -11,8 +13,14 @@ namespace {
 using rules::OpRef;
 
 void checkWrittenTypes(const SideTable& side, DiagSink& diags) {
-  for (const auto& o : side.occurrences)
-    if (o.kind == Occurrence::TypeUse) checkType(o.type, o.range, diags);
+  // A type that passed once passes everywhere; a bad one is reported at each spelling.
+  llvm::DenseSet<TypeRef> valid;
+  for (const auto& o : side.occurrences) {
+    if (o.kind != Occurrence::TypeUse || valid.contains(o.type)) continue;
+    size_t before = diags.all().size();
+    checkType(o.type, o.range, diags);
+    if (diags.all().size() == before) valid.insert(o.type);
+  }
 }
 
 void checkConstraints(const OpRef& o, DiagSink& diags) {
