@@ -40,7 +40,7 @@ public:
   uint32_t end() const { return end_; }
 
 private:
-  Token make(Tok k, uint32_t b) const { return {k, k == Tok::Eof ? b : b, pos_, text_.substr(b, pos_ - b)}; }
+  Token make(Tok k, uint32_t b) const { return {k, b, pos_, text_.substr(b, pos_ - b)}; }
   void skipTrivia();
   Token lexNumber(uint32_t b);
   Token lexString(uint32_t b);

@@ -56,6 +56,32 @@ bool Parser::parseIntValue(int64_t& v) {
   return true;
 }
 
+bool Parser::parseIntList(Tok close, std::vector<int64_t>& out, std::vector<Range>* ranges) {
+  if (tok_.is(close)) return true;
+  do {
+    Range r = tok_.range();
+    int64_t v = 0;
+    if (!parseIntValue(v)) return false;
+    out.push_back(v);
+    if (ranges) ranges->push_back({r.begin, lastEnd_});
+  } while (consumeIf(Tok::Comma));
+  return true;
+}
+
+bool Parser::parseIntAttrs(Tok close, std::vector<Attr>& out) {
+  std::vector<int64_t> values;
+  std::vector<Range> ranges;
+  if (!parseIntList(close, values, &ranges)) return false;
+  for (size_t i = 0; i < values.size(); ++i) {
+    Attr e;
+    e.kind = AttrKind::Int;
+    e.i = values[i];
+    e.range = ranges[i];
+    out.push_back(std::move(e));
+  }
+  return true;
+}
+
 bool Parser::parseAttrDict(std::vector<NamedAttr>& out) {
   if (!expect(Tok::LBrace)) return false;
   if (consumeIf(Tok::RBrace)) return true;
@@ -188,15 +214,7 @@ bool Parser::parseAttribute(Attr& a) {
         if (!expect(Tok::Less)) return false;
         a.kind = AttrKind::DenseArray;
         a.type = parseType();
-        if (consumeIf(Tok::Colon)) {
-          do {
-            Attr e;
-            e.kind = AttrKind::Int;
-            e.range = tok_.range();
-            if (!parseIntValue(e.i)) return false;
-            a.elems.push_back(std::move(e));
-          } while (consumeIf(Tok::Comma));
-        }
+        if (consumeIf(Tok::Colon) && !parseIntAttrs(Tok::Greater, a.elems)) return false;
         return finish(expect(Tok::Greater));
       }
       if (w == "loc" && peekToken().is(Tok::LParen)) {  // location attribute: kept as text
@@ -377,17 +395,7 @@ bool Parser::parseAttrOfKind(std::string_view kind, std::string_view name, std::
     consume();
   } else if (kind == "arr") {
     a.kind = AttrKind::DenseArray;
-    if (!expect(Tok::LSquare)) return false;
-    if (!tok_.is(Tok::RSquare)) {
-      do {
-        Attr e;
-        e.kind = AttrKind::Int;
-        e.range = tok_.range();
-        if (!parseIntValue(e.i)) return false;
-        a.elems.push_back(std::move(e));
-      } while (consumeIf(Tok::Comma));
-    }
-    if (!expect(Tok::RSquare)) return false;
+    if (!expect(Tok::LSquare) || !parseIntAttrs(Tok::RSquare, a.elems) || !expect(Tok::RSquare)) return false;
   } else if (kind == "dense") {
     if (!parseDenseLiteral(a)) return false;
   } else if (kind == "attr") {

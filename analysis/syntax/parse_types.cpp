@@ -280,15 +280,9 @@ TypeRef Parser::parseViewBody(TypeKind kind) {
   if (!expectKeyword("tile") || !expect(Tok::Equal) || !expect(Tok::LParen)) return nullptr;
   if (!parseDims(tile, false, false) || !expect(Tok::RParen) || !expect(Tok::Comma)) return nullptr;
   if (kind == TypeKind::StridedView) {
-    if (!expectKeyword("traversal_strides") || !expect(Tok::Equal) || !expect(Tok::LSquare)) return nullptr;
-    if (!tok_.is(Tok::RSquare)) {
-      do {
-        int64_t v = 0;
-        if (!parseIntValue(v)) return nullptr;
-        traversal.push_back(v);
-      } while (consumeIf(Tok::Comma));
-    }
-    if (!expect(Tok::RSquare) || !expect(Tok::Comma)) return nullptr;
+    if (!expectKeyword("traversal_strides") || !expect(Tok::Equal) || !expect(Tok::LSquare) ||
+        !parseIntList(Tok::RSquare, traversal) || !expect(Tok::RSquare) || !expect(Tok::Comma))
+      return nullptr;
   }
   Padding pad = Padding::None;
   if (consumeKeyword("padding_value")) {
@@ -315,15 +309,9 @@ TypeRef Parser::parseViewBody(TypeKind kind) {
     if (!expect(Tok::Comma) || !expectKeyword("sparse_dim") || !expect(Tok::Equal) || !parseIntValue(sparse))
       return nullptr;
   } else if (consumeIf(Tok::Comma)) {
-    if (!expectKeyword("dim_map") || !expect(Tok::Equal) || !expect(Tok::LSquare)) return nullptr;
-    if (!tok_.is(Tok::RSquare)) {
-      do {
-        int64_t v = 0;
-        if (!parseIntValue(v)) return nullptr;
-        dimMap.push_back(v);
-      } while (consumeIf(Tok::Comma));
-    }
-    if (!expect(Tok::RSquare)) return nullptr;
+    if (!expectKeyword("dim_map") || !expect(Tok::Equal) || !expect(Tok::LSquare) ||
+        !parseIntList(Tok::RSquare, dimMap) || !expect(Tok::RSquare))
+      return nullptr;
   } else {
     for (size_t i = 0; i < tile.size(); ++i) dimMap.push_back(static_cast<int64_t>(i));
   }

@@ -220,7 +220,7 @@ void Parser::parseItems(Block& block, OpId owner, bool topLevel) {
     uint32_t before = tok_.begin;
     if (topLevel && (tok_.is(Tok::HashId) || tok_.is(Tok::BangId))) {
       parseAliasDef();
-    } else if (!parseOperation(block, owner, topLevel)) {
+    } else if (!parseOperation(block, owner)) {
       recover();
     }
     if (tok_.begin == before && !tok_.is(Tok::Eof) && !tok_.is(Tok::RBrace)) consume();  // always progress
@@ -323,7 +323,7 @@ bool Parser::parseResultNames(llvm::SmallVectorImpl<ResultName>& names) {
   return expect(Tok::Equal);
 }
 
-bool Parser::parseOperation(Block& block, OpId parent, bool topLevel) {
+bool Parser::parseOperation(Block& block, OpId parent) {
   OpState st;
   uint32_t opBegin = tok_.begin;
   if (tok_.is(Tok::PercentId) && !parseResultNames(st.resultNames)) return false;
@@ -379,7 +379,6 @@ bool Parser::parseOperation(Block& block, OpId parent, bool topLevel) {
   if (!st.info && !op.generic && op.name != "builtin.module") ok = false;
   finishOp(st, op, ok);
   currentOp_ = savedOp;
-  (void)topLevel;
   return ok;
 }
 

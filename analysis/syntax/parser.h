@@ -56,6 +56,9 @@ public:
   bool parseAttrOfKind(std::string_view kind, std::string_view name, std::vector<NamedAttr>& attrs);
   bool parseDenseLiteral(Attr& out);         // `<E: literal>`
   bool parseIntValue(int64_t& v);            // optional leading '-'
+  // Comma-separated integers up to `close` (not consumed); may be empty.
+  bool parseIntList(Tok close, std::vector<int64_t>& out, std::vector<Range>* ranges = nullptr);
+  bool parseIntAttrs(Tok close, std::vector<Attr>& out);  // the same, as Int attributes
   void skipBalanced();                       // one token, or a bracketed group
 
   // --- values and regions (parser.cpp) ----------------------------------
@@ -99,7 +102,7 @@ public:
 private:
   // Top level and blocks.
   void parseItems(Block& block, OpId owner, bool topLevel);
-  bool parseOperation(Block& block, OpId parent, bool topLevel);
+  bool parseOperation(Block& block, OpId parent);
   bool parseResultNames(llvm::SmallVectorImpl<ResultName>& names);
   bool parseGenericOp(OpState& st, Operation& op);
   bool parseCustomOpBody(OpState& st);

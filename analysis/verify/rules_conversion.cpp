@@ -54,7 +54,7 @@ void requireRounding(const OpRef& o, std::string_view want, const std::string& w
 }  // namespace
 
 // Every conversion keeps the tile shape; the other conversion rules call this first.
-void sameShapeConversion(const Program& p, const Operation& op, DiagSink& d) {
+static void sameShapeConversion(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
   Conversion c = conversionOf(o);
   if (!c || c.from->shape == c.to->shape) return;
