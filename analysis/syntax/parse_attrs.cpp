@@ -192,7 +192,7 @@ bool Parser::parseAttribute(Attr& a) {
         error(r, "undefined attribute alias '" + name + "'");
         return false;
       }
-      out_.side.add({Occurrence::Alias, false, r, kNoId, kNoId, nullptr, text_.substr(r.begin, r.end - r.begin)});
+      out_.side.add({Occurrence::Alias, false, r, kNoId, kNoId, nullptr});
       a = it->second;
       return finish(true);
     }
@@ -391,7 +391,7 @@ bool Parser::parseAttrOfKind(std::string_view kind, std::string_view name, std::
     if (!tok_.is(Tok::AtId)) { expectedHere("a symbol name (@name)"); return false; }
     a.kind = AttrKind::Symbol;
     a.s = std::string(tok_.text);
-    out_.side.add({Occurrence::Symbol, false, tok_.range(), kNoId, currentOp_, nullptr, tok_.text});
+    out_.side.add({Occurrence::Symbol, false, tok_.range(), kNoId, currentOp_, nullptr});
     consume();
   } else if (kind == "arr") {
     a.kind = AttrKind::DenseArray;

@@ -32,7 +32,7 @@ static void addSymbolDef(Parser& p, Parser::OpState& st, const Token& t) {
   na.attr.s = std::string(t.text);
   na.attr.range = t.range();
   st.attrs.push_back(std::move(na));
-  p.side().add({Occurrence::Symbol, true, t.range(), kNoId, st.id, nullptr, t.text});
+  p.side().add({Occurrence::Symbol, true, t.range(), kNoId, st.id, nullptr});
 }
 
 bool Parser::parseModuleOp(OpState& st) {

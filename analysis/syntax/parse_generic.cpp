@@ -49,7 +49,6 @@ bool Parser::parseGenericOp(OpState& st, Operation& op) {
   op.name = tok_.text.substr(1, tok_.text.size() - 2);
   st.info = OpTable::get().lookup(op.name);
   if (st.info && op.name.find('.') == std::string_view::npos) st.info = nullptr;  // "addi" alone is not ours
-  if (st.info) out_.side.add({Occurrence::OpName, false, tok_.range(), kNoId, st.id, nullptr, {}});
   consume();
   std::vector<ValueUse> uses;
   if (!expect(Tok::LParen)) return false;

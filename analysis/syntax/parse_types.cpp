@@ -44,7 +44,7 @@ TypeRef Parser::parseType() {
   auto hit = typeCache_.find(key);
   if (hit != typeCache_.end()) {
     for (const auto& [r, t] : hit->second.uses)
-      out_.side.add({Occurrence::TypeUse, false, {r.begin + begin, r.end + begin}, kNoId, kNoId, t, {}});
+      out_.side.add({Occurrence::TypeUse, false, {r.begin + begin, r.end + begin}, kNoId, kNoId, t});
     lex_.resetTo(end);
     lastEnd_ = end;
     tok_ = lex_.next();
@@ -74,7 +74,7 @@ TypeRef Parser::parseTypeUncached() {
     } else {
       auto alias = typeAliases_.find(std::string(t));
       if (alias != typeAliases_.end()) {
-        out_.side.add({Occurrence::Alias, false, tok_.range(), kNoId, kNoId, nullptr, t});
+        out_.side.add({Occurrence::Alias, false, tok_.range(), kNoId, kNoId, nullptr});
         consume();
         return alias->second;
       }
@@ -114,7 +114,7 @@ TypeRef Parser::parseTypeUncached() {
   }
   consume();
   if (name == "token") {
-    out_.side.add({Occurrence::TypeUse, false, start, kNoId, kNoId, out_.program.types.token(), {}});
+    out_.side.add({Occurrence::TypeUse, false, start, kNoId, kNoId, out_.program.types.token()});
     return out_.program.types.token();
   }
   if (!tok_.is(Tok::Less)) {
@@ -136,7 +136,7 @@ TypeRef Parser::parseTypeUncached() {
   else if (name == "partition_view") t = parseViewBody(TypeKind::PartitionView);
   else if (name == "strided_view") t = parseViewBody(TypeKind::StridedView);
   else t = parseViewBody(TypeKind::GatherScatterView);
-  if (t) out_.side.add({Occurrence::TypeUse, false, {start.begin, lastEnd_}, kNoId, kNoId, t, {}});
+  if (t) out_.side.add({Occurrence::TypeUse, false, {start.begin, lastEnd_}, kNoId, kNoId, t});
   return t;
 }
 

@@ -11,14 +11,15 @@
 namespace tilesight {
 
 struct Occurrence {
-  enum Kind : uint8_t { Value, Symbol, Alias, TypeUse, OpName, BlockLabel };
+  // Op names are not here: Operation::nameRange has them.
+  enum Kind : uint8_t { Value, Symbol, Alias, TypeUse, BlockLabel };
   Kind kind = Value;
   bool isDef = false;
   Range range;
   ValueId value = kNoId;  // Value
-  OpId op = kNoId;        // OpName: the op; Symbol def: the defining op
+  OpId op = kNoId;        // Symbol: the defining (or using) op; Value def: the owner
   TypeRef type = nullptr; // TypeUse
-  std::string_view name;  // Symbol / Alias / BlockLabel, as spelled in the text
+  // Symbols, aliases and labels are named by the text at `range`.
 };
 
 struct SideTable {
