@@ -104,6 +104,8 @@ bool Parser::parseAttrDict(std::vector<NamedAttr>& out) {
 }
 
 bool Parser::parseAttribute(Attr& a) {
+  Nesting nesting(*this);
+  if (!nesting.ok) return false;
   uint32_t b = tok_.begin;
   auto finish = [&](bool ok) {
     a.range = {b, lastEnd_};
@@ -267,6 +269,8 @@ bool Parser::parseDenseLiteral(Attr& a) {
   if (!expect(Tok::Colon)) return false;
   // Elements: numbers, true/false, or nested [...] lists.
   std::function<bool(Attr&)> elem = [&](Attr& e) -> bool {
+    Nesting nesting(*this);
+    if (!nesting.ok) return false;
     e.range = tok_.range();
     if (consumeIf(Tok::LSquare)) {
       e.kind = AttrKind::Array;

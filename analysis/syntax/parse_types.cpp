@@ -65,6 +65,8 @@ TypeRef Parser::parseType() {
 }
 
 TypeRef Parser::parseTypeUncached() {
+  Nesting nesting(*this);
+  if (!nesting.ok) return nullptr;
   Range start = tok_.range();
   std::string_view name;
   if (tok_.is(Tok::BangId)) {

@@ -6,6 +6,10 @@ namespace {
 constexpr unsigned kMaxDepth = 200;  // deeper nesting is reported, not recursed into
 }
 
+Parser::Nesting::Nesting(Parser& parser) : p(parser), ok(++parser.depth_ <= kMaxDepth) {
+  if (!ok) p.error(p.tok_.range(), "nesting deeper than " + std::to_string(kMaxDepth) + " levels");
+}
+
 void parseChunk(std::string_view text, uint32_t begin, uint32_t end, ParseResult& out, DiagSink& diags) {
   Parser p(text, begin, end, out, diags);
   p.parseTopLevel();
@@ -165,9 +169,8 @@ bool Parser::parseArgList(std::vector<ArgDecl>& args, bool allowAttrs) {
 bool Parser::parseRegion(Region& region, OpId owner, const std::vector<ArgDecl>& args, bool isolated) {
   Range open = tok_.range();
   if (!expect(Tok::LBrace)) return false;
-  if (++depth_ > kMaxDepth) {
-    error(open, "regions nested more than " + std::to_string(kMaxDepth) + " deep");
-    --depth_;
+  Nesting nesting(*this);
+  if (!nesting.ok) {
     recover();
     return false;
   }
@@ -183,7 +186,6 @@ bool Parser::parseRegion(Region& region, OpId owner, const std::vector<ArgDecl>&
     region.range.end = tok_.end;
     consume();
     scopes_.pop_back();
-    --depth_;
     return true;
   }
   region.blocks.emplace_back();
@@ -212,7 +214,6 @@ bool Parser::parseRegion(Region& region, OpId owner, const std::vector<ArgDecl>&
   for (Block& b : region.blocks) b.range.end = tok_.end;
   expect(Tok::RBrace, "'}' to close the region opened here");
   scopes_.pop_back();
-  --depth_;
   return true;
 }
 

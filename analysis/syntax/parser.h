@@ -171,7 +171,14 @@ private:
   std::unordered_map<std::string, Attr> attrAliases_;
   std::unordered_map<std::string, TypeRef> typeAliases_;
   OpId currentOp_ = kNoId;
-  unsigned depth_ = 0;  // nesting guard against stack exhaustion
+  unsigned depth_ = 0;  // regions, types, attributes and literals nested so far
+  // Bounds recursion so no input can exhaust the stack; reports once at the limit.
+  struct Nesting {
+    Parser& p;
+    bool ok;
+    explicit Nesting(Parser& parser);
+    ~Nesting() { --p.depth_; }
+  };
   bool genericRegion_ = false;  // parsing the `({...})` regions of a generic op
 };
 

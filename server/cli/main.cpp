@@ -15,6 +15,6 @@ int main(int argc, char** argv) {
                                          &llvm::errs()))
     return 2;
   if (tilesight::cli::checkCommand()) return tilesight::cli::runCheck();
-  llvm::errs() << "usage: tilesight <check|layout|lsp> [options] ...  (see tilesight --help)\n";
+  llvm::errs() << "usage: tilesight check [options] FILE... | -   (see tilesight --help)\n";
   return 2;
 }

@@ -118,3 +118,14 @@ TEST(OpTable, EveryOpHasDocAndCompiledSyntax) {
     EXPECT_EQ(OpTable::get().lookup("cuda_tile." + std::string(op.name)), &op);
   }
 }
+
+TEST(Parser, DeepAttributesTypesAndLiteralsAreBounded) {
+  std::string deep(100000, '[');
+  std::string parens(100000, '(');
+  for (const std::string& text :
+       {"\"x\"() {a = " + deep + "} : () -> ()\n", "\"x\"() : " + parens + "\n",
+        kernel("", "    %c = constant <i32: " + deep + "> : tile<i32>")}) {
+    Analysis a = analyze(text);
+    EXPECT_TRUE(anyContains(messages(a), "nesting deeper than 200 levels"));
+  }
+}
