@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages tilesight needs to build and test, if missing.
 set -euo pipefail
 
-PACKAGES=(cmake make g++ llvm-14-dev nlohmann-json3-dev libboost-dev libgtest-dev googletest)
+# zlib1g-dev: LLVM 14's CMake package links LLVMSupport against ZLIB::ZLIB but llvm-14-dev does not pull it in.
+PACKAGES=(cmake make g++ llvm-14-dev zlib1g-dev nlohmann-json3-dev libboost-dev libgtest-dev googletest)
 if [[ "${TILESIGHT_EXTRA_PACKAGES:-}" != "" ]]; then
   read -r -a extra <<<"$TILESIGHT_EXTRA_PACKAGES"
   PACKAGES+=("${extra[@]}")
