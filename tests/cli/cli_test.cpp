@@ -16,8 +16,13 @@ struct CliRun {
   std::string out;
 };
 
+// Tests run in parallel: every file a test writes carries the test's name.
+std::string tempPath(const std::string& name) {
+  return ::testing::TempDir() + ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + name;
+}
+
 CliRun run(const std::string& args, const std::string& stdinText = "") {
-  std::string in = ::testing::TempDir() + "tilesight_cli_stdin.txt";
+  std::string in = tempPath("stdin.txt");
   std::ofstream(in) << stdinText;
   std::string cmd = std::string(TILESIGHT_BINARY) + " " + args + " < " + in + " 2>&1";
   CliRun r;
@@ -31,7 +36,7 @@ CliRun run(const std::string& args, const std::string& stdinText = "") {
 }
 
 std::string write(const std::string& name, const std::string& text) {
-  std::string path = ::testing::TempDir() + name;
+  std::string path = tempPath(name);
   std::ofstream(path) << text;
   return path;
 }
@@ -50,10 +55,10 @@ const char* kGood = "cuda_tile.module @m {\n  entry @k() {\n    return\n  }\n}\n
 TEST(CheckCli, TextFormatIsClangStyleWithCaret) {
   CliRun r = run("check " + write("bad.tile", kBad));
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.out.find("bad.tile:3:30: error: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("_bad.tile:3:30: error: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("[type]"), std::string::npos);
   EXPECT_NE(r.out.find("    %c = constant <i32: 1> : tile<3xi32>\n                             ^"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("bad.tile:4:19: error: use of undefined value '%undefined'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("_bad.tile:4:19: error: use of undefined value '%undefined'"), std::string::npos) << r.out;
 }
 
 TEST(CheckCli, ExitCodes) {
