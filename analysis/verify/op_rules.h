@@ -8,12 +8,15 @@
 namespace tilesight::rules {
 
 #define TILESIGHT_RULE(name) void name(const Program&, const Operation&, DiagSink&)
-// integer / float arithmetic
+// integer / float arithmetic, comparisons and matrix ops (rules_arith.cpp)
 TILESIGHT_RULE(divi);
 TILESIGHT_RULE(negi);
 TILESIGHT_RULE(floatModifiers);  // flush_to_zero / rounding on float ops
 TILESIGHT_RULE(cmpResult);
-// conversions
+TILESIGHT_RULE(mmaf);
+TILESIGHT_RULE(mmai);
+TILESIGHT_RULE(mmafScaled);
+// conversions (rules_conversion.cpp)
 TILESIGHT_RULE(exti);
 TILESIGHT_RULE(trunci);
 TILESIGHT_RULE(ftof);
@@ -23,8 +26,10 @@ TILESIGHT_RULE(bitcast);
 TILESIGHT_RULE(ptrToInt);
 TILESIGHT_RULE(intToPtr);
 TILESIGHT_RULE(ptrToPtr);
-// core / shape
+// dense literals (rules_literal.cpp)
 TILESIGHT_RULE(constant);
+TILESIGHT_RULE(global);
+// shape ops (rules_shape.cpp)
 TILESIGHT_RULE(iota);
 TILESIGHT_RULE(offset);
 TILESIGHT_RULE(broadcast);
@@ -35,18 +40,16 @@ TILESIGHT_RULE(extract);
 TILESIGHT_RULE(select);
 TILESIGHT_RULE(pack);
 TILESIGHT_RULE(unpack);
+// reduce / scan (rules_reduce.cpp)
 TILESIGHT_RULE(reduce);
 TILESIGHT_RULE(scan);
-TILESIGHT_RULE(mmaf);
-TILESIGHT_RULE(mmai);
-TILESIGHT_RULE(mmafScaled);
+// core (rules_core.cpp)
 TILESIGHT_RULE(assume);
 TILESIGHT_RULE(printTko);
 TILESIGHT_RULE(allocaOp);
 TILESIGHT_RULE(joinTokens);
 TILESIGHT_RULE(getGlobal);
-TILESIGHT_RULE(global);
-// views and memory
+// views and memory (rules_memory.cpp)
 TILESIGHT_RULE(makeTensorView);
 TILESIGHT_RULE(makeView);
 TILESIGHT_RULE(getTensorShape);
@@ -58,7 +61,7 @@ TILESIGHT_RULE(loadPtr);
 TILESIGHT_RULE(storePtr);
 TILESIGHT_RULE(atomicRmw);
 TILESIGHT_RULE(atomicCas);
-// control flow and structure
+// control flow and structure (rules_control.cpp)
 TILESIGHT_RULE(ifOp);
 TILESIGHT_RULE(forOp);
 TILESIGHT_RULE(loopOp);

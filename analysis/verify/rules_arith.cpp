@@ -23,10 +23,6 @@ bool contains(const std::vector<std::string_view>& set, std::string_view w) {
   return std::find(set.begin(), set.end(), w) != set.end();
 }
 
-std::string shapeText(const std::vector<int64_t>& shape) {
-  return shape.empty() ? "scalar" : shapeString(shape);
-}
-
 // Where to point at an attribute: the attribute itself, else the op name.
 Range attrRange(const OpRef& o, std::string_view name) {
   const Attr* a = o.attr(name);

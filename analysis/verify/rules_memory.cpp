@@ -25,10 +25,6 @@ Range rangeOf(const OpRef& o, std::string_view group) {
   return x ? x->range : o.at();
 }
 
-std::string count(size_t n, const std::string& one, const std::string& many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 // --- memory ordering and scope -------------------------------------------------
 
 enum class Access { Load, Store };

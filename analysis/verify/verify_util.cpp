@@ -52,4 +52,48 @@ std::string elemStr(TypeRef t) {
   return s.starts_with("!cuda_tile.") ? s.substr(11) : s;
 }
 
+std::string shapeText(const std::vector<int64_t>& shape) { return shape.empty() ? "scalar" : shapeString(shape); }
+
+std::string count(size_t n, std::string_view one, std::string_view many) {
+  std::string word(n == 1 ? one : many);
+  if (n != 1 && many.empty()) word = std::string(one) + "s";
+  return std::to_string(n) + " " + word;
+}
+
+std::string listText(const std::vector<int64_t>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+Range operandRange(const OpRef& o, std::string_view name) {
+  const Operand* u = o.operand(name);
+  return u ? u->range : o.at();
+}
+
+bool allTiles(std::initializer_list<TypeRef> ts) {
+  for (TypeRef t : ts)
+    if (!t || !t->isTile()) return false;
+  return true;
+}
+
+const Attr* intAttr(const OpRef& o, std::string_view name) {
+  const Attr* a = o.attr(name);
+  return a && a->kind == AttrKind::Int ? a : nullptr;
+}
+
+bool isHexLiteral(std::string_view s) {
+  if (s.starts_with("-")) s.remove_prefix(1);
+  return s.starts_with("0x") || s.starts_with("0X");
+}
+
+std::optional<int64_t> literalInt(const Attr& e) {
+  if (!e.wide) return e.i;
+  std::string_view s = e.s;
+  if (s == "-9223372036854775808") return INT64_MIN;
+  if (s.starts_with("-") || isHexLiteral(s)) return std::nullopt;
+  if (s.size() < 20 || (s.size() == 20 && s <= "18446744073709551615")) return e.i;
+  return std::nullopt;
+}
+
 }  // namespace tilesight::rules
