@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/checks/layout_aliases.h"
 #include "analysis/diag/diagnostic.h"
 #include "analysis/source/source_text.h"
 #include "analysis/syntax/parser.h"
@@ -17,6 +18,7 @@ struct AnalyzeOptions {
 struct ChunkAnalysis {
   Chunk chunk;
   ParseResult parsed;
+  std::vector<LayoutAliasFact> layouts;  // evaluated #layout aliases
 };
 
 struct Analysis {

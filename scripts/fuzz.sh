@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
-# Issue 2, acceptance 5: run the parser fuzzer (default 600 s) with ASan+UBSan.
-#   scripts/fuzz.sh [SECONDS]
+# Run a libFuzzer target with ASan+UBSan (default: the parser for 600 s).
+#   scripts/fuzz.sh [SECONDS] [parser|layout]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_TO_RUN=${1:-600}
+TARGET=${2:-parser}
 TILESIGHT_EXTRA_PACKAGES="clang-14 libclang-rt-14-dev" scripts/install-deps.sh
 CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILESIGHT_FUZZ=ON \
   -DTILESIGHT_TESTS=OFF >/dev/null
-cmake --build build-fuzz -j "$(nproc)" --target tilesight_parser_fuzz
-corpus=build-fuzz/corpus
+cmake --build build-fuzz -j "$(nproc)" --target "tilesight_${TARGET}_fuzz"
+corpus=build-fuzz/corpus-$TARGET
 mkdir -p "$corpus"
-cp tests/corpus/valid/*.tile tests/corpus/invalid/*.tile examples/*.tile "$corpus"/ 2>/dev/null || true
+if [[ $TARGET == parser ]]; then
+  cp tests/corpus/valid/*.tile tests/corpus/invalid/*.tile examples/*.tile "$corpus"/
+else  # seed with the expressions of the layout corpus files
+  grep -ho '#layout<.*>' tests/corpus/*/layouts.tile | sed 's/^#layout<//; s/>$//' |
+    awk '{ f = sprintf("%s/seed%03d", dir, NR); printf "%s", $0 > f; close(f) }' dir="$corpus"
+fi
 # -timeout: any input taking over 10 s counts as a hang; -rss_limit_mb: memory blow-ups fail too.
-build-fuzz/fuzz/tilesight_parser_fuzz "$corpus" -max_total_time="$SECONDS_TO_RUN" -timeout=10 -rss_limit_mb=2048 \
-  -max_len=8192 -print_final_stats=1 2>&1 | tail -25
+"build-fuzz/fuzz/tilesight_${TARGET}_fuzz" "$corpus" -max_total_time="$SECONDS_TO_RUN" -timeout=10 -rss_limit_mb=2048 \
+  -max_len=8192 -artifact_prefix=build-fuzz/ -print_final_stats=1 2>&1 | tail -25

@@ -181,7 +181,8 @@ bool Parser::parseAttribute(Attr& a) {
         a.kind = AttrKind::Opaque;
         a.s = name + body;
         std::string inner = body.substr(1, body.size() - 2);
-        bool word = !inner.empty();
+        // `#layout<...>` keeps its expression text whole (DESIGN §4).
+        bool word = !inner.empty() && name != "#layout";
         for (char c : inner) word &= isIdentChar(c);
         if (word) {
           a.kind = AttrKind::Keyword;

@@ -258,8 +258,12 @@ void Parser::parseAliasDef() {
     return;
   }
   Attr a;
-  if (parseAttribute(a)) attrAliases_[name] = std::move(a);
-  else recover();
+  if (!parseAttribute(a)) {
+    recover();
+    return;
+  }
+  out_.aliases.push_back({text_.substr(r.begin, r.end - r.begin), r, a});
+  attrAliases_[name] = std::move(a);
 }
 
 // --- recovery ----------------------------------------------------------------

@@ -21,9 +21,18 @@
 
 namespace tilesight {
 
+// `#name = value` at the top level (attribute aliases, including the
+// `#layout<...>` expressions of DESIGN §4).
+struct AliasDef {
+  std::string_view name;  // #name, as spelled
+  Range nameRange;
+  Attr value;             // value.range covers the whole right-hand side
+};
+
 struct ParseResult {
   Program program;
   SideTable side;
+  std::vector<AliasDef> aliases;  // in definition order
 };
 
 // Parses text[begin, end) (a whole file or one `// -----` chunk).

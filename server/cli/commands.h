@@ -3,6 +3,7 @@
 
 namespace tilesight::cli {
 
-int runCheck();  // options are the llvm::cl options of the `check` subcommand
+int runCheck();   // options are the llvm::cl options of the `check` subcommand
+int runLayout();  // the `layout` subcommand
 
 }  // namespace tilesight::cli

@@ -9,12 +9,15 @@
 int main(int argc, char** argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream& os) { os << "tilesight 0.1.0\n"; });
-  llvm::cl::HideUnrelatedOptions({&tilesight::cli::checkCategory()});
+  llvm::cl::HideUnrelatedOptions({&tilesight::cli::checkCategory(), &tilesight::cli::layoutCategory()});
   if (!llvm::cl::ParseCommandLineOptions(argc, argv,
                                          "tilesight: language server and static analyzer for CUDA Tile IR\n",
                                          &llvm::errs()))
     return 2;
   if (tilesight::cli::checkCommand()) return tilesight::cli::runCheck();
-  llvm::errs() << "usage: tilesight check [options] FILE... | -   (see tilesight --help)\n";
+  if (tilesight::cli::layoutCommand()) return tilesight::cli::runLayout();
+  llvm::errs() << "usage: tilesight check [options] FILE... | -\n"
+                  "       tilesight layout [--format=text|table|markdown|json|svg] [--at COORD] EXPR\n"
+                  "(see tilesight --help)\n";
   return 2;
 }

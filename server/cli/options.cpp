@@ -29,6 +29,42 @@ cl::list<std::string> filesOpt(cl::Positional, cl::desc("FILE... | -"), cl::sub(
                                cl::cat(checkCategory()));
 }  // namespace
 
+cl::OptionCategory& layoutCategory() {
+  static cl::OptionCategory c("tilesight layout options");
+  return c;
+}
+
+cl::SubCommand& layoutSubcommand() {
+  static cl::SubCommand s("layout", "Evaluate a layout expression; print it, its table, picture or facts");
+  return s;
+}
+
+namespace {
+cl::opt<LayoutFormat> layoutFormatOpt(
+    "format", cl::desc("Output format"), cl::init(LayoutFormat::Text),
+    cl::values(clEnumValN(LayoutFormat::Text, "text", "the canonical layout string"),
+               clEnumValN(LayoutFormat::Table, "table", "CuTe print_layout grid"),
+               clEnumValN(LayoutFormat::Markdown, "markdown", "the grid as a markdown table"),
+               clEnumValN(LayoutFormat::Json, "json", "the layout, its properties and offsets"),
+               clEnumValN(LayoutFormat::Svg, "svg", "a picture (TV layouts coloured by thread)")),
+    cl::sub(layoutSubcommand()), cl::cat(layoutCategory()));
+cl::opt<std::string> atOpt("at", cl::desc("Print the offset of one coordinate (integer, hierarchical or congruent)"),
+                           cl::value_desc("COORD"), cl::sub(layoutSubcommand()), cl::cat(layoutCategory()));
+cl::list<std::string> exprOpt(cl::Positional, cl::desc("EXPR"), cl::sub(layoutSubcommand()),
+                              cl::cat(layoutCategory()));
+}  // namespace
+
+bool layoutCommand() { return static_cast<bool>(layoutSubcommand()); }
+
+LayoutOptions layoutOptions() {
+  LayoutOptions o;
+  o.format = layoutFormatOpt;
+  if (atOpt.getNumOccurrences()) o.at = atOpt;
+  // An unquoted expression with spaces arrives as several words.
+  for (const std::string& w : exprOpt) o.expr += (o.expr.empty() ? "" : " ") + w;
+  return o;
+}
+
 bool checkCommand() { return static_cast<bool>(checkSubcommand()); }
 
 CheckOptions checkOptions() {

@@ -1,5 +1,6 @@
 #pragma once
 // The command-line contract of DESIGN §3, declared with llvm::cl.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,5 +20,17 @@ struct CheckOptions {
   std::vector<std::string> files;
 };
 CheckOptions checkOptions();
+
+llvm::cl::OptionCategory& layoutCategory();
+llvm::cl::SubCommand& layoutSubcommand();
+bool layoutCommand();  // was `layout` given?
+
+enum class LayoutFormat { Text, Table, Markdown, Json, Svg };
+struct LayoutOptions {
+  LayoutFormat format = LayoutFormat::Text;
+  std::optional<std::string> at;  // --at COORD
+  std::string expr;               // the positional words, joined by spaces
+};
+LayoutOptions layoutOptions();
 
 }  // namespace tilesight::cli

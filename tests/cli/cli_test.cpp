@@ -132,3 +132,128 @@ TEST(CheckCli, VerifyDiagnostics) {
   EXPECT_NE(r.out.find("was not produced"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("unexpected error"), std::string::npos) << r.out;
 }
+
+// --- `tilesight layout` (DESIGN §3) ------------------------------------------
+
+namespace {
+
+// The expression as one shell word.
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+CliRun layout(const std::string& options, const std::string& expr) { return run("layout " + options + " " + quoted(expr)); }
+
+}  // namespace
+
+TEST(LayoutCli, TextIsTheCanonicalString) {
+  CliRun r = layout("", "(4, (2,2)) : (2, (1,8))");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "(4,(2,2)):(2,(1,8))\n");
+  EXPECT_EQ(layout("--format=text", "(4,8)").out, "(4,8):(1,4)\n");
+  EXPECT_EQ(layout("", "size((4,8))").out, "32\n");
+}
+
+TEST(LayoutCli, TableIsPrintLayout) {
+  CliRun r = layout("--format=table", "(3,2):(2,7)");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out,
+            "(3,2):(2,7)\n       0    1 \n"
+            "    +----+----+\n 0  |  0 |  7 |\n"
+            "    +----+----+\n 1  |  2 |  9 |\n"
+            "    +----+----+\n 2  |  4 | 11 |\n"
+            "    +----+----+\n");
+}
+
+TEST(LayoutCli, MarkdownAndSvg) {
+  CliRun md = layout("--format=markdown", "(2,2):(1,2)");
+  EXPECT_EQ(md.status, 0);
+  EXPECT_NE(md.out.find("| **1** | 1 | 3 |"), std::string::npos) << md.out;
+  CliRun svg = layout("--format=svg", "make_layout_tv((2,3):(3,1), (2,2):(2,1))");
+  EXPECT_EQ(svg.status, 0);
+  EXPECT_EQ(svg.out.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0u) << svg.out;
+  EXPECT_NE(svg.out.find(">T0</text>"), std::string::npos);
+  EXPECT_NE(svg.out.find("</svg>"), std::string::npos);
+}
+
+TEST(LayoutCli, JsonHasTheContractFields) {
+  CliRun r = layout("--format=json", "(4,2):(1,2)");
+  EXPECT_EQ(r.status, 0);
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["expr"], "(4,2):(1,2)");
+  EXPECT_EQ(j["layout"], "(4,2):(1,2)");
+  EXPECT_EQ(j["shape"], nlohmann::json::parse("[4,2]"));
+  EXPECT_EQ(j["stride"], nlohmann::json::parse("[1,2]"));
+  EXPECT_EQ(j["size"], 8);
+  EXPECT_EQ(j["cosize"], 6);
+  EXPECT_EQ(j["rank"], 2);
+  EXPECT_EQ(j["depth"], 1);
+  EXPECT_EQ(j["injective"], false);
+  EXPECT_EQ(j["surjective"], true);
+  EXPECT_EQ(j["bijective"], false);
+  EXPECT_EQ(j["offsets"], nlohmann::json::parse("[0,1,2,3,2,3,4,5]"));
+  ASSERT_TRUE(j["collision"].is_object());
+  EXPECT_EQ(j["collision"]["coords"].size(), 2u);
+  EXPECT_TRUE(j["collision"]["offset"].is_number());
+  EXPECT_FALSE(j.contains("tiler"));
+
+  auto nested = nlohmann::json::parse(layout("--format=json", "(4,(2,2)):(2,(1,8))").out);
+  EXPECT_EQ(nested["shape"], nlohmann::json::parse("[4,[2,2]]"));
+  EXPECT_EQ(nested["stride"], nlohmann::json::parse("[2,[1,8]]"));
+  EXPECT_EQ(nested["depth"], 2);
+  EXPECT_EQ(nested["bijective"], true);
+  EXPECT_TRUE(nested["collision"].is_null());
+
+  auto tv = nlohmann::json::parse(layout("--format=json", "make_layout_tv((2,3):(3,1), (2,2):(2,1))").out);
+  EXPECT_EQ(tv["tiler"], nlohmann::json::parse("[4,6]"));
+  auto big = nlohmann::json::parse(layout("--format=json", "(512,512)").out);
+  EXPECT_FALSE(big.contains("offsets"));  // only when size <= 65536
+  EXPECT_EQ(big["size"], 262144);
+}
+
+TEST(LayoutCli, AtTakesIntegerHierarchicalAndCongruentCoordinates) {
+  const std::string l = "(4,(2,2)):(2,(1,8))";
+  for (const char* coord : {"5", "(1,1)", "(1,(1,0))"}) {
+    CliRun r = layout(std::string("--at ") + quoted(coord), l);
+    EXPECT_EQ(r.status, 0) << coord;
+    EXPECT_EQ(r.out, "3\n") << coord;
+  }
+  EXPECT_EQ(layout("--at '(3,3)'", l).out, "15\n");
+  auto j = nlohmann::json::parse(layout("--format=json --at '(1,1)'", l).out);
+  EXPECT_EQ(j["offset"], 3);
+  EXPECT_EQ(layout("--at '(9,3)'", "shared(shape=(64,32), mode_shape=(8,8,16,2), mode_strides=(256,2,16,1))").out,
+            "275\n");
+  CliRun out = layout("--at '(4,0)'", l);
+  EXPECT_EQ(out.status, 1);
+  EXPECT_NE(out.out.find("coordinate out of range"), std::string::npos) << out.out;
+  EXPECT_EQ(layout("--at '(1,'", l).status, 2);
+}
+
+TEST(LayoutCli, InvalidExpressionsExitOneNamingTheRule) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"complement((4,2):(1,2), 16)", "complement"},
+      {"left_inverse((8,4,2):(13,2,1))", "left_inverse"},
+      {"swizzle(3, 4, 2)", "|S| must be at least B"},
+      {"(4,8):(1,4,2)", "shape and stride must be congruent"},
+      {"composition((4,8):(1,4) 2:1)", "malformed expression"},
+  };
+  for (const auto& [expr, rule] : cases) {
+    CliRun r = layout("", expr);
+    EXPECT_EQ(r.status, 1) << expr;
+    EXPECT_NE(r.out.find(": error: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(rule), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\n" + expr + "\n"), std::string::npos) << r.out;
+  }
+  CliRun m = layout("", "composition((4,8):(1,4) 2:1)");
+  EXPECT_NE(m.out.find("<expr>:1:25: error: malformed expression: expected ',' or ')'"), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find("\n" + std::string(24, ' ') + "^\n"), std::string::npos) << m.out;
+}
+
+TEST(LayoutCli, UsageErrorsExitTwo) {
+  EXPECT_EQ(run("layout").status, 2);
+  EXPECT_EQ(layout("--format=yaml", "4:1").status, 2);
+  EXPECT_EQ(layout("--at", "").status, 2);
+  EXPECT_EQ(run("").status, 2);
+}

@@ -1,0 +1,82 @@
+#include "analysis/checks/layout_aliases.h"
+
+#include <string>
+#include <unordered_map>
+
+#include "analysis/layout/expr.h"
+
+namespace tilesight {
+
+namespace {
+
+constexpr std::string_view kPrefix = "#layout<";
+
+bool isLayoutAlias(const AliasDef& a) {
+  return a.value.kind == AttrKind::Opaque && std::string_view(a.value.s).starts_with(kPrefix) &&
+         a.value.s.back() == '>';
+}
+
+std::string witness(const layout::Properties& p) {
+  if (!p.injective && p.collision)
+    return "coordinates " + layout::toString(p.collision->coord1) + " and " + layout::toString(p.collision->coord2) +
+           " both map to offset " + std::to_string(p.collision->offset);
+  if (!p.surjective && p.gap)
+    return "offset " + std::to_string(*p.gap) + " lies between " + std::to_string(p.minOffset) + " and " +
+           std::to_string(p.maxOffset) + " but no coordinate maps to it";
+  return "the layout is " + std::string(p.injective ? "injective" : "not injective") + " and " +
+         (p.surjective ? "surjective" : "not surjective");
+}
+
+std::string propertyText(const layout::Properties& p) {
+  if (p.bijective) return "bijective";
+  if (p.injective) return "injective but not surjective (its image has gaps)";
+  if (p.surjective) return "surjective onto its interval but not injective";
+  return "neither injective nor surjective";
+}
+
+}  // namespace
+
+void checkLayoutAliases(const ParseResult& parsed, DiagSink& diags, std::vector<LayoutAliasFact>& facts) {
+  std::unordered_map<std::string, layout::Value> env;
+  std::vector<std::string> failed;
+  for (const AliasDef& a : parsed.aliases) {
+    if (!isLayoutAlias(a)) continue;
+    const std::string& text = a.value.s;
+    uint32_t bodyBegin = a.value.range.begin + static_cast<uint32_t>(kPrefix.size());
+    std::string_view body = std::string_view(text).substr(kPrefix.size(), text.size() - kPrefix.size() - 1);
+    Range bodyRange{bodyBegin, bodyBegin + static_cast<uint32_t>(body.size())};
+    // An alias built on a broken one would only repeat its error.
+    bool dependsOnFailure = false;
+    for (const auto& f : failed) dependsOnFailure |= body.find("#" + f) != std::string_view::npos;
+    if (dependsOnFailure) continue;
+    auto lookup = [&](std::string_view n) -> std::optional<layout::Value> {
+      auto it = env.find(std::string(n));
+      return it == env.end() ? std::nullopt : std::optional<layout::Value>(it->second);
+    };
+    std::string name(a.name.substr(1));
+    auto r = layout::evaluateAttr(body, lookup);
+    if (!r.ok()) {
+      uint32_t at = bodyBegin + static_cast<uint32_t>(std::min(r.error().column, body.size()));
+      auto& d = diags.error({at, std::min(at + 1, bodyRange.end)}, "layout.invalid",
+                            "#" + name + " = #layout<...>: " + r.error().text());
+      d.notes.push_back({a.nameRange, "in the definition of #" + name});
+      failed.push_back(name);
+      continue;
+    }
+    const layout::LayoutAttr& attr = r.value();
+    layout::Properties props = layout::valueProperties(attr.value);
+    if (attr.claim && !layout::claimHolds(*attr.claim, props)) {
+      uint32_t at = bodyBegin + static_cast<uint32_t>(attr.claimColumn);
+      std::string claim = layout::claimName(*attr.claim);
+      auto& d = diags.error({at, at + static_cast<uint32_t>(claim.size())}, "layout.claim",
+                            "#" + name + " is claimed " + claim + ", but " + layout::valueText(attr.value) + " is " +
+                                propertyText(props));
+      d.notes.push_back({bodyRange, witness(props)});
+      if (!attr.value.note.empty()) d.notes.push_back({bodyRange, attr.value.note});
+    }
+    env.emplace(name, attr.value);
+    facts.push_back({a.name, a.nameRange, bodyRange, attr.value, props});
+  }
+}
+
+}  // namespace tilesight

@@ -1,0 +1,107 @@
+#pragma once
+// CuTe layouts (0-based, colexicographic: mode 0 varies fastest) and the
+// functions of DESIGN §4, with CuTe C++ semantics. Operations whose
+// preconditions fail return an error naming the rule and the mode; a result
+// is never returned unless it meets the operation's post-condition.
+//
+// Files: layout.cpp (basics: calling, size, coalesce, filter), algebra.cpp
+// (composition, complement, inverses), divide_product.cpp, construct.cpp
+// (ordered/identity/recast/TV), swizzle.cpp, decide.cpp (injective,
+// surjective, bijective with witnesses).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/layout/int_tuple.h"
+#include "analysis/layout/result.h"
+
+namespace tilesight::layout {
+
+struct Layout {
+  IntTuple shape;
+  IntTuple stride;  // congruent to shape
+  bool operator==(const Layout& o) const { return shape == o.shape && stride == o.stride; }
+};
+
+// --- basics (layout.cpp) -------------------------------------------------------
+Expected<Layout> makeLayout(const IntTuple& shape, const IntTuple& stride);  // checks congruence
+Layout compactColMajor(const IntTuple& shape);  // `(4,8)` = `(4,8):(1,4)`
+Layout concat(const std::vector<Layout>& modes);  // make_layout(L1, L2, ...): one mode per argument
+Layout mode(const Layout& l, size_t i);           // the i-th top-level mode
+size_t rank(const Layout& l);
+int depth(const Layout& l);
+int64_t size(const Layout& l);
+int64_t cosize(const Layout& l);  // C++: inner_product(shape - 1, |stride|) + 1
+IntTuple idx2crd(int64_t idx, const IntTuple& shape);  // colex; the last mode takes the rest unreduced
+int64_t crd2idx(const IntTuple& coord, const IntTuple& shape, const IntTuple& stride);
+int64_t call(const Layout& l, int64_t idx);                    // L(i)
+Expected<int64_t> callCoord(const Layout& l, const IntTuple& coord);  // integer, hierarchical or congruent
+std::vector<int64_t> offsets(const Layout& l, int64_t limit);  // L(0..min(size,limit)-1)
+Layout flatten(const Layout& l);
+Layout coalesce(const Layout& l);                                   // same function, fewest modes
+Expected<Layout> coalesce(const Layout& l, const IntTuple& profile);  // by-mode
+Layout filter(const Layout& l);                                     // drop size-1 and stride-0 modes
+std::string toString(const Layout& l);                              // (4,(2,2)):(2,(1,8))
+
+// --- algebra (algebra.cpp) -----------------------------------------------------
+// B as a tiler: a layout, a shape (an IntTuple of stride-1 layouts) or a by-mode
+// list whose entries may be empty (`_`: keep the mode).
+struct Tiler {
+  enum Kind { OneLayout, ByMode } kind = OneLayout;
+  Layout layout;                              // OneLayout
+  std::vector<std::optional<Layout>> modes;   // ByMode; nullopt = `_`
+};
+Tiler tilerOf(const Layout& l);
+Tiler tilerOfShape(const IntTuple& shape);  // (3,8) -> [3:1, 8:1]
+
+Expected<Layout> composition(const Layout& a, const Tiler& b);    // R(i) = A(B(i)), checked
+Expected<Layout> complement(const Layout& a, int64_t cotarget);    // ordered, disjoint from A
+Expected<Layout> complement(const Layout& a);                      // cotarget = cosize(filter(a))
+Expected<Layout> rightInverse(const Layout& l);                    // L(R(i)) = i, maximal as C++
+Expected<Layout> leftInverse(const Layout& l);                     // R(L(i)) = i
+
+// --- divides and products (divide_product.cpp) ---------------------------------
+Expected<Layout> logicalDivide(const Layout& a, const Tiler& b);
+Expected<Layout> zippedDivide(const Layout& a, const Tiler& b);
+Expected<Layout> tiledDivide(const Layout& a, const Tiler& b);
+Expected<Layout> flatDivide(const Layout& a, const Tiler& b);
+Expected<Layout> logicalProduct(const Layout& a, const Layout& b);
+Expected<Layout> zippedProduct(const Layout& a, const Layout& b);
+Expected<Layout> tiledProduct(const Layout& a, const Layout& b);
+Expected<Layout> flatProduct(const Layout& a, const Layout& b);
+Expected<Layout> blockedProduct(const Layout& a, const Layout& b);
+Expected<Layout> rakedProduct(const Layout& a, const Layout& b);
+
+// --- constructors (construct.cpp) ----------------------------------------------
+Expected<Layout> makeOrderedLayout(const IntTuple& shape, const IntTuple& order);
+// Repeats `block` over `shape` (blocked_product with an ordered layout of the
+// block counts); `order` defaults to column-major.
+Expected<Layout> tileToShape(const Layout& block, const IntTuple& shape, const std::optional<IntTuple>& order);
+Expected<Layout> recastLayout(const Layout& l, int64_t fromBits, int64_t toBits);
+struct TvLayout {
+  IntTuple tiler;  // the tile shape (M, N)
+  Layout tv;       // (thread, value) -> colex index in the tile
+};
+Expected<TvLayout> makeLayoutTv(const Layout& thr, const Layout& val);
+
+// --- decisions (decide.cpp) -----------------------------------------------------
+struct Collision {
+  IntTuple coord1, coord2;  // natural coordinates (congruent to the shape)
+  int64_t offset = 0;
+};
+struct Properties {
+  bool injective = false;
+  bool surjective = false;  // the image is a whole integer interval
+  bool bijective = false;
+  std::optional<Collision> collision;  // when not injective
+  std::optional<int64_t> gap;          // when not surjective: a missing offset inside the image's span
+  int64_t minOffset = 0, maxOffset = 0;
+  std::string method;  // how injectivity was decided (for docs and hover)
+  // False only for layouts that no exact test reduces and whose exact search
+  // would exceed the work budget; `injective` is then unknown (reported false).
+  bool decided = true;
+};
+Properties decide(const Layout& l);
+
+}  // namespace tilesight::layout

@@ -1,0 +1,45 @@
+#pragma once
+// Pictures and tables of layout values (DESIGN §3): the CuTe print_layout
+// grid, a markdown table for hover, an SVG picture, and the facts behind
+// `tilesight layout --format=json` (serialized by the caller). Output is
+// always bounded: large layouts are truncated with a note saying so.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/layout/value.h"
+
+namespace tilesight::layout {
+
+constexpr int64_t kTableMaxCells = 64;      // rows and columns in table and markdown
+constexpr int64_t kSvgMaxCells = 32;        // rows and columns in a picture
+constexpr int64_t kFactsMaxOffsets = 65536;  // offsets listed by layoutFacts
+
+// print_layout: rank-2 layouts as rows = mode 0, columns = mode 1; other
+// ranks as one row. Integers and tilers print their text.
+std::string renderTable(const Value& v);
+std::string renderMarkdown(const Value& v);
+// Cells with offsets; TV layouts drawn over their tile, coloured by thread
+// with T/V labels; swizzled layouts coloured by the swizzled offset's bits.
+std::string renderSvg(const Value& v);
+
+// cosize of a value: C++'s inner-product rule for plain layouts, the
+// largest offset + 1 for swizzled ones; an identity layout has none.
+Expected<int64_t> valueCosize(const Value& v);
+
+// Everything the JSON format reports about a layout-like value.
+struct LayoutFacts {
+  std::string layout;  // canonical text
+  IntTuple shape, stride;
+  bool identity = false;  // strides are the unit bases 1@i (see valueText)
+  int64_t size = 0, rank = 0, depth = 0;
+  std::optional<int64_t> cosize;   // none for identity layouts
+  Properties properties;
+  std::optional<std::vector<IntTuple>> offsets;  // size <= kFactsMaxOffsets; coordinates for identity layouts
+  std::optional<IntTuple> tiler;   // TV layouts
+  std::string note;
+};
+LayoutFacts layoutFacts(const Value& v);
+
+}  // namespace tilesight::layout

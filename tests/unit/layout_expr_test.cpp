@@ -1,0 +1,383 @@
+// The layout expression language (DESIGN §4) and the renderers: parsing,
+// evaluation, every error kind with its column, print_layout grids.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+
+#include "analysis/layout/expr.h"
+#include "analysis/layout/render.h"
+
+namespace tilesight::layout {
+namespace {
+
+std::string eval(std::string_view text, const LayoutEnv& env = {}) {
+  auto r = evaluate(text, env);
+  return r.ok() ? valueText(r.value()) : "error: " + r.error().text();
+}
+
+Value value(std::string_view text) {
+  auto r = evaluate(text);
+  EXPECT_TRUE(r.ok()) << text << ": " << r.error().text();
+  return r.ok() ? r.value() : Value{};
+}
+
+ExprError error(std::string_view text) {
+  auto r = evaluate(text);
+  EXPECT_FALSE(r.ok()) << text << " evaluated to " << valueText(r.value());
+  return r.ok() ? ExprError{} : r.error();
+}
+
+// Each expression evaluates to the canonical text.
+struct Example {
+  const char* expr;
+  const char* text;
+};
+void expectExamples(const std::vector<Example>& examples) {
+  for (const Example& e : examples) EXPECT_EQ(eval(e.expr), e.text) << e.expr;
+}
+
+// The offset at a coordinate (integer, hierarchical or congruent).
+int64_t at(const Value& v, const IntTuple& coord) {
+  auto idx = callCoord(compactColMajor(v.layout.shape), coord);
+  EXPECT_TRUE(idx.ok());
+  return idx.ok() ? valueOffset(v, idx.value()) : -1;
+}
+
+// The cells of a print_layout grid, row by row (header and separators skipped).
+std::vector<std::vector<int64_t>> gridCells(const std::string& table) {
+  std::vector<std::vector<int64_t>> rows;
+  std::istringstream in(table);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find('|') == std::string::npos) continue;
+    rows.emplace_back();
+    std::istringstream cells(line.substr(line.find('|')));
+    std::string bar;
+    int64_t x;
+    while (cells >> bar >> x) rows.back().push_back(x);
+  }
+  return rows;
+}
+
+// --- literals and the canonical text ---------------------------------------
+
+TEST(LayoutExpr, LiteralsPrintCanonically) {
+  EXPECT_EQ(eval("(4,(2,2)):(2,(1,8))"), "(4,(2,2)):(2,(1,8))");
+  EXPECT_EQ(eval(" ( 4 , ( 2 , 2 ) ) : ( 2 , ( 1 , 8 ) ) "), "(4,(2,2)):(2,(1,8))");
+  EXPECT_EQ(eval("20:2"), "20:2");
+  EXPECT_EQ(eval("4:-1"), "4:-1");
+  EXPECT_EQ(eval("(4,8)"), "(4,8):(1,4)");  // a shape alone is compact column-major
+  EXPECT_EQ(eval("(2,(2,2))"), "(2,(2,2)):(1,(2,4))");
+  EXPECT_EQ(eval("8"), "8:1");
+}
+
+TEST(LayoutExpr, MeasuresAreIntegers) {
+  Value v = value("size((4,(2,2)):(2,(1,8)))");
+  EXPECT_EQ(v.kind, Value::Int);
+  EXPECT_EQ(v.integer, 16);
+  EXPECT_EQ(value("cosize((4,(2,2)):(2,(1,8)))").integer, 16);
+  EXPECT_EQ(value("cosize((4,2):(1,16))").integer, 20);
+  EXPECT_EQ(value("rank((4,(2,2)):(2,(1,8)))").integer, 2);
+  EXPECT_EQ(value("depth((4,(2,2)):(2,(1,8)))").integer, 2);
+  EXPECT_EQ(value("depth(20:2)").integer, 0);
+}
+
+TEST(LayoutExpr, CoordinatesIndexAsInMoYe) {
+  // MoYe's 1-based layout(6) = layout((2,2)) = layout((2,(2,1))) = 4, made 0-based.
+  Value v = value("(4,(2,2)):(2,(1,8))");
+  EXPECT_EQ(at(v, 5), 3);
+  EXPECT_EQ(at(v, IntTuple::tuple({1, 1})), 3);
+  EXPECT_EQ(at(v, IntTuple::tuple({1, IntTuple::tuple({1, 0})})), 3);
+  auto c = parseCoordinate(" (1, (1,0)) ");
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(toString(c.value()), "(1,(1,0))");
+}
+
+// --- the functions --------------------------------------------------------------
+
+TEST(LayoutExpr, BasicsFunctions) {
+  expectExamples({
+      {"make_layout(4:1, (2,3):(4,8))", "(4,(2,3)):(1,(4,8))"},
+      {"coalesce((2,(1,6)):(1,(6,2)))", "12:1"},
+      {"coalesce((2,(1,6)):(1,(6,2)), (1,1))", "(2,6):(1,2)"},
+      {"coalesce(layout = (2,(1,6)):(1,(6,2)), profile = (1,1))", "(2,6):(1,2)"},
+      {"flatten(((4,3),1):((3,1),0))", "(4,3,1):(3,1,0)"},
+      {"filter((2,1,6):(4,7,0))", "2:4"},
+  });
+}
+
+TEST(LayoutExpr, CompositionTakesLayoutsShapesAndTilers) {
+  expectExamples({
+      {"composition((6,2):(8,2), (4,3):(3,1))", "((2,2),3):((24,2),8)"},
+      {"composition(20:2, (5,4):(4,1))", "(5,4):(8,2)"},
+      // A bare tuple is a by-mode tiler of stride-1 layouts, not a compact layout.
+      {"composition((12,(4,8)):(59,(13,1)), (3,8))", "(3,(4,2)):(59,(13,1))"},
+      {"composition((12,(4,8)):(59,(13,1)), [3:4, 8:2])", "(3,(2,4)):(236,(26,1))"},
+  });
+}
+
+TEST(LayoutExpr, ComplementAndInverses) {
+  expectExamples({
+      {"complement(4:1, 24)", "6:4"},
+      {"complement((2,2):(1,6), 24)", "(3,2):(2,12)"},
+      {"complement((3,(5,2)):(1,(3,15)), (6,20))", "4:30"},  // a shape cotarget counts its size
+      {"right_inverse((4,3):(3,1))", "(3,4):(4,1)"},
+      {"left_inverse((4,8):(8,1))", "(8,4):(4,1)"},
+  });
+}
+
+TEST(LayoutExpr, DividesAndProducts) {
+  expectExamples({
+      {"logical_divide((4,2,3):(2,1,8), 4:2)", "((2,2),(2,3)):((4,1),(2,8))"},
+      {"zipped_divide((9,(4,8)):(59,(13,1)), [3:3, (2,4):(1,8)])", "((3,(2,4)),(3,(2,2))):((177,(13,2)),(59,(26,1)))"},
+      {"tiled_divide((9,(4,8)):(59,(13,1)), [3:3, (2,4):(1,8)])", "((3,(2,4)),3,(2,2)):((177,(13,2)),59,(26,1))"},
+      {"logical_divide((6,8):(8,1), (3,4))", "((3,2),(4,2)):((8,24),(1,4))"},
+      {"logical_product((2,2):(4,1), 6:1)", "((2,2),(2,3)):((4,1),(2,8))"},
+      {"blocked_product((2,5):(5,1), (3,4):(1,3))", "((2,3),(5,4)):((5,10),(1,30))"},
+      {"raked_product((2,5):(5,1), (3,4):(1,3))", "((3,2),(4,5)):((10,5),(30,1))"},
+      {"flat_product((2,5):(5,1), (3,4):(1,3))", "(2,5,3,4):(5,1,10,30)"},
+  });
+}
+
+TEST(LayoutExpr, Constructors) {
+  expectExamples({
+      {"make_ordered_layout((2,2,2,2), (0,2,3,1))", "(2,2,2,2):(1,4,8,2)"},
+      {"make_identity_layout((2,(3,4),5))", "(2,(3,4),5):(1@0,(1@0@1,1@1@1),1@2)"},
+      // 8-bit elements read as 32-bit words: four elements per word.
+      {"recast_layout((32,4):(1,32), from = 8, to = 32)", "(8,4):(1,8)"},
+  });
+  EXPECT_TRUE(value("make_identity_layout((2,3))").identity);
+  Value tv = value("make_layout_tv((2,3):(3,1), (2,2):(2,1))");
+  EXPECT_EQ(tv.kind, Value::TvValue);
+  EXPECT_EQ(toString(tv.layout), "((3,2),(2,2)):((8,2),(4,1))");
+  EXPECT_EQ(toString(tv.tvTiler), "(4,6)");
+}
+
+TEST(LayoutExpr, SwizzlesComposeAfterTheLayout) {
+  Value sw = value("swizzle(3, 4, 3)");
+  ASSERT_TRUE(sw.swizzle.has_value());
+  EXPECT_EQ(size(sw.layout), 1024);
+  const std::map<int64_t, int64_t> expected{{0, 0}, {16, 16}, {127, 127}, {128, 144}, {256, 288}, {1023, 911}};
+  for (auto [x, y] : expected) EXPECT_EQ(valueOffset(sw, x), y) << x;
+  Value tile = value("swizzle(3, 0, 3, (8,8):(8,1))");
+  EXPECT_EQ(valueText(tile), "Sw<3,0,3> o (8,8):(8,1)");
+  EXPECT_EQ(at(tile, IntTuple::tuple({1, 0})), 9);
+  // The divides keep the swizzle outside: Sw o (L o B).
+  Value part = value("logical_divide(swizzle(3, 0, 3, (8,8):(8,1)), [2:1, _])");
+  ASSERT_TRUE(part.swizzle.has_value());
+  EXPECT_EQ(at(part, IntTuple::tuple({IntTuple::tuple({1, 0}), 0})), 9);
+}
+
+TEST(LayoutExpr, TilusSharedLayouts) {
+  Value s = value("shared(shape=(64,32), mode_shape=(8,8,16,2), mode_strides=(256,2,16,1))");
+  EXPECT_EQ(at(s, IntTuple::tuple({9, 3})), 275);  // (9//8)*256 + (9%8)*2 + (3//2)*16 + 3%2
+  EXPECT_TRUE(valueProperties(s).bijective);
+  Value r = value("shared_row_major((4,8))");
+  EXPECT_EQ(at(r, IntTuple::tuple({1, 0})), 8);
+}
+
+TEST(LayoutExpr, WmmaFragments) {
+  for (const char* e : {"wmma(gfx12, A)", "wmma(gfx12, B)", "wmma(gfx12, C)", "wmma(gfx11, C)",
+                        "wmma(gfx12, A, colmajor)"}) {
+    Value v = value(e);
+    EXPECT_EQ(v.kind, Value::TvValue) << e;
+    EXPECT_TRUE(valueProperties(v).bijective) << e;
+  }
+  Properties a11 = valueProperties(value("wmma(gfx11, A)"));
+  EXPECT_FALSE(a11.injective);
+  EXPECT_TRUE(a11.collision.has_value());
+}
+
+TEST(LayoutExpr, AliasesResolveThroughTheEnvironment) {
+  LayoutEnv env = [](std::string_view name) -> std::optional<Value> {
+    if (name == "sA") return evaluate("(64,32):(32,1)").value();
+    return std::nullopt;
+  };
+  EXPECT_EQ(eval("#sA", env), "(64,32):(32,1)");
+  EXPECT_EQ(eval("zipped_divide(#sA, [8:1, 8:1])", env), "((8,8),(8,4)):((32,1),(256,8))");
+  auto r = evaluate("size(#sB)", env);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().rule, "unknown alias");
+  EXPECT_EQ(r.error().column, 5u);
+}
+
+TEST(LayoutExpr, ClaimsParseAfterTheExpression) {
+  auto a = evaluateAttr("shared(shape=(64,32), mode_shape=(8,8,16,2), mode_strides=(256,2,16,1)), expect = bijective");
+  ASSERT_TRUE(a.ok()) << a.error().text();
+  ASSERT_TRUE(a.value().claim.has_value());
+  EXPECT_EQ(*a.value().claim, Claim::Bijective);
+  EXPECT_EQ(a.value().claimColumn, 82u);
+  EXPECT_TRUE(claimHolds(Claim::Bijective, valueProperties(a.value().value)));
+  auto b = evaluateAttr("(4,2):(1,2), expect = injective");
+  ASSERT_TRUE(b.ok());
+  EXPECT_FALSE(claimHolds(*b.value().claim, valueProperties(b.value().value)));
+  EXPECT_TRUE(claimHolds(Claim::Surjective, valueProperties(b.value().value)));
+  EXPECT_FALSE(evaluateAttr("8:1").value().claim.has_value());
+  auto bad = evaluateAttr("8:1, expect = sorted");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().rule, "unknown claim");
+  EXPECT_EQ(bad.error().column, 14u);
+  EXPECT_EQ(evaluateAttr("8:1, hope = injective").error().column, 5u);
+  EXPECT_STREQ(claimName(Claim::Surjective), "surjective");
+}
+
+// --- errors: the rule and the column ----------------------------------------------
+
+TEST(LayoutExprErrors, AlgebraPreconditionsNameTheRule) {
+  ExprError c = error("complement((4,2):(1,2), 16)");
+  EXPECT_EQ(c.column, 0u);
+  EXPECT_NE(c.rule.find("complement"), std::string::npos) << c.text();
+  EXPECT_NE(c.text().find("injective"), std::string::npos) << c.text();
+  ExprError l = error("left_inverse((8,4,2):(13,2,1))");
+  EXPECT_EQ(l.column, 0u);
+  EXPECT_NE(l.rule.find("left_inverse"), std::string::npos) << l.text();
+  ExprError s = error("swizzle(3, 4, 2)");
+  EXPECT_NE(s.rule.find("|S| must be at least B"), std::string::npos) << s.text();
+  // Nested: the column is the inner call's.
+  EXPECT_EQ(error("make_layout(4:1, complement((4,2):(1,2), 16))").column, 17u);
+}
+
+TEST(LayoutExprErrors, LiteralsMustBeCongruentAndBounded) {
+  ExprError e = error("size((4,8):(1,4,2))");
+  EXPECT_EQ(e.rule, "shape and stride must be congruent");
+  EXPECT_EQ(e.column, 5u);
+  EXPECT_EQ(error("(4,0)").rule, "shape entries must be positive");
+  EXPECT_EQ(error("99999999999999999999:1").rule, "integer out of range");
+  EXPECT_EQ(error("(1048576,1048576,1048576,1048576)").rule, "layout too large");
+}
+
+TEST(LayoutExprErrors, MalformedTextMarksTheColumn) {
+  ExprError e = error("composition((4,8):(1,4) 2:1)");
+  EXPECT_EQ(e.rule, "malformed expression");
+  EXPECT_EQ(e.column, 24u);
+  EXPECT_NE(e.message.find("expected ',' or ')'"), std::string::npos) << e.message;
+  EXPECT_EQ(error("").column, 0u);
+  EXPECT_EQ(error("4:1 )").column, 4u);
+  EXPECT_EQ(error("(4,8):").column, 6u);
+  EXPECT_EQ(error("[4:1, 2:1").column, 9u);
+  EXPECT_EQ(error("#").column, 1u);
+  EXPECT_EQ(error("gfx12").rule, "malformed expression");
+  EXPECT_EQ(error(std::string(500, '(') + "1" + std::string(500, ')')).rule, "malformed expression");
+}
+
+TEST(LayoutExprErrors, CallsCheckNamesArityAndArguments) {
+  ExprError u = error("size(frobnicate(4:1))");
+  EXPECT_EQ(u.rule, "unknown function");
+  EXPECT_EQ(u.column, 5u);
+  ExprError a = error("composition(4:1)");
+  EXPECT_EQ(a.rule, "wrong arity");
+  EXPECT_NE(a.message.find("composition(a, b)"), std::string::npos) << a.message;
+  EXPECT_NE(error("coalesce(4:1, 1, 2)").message.find("coalesce(layout[, profile])"), std::string::npos);
+  ExprError k = error("recast_layout(4:1, from = 8, bits = 16)");
+  EXPECT_EQ(k.rule, "unknown argument");
+  EXPECT_EQ(k.column, 29u);
+  EXPECT_EQ(error("complement(4:1, a = 2:1)").rule, "unknown argument");
+  ExprError w = error("wmma(gfx13, A)");
+  EXPECT_EQ(w.rule, "wrong argument");
+  EXPECT_EQ(w.column, 5u);
+  EXPECT_EQ(error("composition([2:1], 4:1)").rule, "wrong argument");
+  EXPECT_EQ(error("swizzle(3, 0, 3, swizzle(3, 0, 3))").column, 17u);
+}
+
+// --- renderers ----------------------------------------------------------------------
+
+TEST(LayoutRender, PrintLayoutGridIsCuteExact) {
+  EXPECT_EQ(renderTable(value("(2,(2,2)):(4,(2,1))")),
+            "(2,(2,2)):(4,(2,1))\n"
+            "      0   1   2   3 \n"
+            "    +---+---+---+---+\n"
+            " 0  | 0 | 2 | 1 | 3 |\n"
+            "    +---+---+---+---+\n"
+            " 1  | 4 | 6 | 5 | 7 |\n"
+            "    +---+---+---+---+\n");
+  EXPECT_EQ(renderTable(value("size((4,8))")), "32\n");
+}
+
+// MoYe's print_layout examples (seed 004), with its 1-based values made 0-based.
+TEST(LayoutRender, MoyeTablesZeroBased) {
+  using Rows = std::vector<std::vector<int64_t>>;
+  EXPECT_EQ(gridCells(renderTable(value("(4,(2,2)):(2,(1,8))"))),
+            (Rows{{0, 1, 8, 9}, {2, 3, 10, 11}, {4, 5, 12, 13}, {6, 7, 14, 15}}));
+  EXPECT_EQ(gridCells(renderTable(value("(2,2):(1,2)"))), (Rows{{0, 2}, {1, 3}}));
+  EXPECT_EQ(gridCells(renderTable(value("(3,4):(4,1)"))), (Rows{{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}}));
+  Rows product{{0, 16, 32, 4, 20, 36, 8, 24, 40, 12, 28, 44},
+               {1, 17, 33, 5, 21, 37, 9, 25, 41, 13, 29, 45},
+               {2, 18, 34, 6, 22, 38, 10, 26, 42, 14, 30, 46},
+               {3, 19, 35, 7, 23, 39, 11, 27, 43, 15, 31, 47}};
+  EXPECT_EQ(gridCells(renderTable(value("logical_product((2,2):(1,2), (3,4):(4,1))"))), product);
+  Rows blocked{{0, 2, 4, 6, 8, 10, 12, 14},        {1, 3, 5, 7, 9, 11, 13, 15},
+               {16, 18, 20, 22, 24, 26, 28, 30},   {17, 19, 21, 23, 25, 27, 29, 31},
+               {32, 34, 36, 38, 40, 42, 44, 46},   {33, 35, 37, 39, 41, 43, 45, 47}};
+  EXPECT_EQ(gridCells(renderTable(value("blocked_product((2,2):(1,2), (3,4):(4,1))"))), blocked);
+  Rows raked{{0, 4, 8, 12, 2, 6, 10, 14},      {16, 20, 24, 28, 18, 22, 26, 30},
+             {32, 36, 40, 44, 34, 38, 42, 46},  {1, 5, 9, 13, 3, 7, 11, 15},
+             {17, 21, 25, 29, 19, 23, 27, 31},  {33, 37, 41, 45, 35, 39, 43, 47}};
+  EXPECT_EQ(gridCells(renderTable(value("raked_product((2,2):(1,2), (3,4):(4,1))"))), raked);
+  const char* rakedLayout = "((3,2),(4,2)):((16,1),(4,2))";
+  EXPECT_EQ(gridCells(renderTable(value(rakedLayout))), raked);
+  EXPECT_EQ(gridCells(renderTable(value(std::string("logical_divide(") + rakedLayout + ", [2:3, 2:4])"))), blocked);
+  EXPECT_EQ(gridCells(renderTable(value(std::string("zipped_divide(") + rakedLayout + ", [2:3, 2:4])"))), product);
+}
+
+TEST(LayoutRender, MarkdownTable) {
+  EXPECT_EQ(renderMarkdown(value("(2,2):(1,2)")),
+            "`(2,2):(1,2)`\n\n"
+            "|   | 0 | 1 |\n"
+            "|---|---|---|\n"
+            "| **0** | 0 | 2 |\n"
+            "| **1** | 1 | 3 |\n");
+}
+
+TEST(LayoutRender, LargeLayoutsAreTruncatedWithANote) {
+  std::string t = renderTable(value("(100,200)"));
+  EXPECT_EQ(gridCells(t).size(), 64u);
+  EXPECT_EQ(gridCells(t)[0].size(), 64u);
+  EXPECT_NE(t.find("(truncated: showing 64 of 100 rows and 64 of 200 columns)"), std::string::npos);
+  std::string one = renderTable(value("1000:3"));  // rank 1: one row
+  EXPECT_EQ(gridCells(one).size(), 1u);
+  EXPECT_NE(one.find("64 of 1000 columns"), std::string::npos);
+  std::string svg = renderSvg(value("(100,200)"));
+  size_t rects = 0;
+  for (size_t p = svg.find("<rect x="); p != std::string::npos; p = svg.find("<rect x=", p + 1)) ++rects;
+  EXPECT_EQ(rects, 32u * 32u);
+  EXPECT_NE(svg.find("showing 32 of 100 rows and 32 of 200 columns"), std::string::npos);
+  EXPECT_NE(renderMarkdown(value("(100,200)")).find("_truncated: showing 64 of 100 rows"), std::string::npos);
+}
+
+TEST(LayoutRender, IdentityCellsAreCoordinates) {
+  std::string t = renderTable(value("make_identity_layout((2,3))"));
+  EXPECT_NE(t.find("| (1,2) |"), std::string::npos) << t;
+}
+
+TEST(LayoutRender, SvgColoursThreadsAndSwizzles) {
+  std::string tv = renderSvg(value("make_layout_tv((2,3):(3,1), (2,2):(2,1))"));
+  EXPECT_EQ(tv.rfind("<svg", 0), 0u);
+  EXPECT_NE(tv.find(">T5</text>"), std::string::npos);
+  EXPECT_NE(tv.find(">V3</text>"), std::string::npos);
+  EXPECT_NE(tv.find("#afafff"), std::string::npos);  // thread 0's colour
+  std::string rep = renderSvg(value("wmma(gfx11, A)"));
+  EXPECT_NE(rep.find(">x2</text>"), std::string::npos);  // replicated half-waves
+  std::string sw = renderSvg(value("swizzle(3, 0, 3, (8,8):(8,1))"));
+  EXPECT_NE(sw.find("colour: bits 0..2 of the swizzled offset"), std::string::npos);
+  EXPECT_NE(sw.find("Sw&lt;3,0,3&gt; o (8,8):(8,1)"), std::string::npos);
+}
+
+TEST(LayoutRender, FactsForJson) {
+  LayoutFacts f = layoutFacts(value("(4,2):(1,2)"));
+  EXPECT_EQ(f.size, 8);
+  EXPECT_EQ(f.cosize, 6);
+  EXPECT_FALSE(f.properties.injective);
+  EXPECT_TRUE(f.properties.surjective);
+  ASSERT_TRUE(f.offsets.has_value());
+  EXPECT_EQ(f.offsets->size(), 8u);
+  EXPECT_EQ(f.offsets->at(4), IntTuple(2));
+  EXPECT_FALSE(f.tiler.has_value());
+  EXPECT_TRUE(layoutFacts(value("make_layout_tv((2,3):(3,1), (2,2):(2,1))")).tiler.has_value());
+  EXPECT_FALSE(layoutFacts(value("(512,512)")).offsets.has_value());  // 262144 > 65536
+  EXPECT_FALSE(layoutFacts(value("make_identity_layout((2,3))")).cosize.has_value());
+  EXPECT_EQ(valueCosize(value("swizzle(3, 0, 3, (8,8):(8,1))")).value(), 64);
+}
+
+}  // namespace
+}  // namespace tilesight::layout
