@@ -8,16 +8,19 @@
 
 int main(int argc, char** argv) {
   llvm::InitLLVM init(argc, argv);
-  llvm::cl::SetVersionPrinter([](llvm::raw_ostream& os) { os << "tilesight 0.1.0\n"; });
-  llvm::cl::HideUnrelatedOptions({&tilesight::cli::checkCategory(), &tilesight::cli::layoutCategory()});
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream& os) { os << "tilesight " TILESIGHT_VERSION "\n"; });
+  llvm::cl::HideUnrelatedOptions({&tilesight::cli::checkCategory(), &tilesight::cli::layoutCategory(),
+                                     &tilesight::cli::lspCategory()});
   if (!llvm::cl::ParseCommandLineOptions(argc, argv,
                                          "tilesight: language server and static analyzer for CUDA Tile IR\n",
                                          &llvm::errs()))
     return 2;
   if (tilesight::cli::checkCommand()) return tilesight::cli::runCheck();
   if (tilesight::cli::layoutCommand()) return tilesight::cli::runLayout();
+  if (tilesight::cli::lspCommand()) return tilesight::cli::runLsp();
   llvm::errs() << "usage: tilesight check [options] FILE... | -\n"
                   "       tilesight layout [--format=text|table|markdown|json|svg] [--at COORD] EXPR\n"
+                  "       tilesight lsp [--listen HOST:PORT]\n"
                   "(see tilesight --help)\n";
   return 2;
 }

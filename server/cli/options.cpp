@@ -65,6 +65,35 @@ LayoutOptions layoutOptions() {
   return o;
 }
 
+cl::OptionCategory& lspCategory() {
+  static cl::OptionCategory c("tilesight lsp options");
+  return c;
+}
+
+cl::SubCommand& lspSubcommand() {
+  static cl::SubCommand s("lsp", "Run the language server (stdio, or TCP with --listen)");
+  return s;
+}
+
+namespace {
+cl::opt<std::string> listenOpt("listen", cl::desc("Serve one client over TCP instead of stdio (PORT alone: 127.0.0.1)"),
+                               cl::value_desc("HOST:PORT"), cl::sub(lspSubcommand()), cl::cat(lspCategory()));
+cl::opt<LogLevel> logOpt("log", cl::desc("What the server logs on stderr"), cl::init(LogLevel::Info),
+                         cl::values(clEnumValN(LogLevel::Error, "error", "errors only"),
+                                    clEnumValN(LogLevel::Info, "info", "each message and request duration"),
+                                    clEnumValN(LogLevel::Verbose, "verbose", "also notification durations")),
+                         cl::sub(lspSubcommand()), cl::cat(lspCategory()));
+}  // namespace
+
+bool lspCommand() { return static_cast<bool>(lspSubcommand()); }
+
+LspOptions lspOptions() {
+  LspOptions o;
+  if (listenOpt.getNumOccurrences()) o.listen = listenOpt;
+  o.log = logOpt;
+  return o;
+}
+
 bool checkCommand() { return static_cast<bool>(checkSubcommand()); }
 
 CheckOptions checkOptions() {

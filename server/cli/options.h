@@ -33,4 +33,15 @@ struct LayoutOptions {
 };
 LayoutOptions layoutOptions();
 
+llvm::cl::OptionCategory& lspCategory();
+llvm::cl::SubCommand& lspSubcommand();
+bool lspCommand();  // was `lsp` given?
+
+enum class LogLevel { Error, Info, Verbose };
+struct LspOptions {
+  std::optional<std::string> listen;  // --listen HOST:PORT; stdio when absent
+  LogLevel log = LogLevel::Info;
+};
+LspOptions lspOptions();
+
 }  // namespace tilesight::cli

@@ -1,0 +1,27 @@
+// `tilesight lsp [--listen HOST:PORT]` (DESIGN §3): the language server.
+// Messages go over stdout (or the socket); the log goes to stderr.
+#include <csignal>
+
+#include <llvm/Support/raw_ostream.h>
+
+#include "server/cli/commands.h"
+#include "server/cli/options.h"
+#include "server/lsp/asio_stream.h"
+#include "server/lsp/logger.h"
+
+namespace tilesight::cli {
+
+int runLsp() {
+  LspOptions opts = lspOptions();
+  // A client that goes away must end the server through a failed write, not a
+  // signal.
+  std::signal(SIGPIPE, SIG_IGN);
+  lsp::Logger::Level level =
+      opts.log == LogLevel::Error  ? lsp::Logger::Level::Error
+      : opts.log == LogLevel::Info ? lsp::Logger::Level::Info
+                                   : lsp::Logger::Level::Verbose;
+  lsp::Logger log(llvm::errs(), level);
+  return opts.listen ? lsp::serveTcp(*opts.listen, log) : lsp::serveStdio(log);
+}
+
+} // namespace tilesight::cli

@@ -1,0 +1,108 @@
+#include "server/lsp/asio_stream.h"
+
+#include <unistd.h>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/write.hpp>
+
+#include "server/lsp/server.h"
+#include "server/lsp/transport.h"
+
+namespace tilesight::lsp {
+
+namespace {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+// Any Asio synchronous read/write stream pair as a ByteStream.
+template <class In, class Out> class AsioStream : public ByteStream {
+public:
+  AsioStream(In &in, Out &out) : in_(in), out_(out) {}
+  size_t read(char *buf, size_t size) override {
+    boost::system::error_code ec;
+    size_t n = in_.read_some(asio::buffer(buf, size), ec);
+    return ec ? 0 : n;
+  }
+  bool write(std::string_view bytes) override {
+    boost::system::error_code ec;
+    asio::write(out_, asio::buffer(bytes.data(), bytes.size()), ec);
+    return !ec;
+  }
+
+private:
+  In &in_;
+  Out &out_;
+};
+
+// HOST:PORT, PORT or :PORT; [v6]:PORT. False when malformed.
+bool splitHostPort(const std::string &s, std::string &host, std::string &port) {
+  size_t colon = s.rfind(':');
+  host = colon == std::string::npos ? "" : s.substr(0, colon);
+  port = colon == std::string::npos ? s : s.substr(colon + 1);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
+  if (host.empty())
+    host = "127.0.0.1";
+  return !port.empty() &&
+         port.find_first_not_of("0123456789") == std::string::npos;
+}
+
+} // namespace
+
+int serveStdio(Logger &log) {
+  asio::io_context io;
+  // Duplicates, so that closing the descriptors leaves fds 0 and 1 alone.
+  asio::posix::stream_descriptor in(io, ::dup(STDIN_FILENO)),
+      out(io, ::dup(STDOUT_FILENO));
+  AsioStream<asio::posix::stream_descriptor, asio::posix::stream_descriptor>
+      stream(in, out);
+  log.info("tilesight " TILESIGHT_VERSION " language server on stdio");
+  return serve(stream, log);
+}
+
+int serveTcp(const std::string &hostPort, Logger &log) {
+  std::string host, port;
+  if (!splitHostPort(hostPort, host, port)) {
+    log.error("--listen needs HOST:PORT or PORT, got '" + hostPort + "'");
+    return 2;
+  }
+  asio::io_context io;
+  boost::system::error_code ec;
+  tcp::resolver resolver(io);
+  auto endpoints =
+      resolver.resolve(host, port, tcp::resolver::numeric_service, ec);
+  if (ec || endpoints.empty()) {
+    log.error("cannot resolve '" + host + "': " + ec.message());
+    return 2;
+  }
+  tcp::acceptor acceptor(io);
+  tcp::endpoint ep = endpoints.begin()->endpoint();
+  acceptor.open(ep.protocol(), ec);
+  if (!ec)
+    acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec)
+    acceptor.bind(ep, ec);
+  if (!ec)
+    acceptor.listen(1, ec);
+  if (ec) {
+    log.error("cannot listen on " + hostPort + ": " + ec.message());
+    return 2;
+  }
+  tcp::endpoint bound = acceptor.local_endpoint();
+  log.info("tilesight " TILESIGHT_VERSION " language server listening on " +
+           bound.address().to_string() + ":" + std::to_string(bound.port()));
+  tcp::socket socket(io);
+  acceptor.accept(socket, ec);
+  if (ec) {
+    log.error("accept failed: " + ec.message());
+    return 2;
+  }
+  log.info("client connected from " +
+           socket.remote_endpoint(ec).address().to_string());
+  AsioStream<tcp::socket, tcp::socket> stream(socket, socket);
+  return serve(stream, log);
+}
+
+} // namespace tilesight::lsp

@@ -1,0 +1,64 @@
+#include "server/lsp/documents.h"
+
+#include "server/lsp/jsonrpc.h"
+
+namespace tilesight::lsp {
+
+namespace {
+bool endsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.substr(s.size() - suffix.size()) == suffix;
+}
+} // namespace
+
+std::shared_ptr<const Snapshot>
+analyzeDocument(const std::string &uri, int64_t version,
+                std::shared_ptr<const SourceText> source) {
+  auto snap = std::make_shared<Snapshot>();
+  snap->uri = uri;
+  snap->version = version;
+  snap->source = std::move(source);
+  bool split =
+      endsWith(uri, ".mlir") && splitChunks(snap->source->text()).size() > 1;
+  snap->analysis = analyze(snap->source->text(), {split});
+  return snap;
+}
+
+std::string applyChange(const SourceText &current, const json &change,
+                        PositionEncoding e) {
+  std::string text = stringMember(change, "text");
+  auto range = change.is_object() ? change.find("range") : change.end();
+  if (range == change.end())
+    return text;
+  uint32_t begin = toOffset(current, parsePosition(member(*range, "start")), e);
+  uint32_t end = toOffset(current, parsePosition(member(*range, "end")), e);
+  if (begin > end)
+    throw RpcError(error_code::InvalidParams,
+                   "a change's range starts after its end");
+  std::string_view old = current.text();
+  std::string out;
+  out.reserve(old.size() - (end - begin) + text.size());
+  out.append(old.substr(0, begin)).append(text).append(old.substr(end));
+  return out;
+}
+
+Document &DocumentStore::open(const std::string &uri, int64_t version,
+                              std::string text) {
+  Document &d = docs_[uri];
+  d.uri = uri;
+  d.version = version;
+  d.text = std::make_shared<const SourceText>(std::move(text));
+  d.latest.reset();
+  return d;
+}
+
+Document *DocumentStore::find(const std::string &uri) {
+  auto it = docs_.find(uri);
+  return it == docs_.end() ? nullptr : &it->second;
+}
+
+bool DocumentStore::close(const std::string &uri) {
+  return docs_.erase(uri) > 0;
+}
+
+} // namespace tilesight::lsp

@@ -1,0 +1,57 @@
+#pragma once
+// Open documents: their text, version and latest analysis. Incremental
+// changes are applied in order with positions in the negotiated encoding.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/analysis.h"
+#include "analysis/source/source_text.h"
+#include "server/lsp/protocol.h"
+
+namespace tilesight::lsp {
+
+// One analyzed version of a document. The analysis points into `source`,
+// which the snapshot keeps alive; feature code reads only snapshots.
+struct Snapshot {
+  std::string uri;
+  int64_t version = 0;
+  std::shared_ptr<const SourceText> source;
+  Analysis analysis;
+};
+
+// Analyzes one document version (MLIR's rule: a .mlir file with a `// -----`
+// line is analyzed chunk by chunk). The one place analysis is started, so a
+// worker thread or debounce can take it over.
+std::shared_ptr<const Snapshot>
+analyzeDocument(const std::string &uri, int64_t version,
+                std::shared_ptr<const SourceText> source);
+
+struct Document {
+  std::string uri;
+  int64_t version = 0;
+  std::shared_ptr<const SourceText> text;
+  std::shared_ptr<const Snapshot>
+      latest; // analysis of the newest version analyzed
+};
+
+// Applies one TextDocumentContentChangeEvent: `{range, text}` replaces the
+// range, `{text}` replaces everything. Throws RpcError(InvalidParams) on a
+// malformed change (start after end, wrong types).
+std::string applyChange(const SourceText &current, const json &change,
+                        PositionEncoding e);
+
+class DocumentStore {
+public:
+  Document &open(const std::string &uri, int64_t version, std::string text);
+  Document *find(const std::string &uri);
+  bool close(const std::string &uri); // false when it was not open
+
+private:
+  std::map<std::string, Document> docs_;
+};
+
+} // namespace tilesight::lsp

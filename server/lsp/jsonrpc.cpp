@@ -1,0 +1,117 @@
+#include "server/lsp/jsonrpc.h"
+
+#include <llvm/Support/Format.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace tilesight::lsp {
+
+Incoming classify(const json &m) {
+  Incoming in;
+  if (!m.is_object()) {
+    in.problem = "a message must be a JSON object";
+    return in;
+  }
+  auto id = m.find("id");
+  bool hasId = id != m.end();
+  if (hasId && (id->is_number_integer() || id->is_string()))
+    in.id = *id;
+  auto version = m.find("jsonrpc");
+  if (version == m.end() || *version != "2.0") {
+    in.problem = "\"jsonrpc\" must be \"2.0\"";
+    return in;
+  }
+  if (hasId && !(id->is_number_integer() || id->is_string() || id->is_null())) {
+    in.problem = "\"id\" must be an integer or a string";
+    return in;
+  }
+  auto params = m.find("params");
+  if (params != m.end()) {
+    if (!params->is_object() && !params->is_array()) {
+      in.problem = "\"params\" must be an object or an array";
+      return in;
+    }
+    in.params = *params;
+  }
+  auto method = m.find("method");
+  if (method == m.end()) {
+    if (hasId && (m.contains("result") || m.contains("error"))) {
+      in.kind = Incoming::Response;
+      return in;
+    }
+    in.problem = "a message needs a \"method\" (or, as a response, an \"id\" "
+                 "and a result or error)";
+    return in;
+  }
+  if (!method->is_string()) {
+    in.problem = "\"method\" must be a string";
+    return in;
+  }
+  in.method = method->get<std::string>();
+  in.kind = hasId ? Incoming::Request : Incoming::Notification;
+  return in;
+}
+
+void Connection::send(const json &message) {
+  if (!out_.write(message.dump(-1, ' ', false, json::error_handler_t::replace)))
+    log_.error("cannot write to the client");
+}
+
+void Connection::notify(std::string_view method, json params) {
+  send({{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}});
+}
+
+void Connection::reply(const json &id, json result) {
+  send({{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
+}
+
+void Connection::replyError(const json &id, int code,
+                            std::string_view message) {
+  send({{"jsonrpc", "2.0"},
+        {"id", id},
+        {"error", {{"code", code}, {"message", message}}}});
+}
+
+Reply::Reply(Connection &conn, json id, std::string method)
+    : conn_(&conn), id_(std::move(id)), method_(std::move(method)),
+      start_(std::chrono::steady_clock::now()) {}
+
+Reply::Reply(Reply &&other) noexcept
+    : conn_(other.conn_), id_(std::move(other.id_)),
+      method_(std::move(other.method_)), start_(other.start_) {
+  other.conn_ = nullptr;
+}
+
+Reply::~Reply() {
+  if (conn_)
+    error(error_code::InternalError, "the server did not answer " + method_);
+}
+
+bool Reply::claim(std::string_view outcome) {
+  if (!conn_)
+    return false; // moved from, or answered already
+  double ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - start_)
+                  .count();
+  std::string line;
+  llvm::raw_string_ostream os(line);
+  os << "<-- " << method_ << "(" << id_.dump() << ") " << outcome << " "
+     << llvm::format("%.2f", ms) << " ms";
+  conn_->log().info(os.str());
+  return true;
+}
+
+void Reply::result(json value) {
+  if (!claim("reply"))
+    return;
+  conn_->reply(id_, std::move(value));
+  conn_ = nullptr;
+}
+
+void Reply::error(int code, std::string_view message) {
+  if (!claim("error " + std::to_string(code)))
+    return;
+  conn_->replyError(id_, code, message);
+  conn_ = nullptr;
+}
+
+} // namespace tilesight::lsp

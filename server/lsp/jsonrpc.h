@@ -1,0 +1,82 @@
+#pragma once
+// JSON-RPC 2.0 over a MessageWriter: classifying incoming messages, error
+// codes, and Reply, which answers a request exactly once.
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "server/lsp/logger.h"
+#include "server/lsp/transport.h"
+
+namespace tilesight::lsp {
+
+using json = nlohmann::json;
+
+namespace error_code {
+constexpr int ParseError = -32700;
+constexpr int InvalidRequest = -32600;
+constexpr int MethodNotFound = -32601;
+constexpr int InvalidParams = -32602;
+constexpr int InternalError = -32603;
+constexpr int ServerNotInitialized = -32002;
+} // namespace error_code
+
+// Thrown by handlers to answer with an error (e.g. InvalidParams).
+struct RpcError : std::runtime_error {
+  RpcError(int code, const std::string &message)
+      : std::runtime_error(message), code(code) {}
+  int code;
+};
+
+// One incoming message, by kind (JSON-RPC 2.0 §4, §5).
+struct Incoming {
+  enum Kind { Request, Notification, Response, Invalid } kind = Invalid;
+  json id;             // Request, Response; null when unknown
+  std::string method;  // Request, Notification
+  json params;         // null when absent
+  std::string problem; // Invalid: why
+};
+Incoming classify(const json &message);
+
+// The outgoing side of a connection.
+class Connection {
+public:
+  Connection(MessageWriter &out, Logger &log) : out_(out), log_(log) {}
+  void notify(std::string_view method, json params);
+  void reply(const json &id, json result);
+  void replyError(const json &id, int code, std::string_view message);
+  Logger &log() { return log_; }
+
+private:
+  void send(const json &message);
+  MessageWriter &out_;
+  Logger &log_;
+};
+
+// The answer to one request. Move-only; only the first answer is sent, and
+// a Reply destroyed unanswered sends InternalError, so every request gets
+// exactly one answer. Logs the request's duration.
+class Reply {
+public:
+  Reply(Connection &conn, json id, std::string method);
+  Reply(Reply &&other) noexcept;
+  Reply &operator=(Reply &&) = delete;
+  Reply(const Reply &) = delete;
+  ~Reply();
+
+  void result(json value);
+  void error(int code, std::string_view message);
+
+private:
+  bool claim(std::string_view outcome); // false if already answered
+  Connection *conn_;
+  json id_;
+  std::string method_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+} // namespace tilesight::lsp

@@ -1,0 +1,121 @@
+#include "server/lsp/protocol.h"
+
+#include "server/lsp/jsonrpc.h"
+
+namespace tilesight::lsp {
+
+const char *encodingName(PositionEncoding e) {
+  return e == PositionEncoding::Utf8 ? "utf-8" : "utf-16";
+}
+
+PositionEncoding negotiateEncoding(const json &params) {
+  const json *caps = params.is_object() && params.contains("capabilities")
+                         ? &params["capabilities"]
+                         : nullptr;
+  if (!caps || !caps->is_object() || !caps->contains("general"))
+    return PositionEncoding::Utf16;
+  const json &general = (*caps)["general"];
+  if (!general.is_object() || !general.contains("positionEncodings"))
+    return PositionEncoding::Utf16;
+  const json &offered = general["positionEncodings"];
+  if (!offered.is_array())
+    return PositionEncoding::Utf16;
+  for (const json &o : offered)
+    if (o == "utf-8")
+      return PositionEncoding::Utf8;
+  return PositionEncoding::Utf16;
+}
+
+const json &member(const json &object, const char *key) {
+  if (!object.is_object())
+    throw RpcError(error_code::InvalidParams,
+                   std::string("expected an object with \"") + key + "\"");
+  auto it = object.find(key);
+  if (it == object.end())
+    throw RpcError(error_code::InvalidParams,
+                   std::string("missing \"") + key + "\"");
+  return *it;
+}
+
+std::string stringMember(const json &object, const char *key) {
+  const json &v = member(object, key);
+  if (!v.is_string())
+    throw RpcError(error_code::InvalidParams,
+                   std::string("\"") + key + "\" must be a string");
+  return v.get<std::string>();
+}
+
+Position parsePosition(const json &j) {
+  const json &line = member(j, "line");
+  const json &character = member(j, "character");
+  auto valid = [](const json &v) {
+    return v.is_number_integer() && v.get<int64_t>() >= 0 &&
+           v.get<uint64_t>() <= UINT32_MAX;
+  };
+  if (!valid(line) || !valid(character))
+    throw RpcError(
+        error_code::InvalidParams,
+        "a position needs non-negative integer \"line\" and \"character\"");
+  return {line.get<uint32_t>(), character.get<uint32_t>()};
+}
+
+uint32_t toOffset(const SourceText &src, Position p, PositionEncoding e) {
+  if (p.line >= src.lineCount())
+    return src.size();
+  uint32_t col = e == PositionEncoding::Utf8
+                     ? p.character
+                     : src.byteColFromUtf16(p.line, p.character);
+  return src.offsetOf({p.line, col});
+}
+
+Position toPosition(const SourceText &src, uint32_t offset,
+                    PositionEncoding e) {
+  LineCol lc = src.lineCol(offset);
+  return {lc.line, e == PositionEncoding::Utf8 ? lc.col : src.utf16Col(lc)};
+}
+
+json positionJson(const SourceText &src, uint32_t offset, PositionEncoding e) {
+  Position p = toPosition(src, offset, e);
+  return {{"line", p.line}, {"character", p.character}};
+}
+
+json rangeJson(const SourceText &src, Range r, PositionEncoding e) {
+  return {{"start", positionJson(src, r.begin, e)},
+          {"end", positionJson(src, r.end, e)}};
+}
+
+namespace {
+int severityNumber(Severity s) {
+  switch (s) {
+  case Severity::Error:
+    return 1;
+  case Severity::Warning:
+    return 2;
+  case Severity::Note:
+    return 3;
+  case Severity::Remark:
+    return 4;
+  }
+  return 1;
+}
+} // namespace
+
+json diagnosticJson(const SourceText &src, const std::string &uri,
+                    const Diagnostic &d, PositionEncoding e) {
+  json j = {{"range", rangeJson(src, d.range, e)},
+            {"severity", severityNumber(d.severity)},
+            {"code", d.code},
+            {"source", "tilesight"},
+            {"message", d.message}};
+  if (!d.notes.empty()) {
+    json related = json::array();
+    for (const RelatedNote &n : d.notes)
+      related.push_back(
+          {{"location", {{"uri", uri}, {"range", rangeJson(src, n.range, e)}}},
+           {"message", n.message}});
+    j["relatedInformation"] = std::move(related);
+  }
+  return j;
+}
+
+} // namespace tilesight::lsp
