@@ -12,7 +12,9 @@ cmake --build build-fuzz -j "$(nproc)" --target "tilesight_${TARGET}_fuzz"
 corpus=build-fuzz/corpus-$TARGET
 mkdir -p "$corpus"
 if [[ $TARGET == parser ]]; then
-  cp tests/corpus/valid/*.tile tests/corpus/invalid/*.tile examples/*.tile "$corpus"/
+  for f in tests/corpus/valid/*.tile tests/corpus/invalid/*.tile examples/*.tile; do
+    cp "$f" "$corpus/$(echo "$f" | tr / _)"  # the same name can sit in two folders
+  done
 else  # seed with the expressions of the layout corpus files
   grep -ho '#layout<.*>' tests/corpus/*/layouts.tile | sed 's/^#layout<//; s/>$//' |
     awk '{ f = sprintf("%s/seed%03d", dir, NR); printf "%s", $0 > f; close(f) }' dir="$corpus"
