@@ -79,14 +79,6 @@ bool weaklyCongruent(const IntTuple& a, const IntTuple& b) {
   return true;
 }
 
-bool compatible(const IntTuple& a, const IntTuple& b) {
-  if (a.isLeaf()) return a.value() == product(b);
-  if (b.isLeaf() || a.rank() != b.rank()) return false;
-  for (size_t i = 0; i < a.rank(); ++i)
-    if (!compatible(a[i], b[i])) return false;
-  return true;
-}
-
 static IntTuple prefixImpl(const IntTuple& t, int64_t& acc) {
   if (t.isLeaf()) {
     IntTuple r(acc);
@@ -113,12 +105,6 @@ static IntTuple replaceImpl(const IntTuple& p, const std::vector<int64_t>& v, si
 IntTuple replaceLeaves(const IntTuple& profile, const std::vector<int64_t>& values) {
   size_t i = 0;
   return replaceImpl(profile, values, i);
-}
-
-IntTuple transformLeaves(const IntTuple& t, int64_t (*f)(int64_t)) {
-  std::vector<int64_t> v = leaves(t);
-  for (auto& x : v) x = f(x);
-  return replaceLeaves(t, v);
 }
 
 std::string toString(const IntTuple& t) {

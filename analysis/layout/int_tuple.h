@@ -35,10 +35,8 @@ std::vector<int64_t> leaves(const IntTuple& t);          // flattened values, in
 IntTuple flatten(const IntTuple& t);                     // a rank-r tuple of leaves (a leaf stays a leaf)
 bool congruent(const IntTuple& a, const IntTuple& b);    // same profile
 bool weaklyCongruent(const IntTuple& a, const IntTuple& b);
-bool compatible(const IntTuple& a, const IntTuple& b);   // a's coordinates index b
 IntTuple prefixProduct(const IntTuple& t, int64_t init = 1);  // exclusive, congruent to t
 IntTuple replaceLeaves(const IntTuple& profile, const std::vector<int64_t>& values);  // same profile, new leaves
-IntTuple transformLeaves(const IntTuple& t, int64_t (*f)(int64_t));
 std::string toString(const IntTuple& t);                 // (4,(2,2)) — no spaces, as CuTe prints
 int64_t ceilDiv(int64_t a, int64_t b);  // for positive b
 // Saturating arithmetic: sizes and offsets that overflow become INT64_MAX (or

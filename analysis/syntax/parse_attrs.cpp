@@ -196,7 +196,7 @@ bool Parser::parseAttribute(Attr& a) {
         return false;
       }
       out_.side.add({Occurrence::Alias, false, r, kNoId, kNoId, nullptr});
-      a = it->second;
+      a = out_.aliases[it->second].value;
       return finish(true);
     }
     case Tok::BareId: {

@@ -132,10 +132,8 @@ ValueId Parser::defineValue(std::string_view name, Range r, TypeRef t, OpId owne
   ValueId id = static_cast<ValueId>(out_.program.values.size());
   out_.program.values.push_back(std::move(v));
   if (!name.empty() && !scopes_.empty()) {
-    // Names are views of the text; only composite %x#k keys need storage.
-    bool inText = name.data() >= text_.data() && name.data() < text_.data() + text_.size();
-    llvm::StringRef key = inText ? llvm::StringRef(name.data(), name.size()) : names_.save(llvm::StringRef(name.data(), name.size()));
-    auto [it, fresh] = scopes_.back().names.try_emplace(key, id);
+    // Names view the text or Program::names, both of which outlive the parse.
+    auto [it, fresh] = scopes_.back().names.try_emplace(llvm::StringRef(name.data(), name.size()), id);
     if (!fresh) {
       auto& d = diags_.error(r, "syntax", "redefinition of SSA value '" + std::string(name) + "'");
       d.notes.push_back({out_.program.values[it->second].range, "previously defined here"});
@@ -262,8 +260,8 @@ void Parser::parseAliasDef() {
     recover();
     return;
   }
-  out_.aliases.push_back({text_.substr(r.begin, r.end - r.begin), r, a});
-  attrAliases_[name] = std::move(a);
+  attrAliases_[name] = out_.aliases.size();
+  out_.aliases.push_back({text_.substr(r.begin, r.end - r.begin), r, std::move(a)});
 }
 
 // --- recovery ----------------------------------------------------------------

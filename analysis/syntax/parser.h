@@ -10,8 +10,6 @@
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringRef.h>
-#include <llvm/Support/Allocator.h>
-#include <llvm/Support/StringSaver.h>
 
 #include "analysis/diag/diagnostic.h"
 #include "analysis/ir/ir.h"
@@ -164,7 +162,7 @@ private:
     }
   };
   struct Scope {
-    llvm::DenseMap<llvm::StringRef, ValueId, NameKey> names;  // keys live in the text or in names_
+    llvm::DenseMap<llvm::StringRef, ValueId, NameKey> names;  // keys view the text or Program::names
     bool isolated = false;
   };
   // Types are parsed once per distinct spelling; later uses replay the
@@ -174,10 +172,8 @@ private:
     llvm::SmallVector<std::pair<Range, TypeRef>, 2> uses;  // ranges relative to the span start
   };
   llvm::DenseMap<llvm::StringRef, CachedType> typeCache_;
-  llvm::BumpPtrAllocator arena_;
-  llvm::UniqueStringSaver names_{arena_};  // composite names such as %x#1
   std::vector<Scope> scopes_;
-  std::unordered_map<std::string, Attr> attrAliases_;
+  std::unordered_map<std::string, size_t> attrAliases_;  // #name -> index in aliases
   std::unordered_map<std::string, TypeRef> typeAliases_;
   OpId currentOp_ = kNoId;
   unsigned depth_ = 0;  // regions, types, attributes and literals nested so far
