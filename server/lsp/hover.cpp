@@ -181,4 +181,13 @@ std::optional<HoverInfo> hoverAt(const Snapshot &snap, uint32_t offset) {
   return std::nullopt;
 }
 
+json hover(const FeatureContext &cx, const json &params) {
+  std::optional<HoverInfo> h =
+      hoverAt(cx.snap, cx.offsetOf(member(params, "position")));
+  if (!h)
+    return nullptr;
+  return {{"contents", {{"kind", "markdown"}, {"value", h->markdown}}},
+          {"range", cx.range(h->range)}};
+}
+
 } // namespace tilesight::lsp

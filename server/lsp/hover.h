@@ -7,6 +7,7 @@
 
 #include "analysis/diag/diagnostic.h"
 #include "server/lsp/documents.h"
+#include "server/lsp/feature.h"
 
 namespace tilesight::lsp {
 
@@ -20,5 +21,8 @@ struct HoverInfo {
 // (definition or use, also inside another layout expression): the evaluated
 // layout, its properties and its table. Nothing elsewhere.
 std::optional<HoverInfo> hoverAt(const Snapshot &snap, uint32_t offset);
+
+// textDocument/hover: hoverAt as an LSP Hover (or null).
+json hover(const FeatureContext &cx, const json &params);
 
 } // namespace tilesight::lsp

@@ -5,7 +5,14 @@
 #include <llvm/Support/Format.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "server/lsp/code_actions.h"
+#include "server/lsp/completion.h"
+#include "server/lsp/folding.h"
 #include "server/lsp/hover.h"
+#include "server/lsp/inlay_hints.h"
+#include "server/lsp/navigation.h"
+#include "server/lsp/semantic_tokens.h"
+#include "server/lsp/symbols.h"
 
 #ifndef TILESIGHT_VERSION
 #error "TILESIGHT_VERSION must be defined by the build"
@@ -32,8 +39,17 @@ int64_t versionMember(const json &textDocument) {
 LspServer::LspServer(MessageWriter &out, Logger &log)
     : conn_(out, log), log_(log) {
   requests_ = {{"initialize", &LspServer::initialize},
-               {"shutdown", &LspServer::shutdown},
-               {"textDocument/hover", &LspServer::hover}};
+               {"shutdown", &LspServer::shutdown}};
+  features_ = {{"textDocument/hover", &lsp::hover},
+               {"textDocument/definition", &definition},
+               {"textDocument/references", &references},
+               {"textDocument/documentHighlight", &documentHighlight},
+               {"textDocument/documentSymbol", &documentSymbols},
+               {"textDocument/foldingRange", &foldingRanges},
+               {"textDocument/semanticTokens/full", &semanticTokensFull},
+               {"textDocument/inlayHint", &inlayHints},
+               {"textDocument/completion", &completion},
+               {"textDocument/codeAction", &codeActions}};
   notifications_ = {{"initialized", &LspServer::initialized},
                     {"exit", &LspServer::exit},
                     {"textDocument/didOpen", &LspServer::didOpen},
@@ -77,11 +93,13 @@ void LspServer::onRequest(const Incoming &m) {
   if (state_ != State::Uninitialized && state_ != State::Running)
     return reply.error(error_code::InvalidRequest,
                        "shutdown was already requested");
-  auto it = requests_.find(m.method);
-  if (it == requests_.end())
-    return reply.error(error_code::MethodNotFound,
-                       "method not found: " + m.method);
   try {
+    if (auto f = features_.find(m.method); f != features_.end())
+      return onDocumentRequest(f->second, m, reply);
+    auto it = requests_.find(m.method);
+    if (it == requests_.end())
+      return reply.error(error_code::MethodNotFound,
+                         "method not found: " + m.method);
     (this->*it->second)(m.params, reply);
   } catch (const RpcError &e) {
     reply.error(e.code, e.what());
@@ -151,7 +169,18 @@ void LspServer::initialize(const json &params, Reply &reply) {
       {"positionEncoding", encodingName(encoding_)},
       {"textDocumentSync",
        {{"openClose", true}, {"change", 2}}}, // 2 = incremental
-      {"hoverProvider", true}};
+      {"hoverProvider", true},
+      {"definitionProvider", true},
+      {"referencesProvider", true},
+      {"documentHighlightProvider", true},
+      {"documentSymbolProvider", true},
+      {"foldingRangeProvider", true},
+      {"semanticTokensProvider",
+       {{"legend", semanticTokensLegend()}, {"full", true}}},
+      {"inlayHintProvider", true},
+      {"completionProvider",
+       {{"triggerCharacters", completionTriggerCharacters()}}},
+      {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}}};
   reply.result({{"capabilities", std::move(capabilities)},
                 {"serverInfo",
                  {{"name", "tilesight"}, {"version", TILESIGHT_VERSION}}}});
@@ -231,20 +260,18 @@ void LspServer::didClose(const json &params) {
 
 // --- features ----------------------------------------------------------------
 
-void LspServer::hover(const json &params, Reply &reply) {
-  std::string uri = stringMember(member(params, "textDocument"), "uri");
-  Position pos = parsePosition(member(params, "position"));
+void LspServer::onDocumentRequest(FeatureFn feature, const Incoming &m,
+                                  Reply &reply) {
+  std::string uri = stringMember(member(m.params, "textDocument"), "uri");
+  if (m.params.contains("position")) // malformed params fail even when closed
+    parsePosition(m.params["position"]);
   Document *doc = docs_.find(uri);
   if (!doc || !doc->latest) {
-    log_.info("hover on a document that is not open: " + uri);
+    log_.info(m.method + " on a document that is not open: " + uri);
     return reply.result(nullptr);
   }
-  const Snapshot &s = *doc->latest;
-  std::optional<HoverInfo> h = hoverAt(s, toOffset(*s.source, pos, encoding_));
-  if (!h)
-    return reply.result(nullptr);
-  reply.result({{"contents", {{"kind", "markdown"}, {"value", h->markdown}}},
-                {"range", rangeJson(*s.source, h->range, encoding_)}});
+  FeatureContext cx{*doc->latest, encoding_, settings_};
+  reply.result(feature(cx, m.params));
 }
 
 int serve(ByteStream &stream, Logger &log) {

@@ -9,9 +9,11 @@
 #include <string_view>
 
 #include "server/lsp/documents.h"
+#include "server/lsp/feature.h"
 #include "server/lsp/jsonrpc.h"
 #include "server/lsp/logger.h"
 #include "server/lsp/protocol.h"
+#include "server/lsp/settings.h"
 #include "server/lsp/transport.h"
 
 namespace tilesight::lsp {
@@ -34,10 +36,11 @@ private:
 
   void onRequest(const Incoming &m);
   void onNotification(const Incoming &m);
+  // A request about one open document, answered from its latest analysis.
+  void onDocumentRequest(FeatureFn feature, const Incoming &m, Reply &reply);
 
   void initialize(const json &params, Reply &reply);
   void shutdown(const json &params, Reply &reply);
-  void hover(const json &params, Reply &reply);
   void initialized(const json &params);
   void exit(const json &params);
   void didOpen(const json &params);
@@ -56,6 +59,8 @@ private:
   bool shutdownRequested_ = false;
   std::map<std::string, RequestHandler, std::less<>> requests_;
   std::map<std::string, NotificationHandler, std::less<>> notifications_;
+  std::map<std::string, FeatureFn, std::less<>> features_;
+  Settings settings_;
 };
 
 // Serves one client on `stream` until `exit` or the end of input; returns

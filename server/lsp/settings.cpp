@@ -1,0 +1,105 @@
+#include "server/lsp/settings.h"
+
+namespace tilesight::lsp {
+
+using json = nlohmann::json;
+
+bool Settings::checkEnabled(std::string_view code) const {
+  // "race" turns off "race.unordered" and "race.scope".
+  for (std::string_view off : disabledChecks)
+    if (code == off || (code.starts_with(off) && code.size() > off.size() &&
+                        code[off.size()] == '.'))
+      return false;
+  return true;
+}
+
+namespace {
+
+void applyGrid(Settings &s, const json &v, std::vector<std::string> &problems) {
+  if (v.is_null()) {
+    s.grid.reset();
+    return;
+  }
+  if (!v.is_array() || v.empty() || v.size() > 3) {
+    problems.push_back("tilesight.grid must be an array of 1 to 3 positive "
+                       "integers, e.g. [8, 4, 1]");
+    return;
+  }
+  std::array<int64_t, 3> grid{1, 1, 1};
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (!v[i].is_number_integer() || v[i].get<int64_t>() < 1) {
+      problems.push_back("tilesight.grid[" + std::to_string(i) +
+                         "] must be a positive integer, not " + v[i].dump());
+      return;
+    }
+    grid[i] = v[i].get<int64_t>();
+  }
+  s.grid = grid;
+}
+
+// `checks` is either a list of codes to turn off or an object
+// {"code": false, ...}.
+void applyChecks(Settings &s, const json &v,
+                 std::vector<std::string> &problems) {
+  std::set<std::string, std::less<>> off;
+  if (v.is_array()) {
+    for (const json &c : v) {
+      if (!c.is_string()) {
+        problems.push_back("tilesight.checks: " + c.dump() + " is not a code");
+        return;
+      }
+      off.insert(c.get<std::string>());
+    }
+  } else if (v.is_object()) {
+    for (const auto &[code, on] : v.items()) {
+      if (!on.is_boolean()) {
+        problems.push_back("tilesight.checks." + code +
+                           " must be true or false");
+        return;
+      }
+      if (!on.get<bool>())
+        off.insert(code);
+    }
+  } else {
+    problems.push_back("tilesight.checks must be a list of codes to turn off "
+                       "or an object {\"code\": false}");
+    return;
+  }
+  s.disabledChecks = std::move(off);
+}
+
+} // namespace
+
+std::vector<std::string> applySettings(Settings &s, const json &input) {
+  std::vector<std::string> problems;
+  const json *j = &input;
+  if (j->is_object() && j->contains("tilesight"))
+    j = &(*j)["tilesight"];
+  if (j->is_null())
+    return problems;
+  if (!j->is_object()) {
+    problems.push_back("settings must be an object, not " + j->dump());
+    return problems;
+  }
+  if (auto it = j->find("grid"); it != j->end())
+    applyGrid(s, *it, problems);
+  if (auto it = j->find("checks"); it != j->end())
+    applyChecks(s, *it, problems);
+  if (auto it = j->find("logLevel"); it != j->end()) {
+    if (it->is_string() && (*it == "error" || *it == "info" || *it == "verbose"))
+      s.logLevel = it->get<std::string>();
+    else
+      problems.push_back("tilesight.logLevel must be \"error\", \"info\" or "
+                         "\"verbose\", not " + it->dump());
+  }
+  if (auto it = j->find("debounceMs"); it != j->end()) {
+    if (it->is_number_integer() && *it >= 0 && *it <= 10000)
+      s.debounceMs = it->get<int>();
+    else
+      problems.push_back("tilesight.debounceMs must be an integer from 0 to "
+                         "10000, not " + it->dump());
+  }
+  return problems;
+}
+
+} // namespace tilesight::lsp

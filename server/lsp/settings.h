@@ -1,0 +1,33 @@
+#pragma once
+// What the user configures: from initializationOptions and
+// workspace/didChangeConfiguration (`{"tilesight": {...}}` or the bare
+// object). Unknown keys are ignored; a malformed key is reported and keeps
+// its previous value.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tilesight::lsp {
+
+struct Settings {
+  // `tilesight.grid`: the launch grid (X, Y, Z), when known.
+  std::optional<std::array<int64_t, 3>> grid;
+  // `tilesight.checks`: codes (or code prefixes such as "race") turned off.
+  std::set<std::string, std::less<>> disabledChecks;
+  // `tilesight.logLevel`: "error", "info" or "verbose".
+  std::string logLevel = "info";
+  // `tilesight.debounceMs`: quiet time after an edit before analysis starts.
+  int debounceMs = 50;
+
+  bool checkEnabled(std::string_view code) const;
+};
+
+// Applies the keys present in `j` to `s`; returns one line per problem.
+std::vector<std::string> applySettings(Settings &s, const nlohmann::json &j);
+
+} // namespace tilesight::lsp
