@@ -48,13 +48,19 @@ Document &DocumentStore::open(const std::string &uri, int64_t version,
   d.uri = uri;
   d.version = version;
   d.text = std::make_shared<const SourceText>(std::move(text));
-  d.latest.reset();
   return d;
 }
 
 Document *DocumentStore::find(const std::string &uri) {
   auto it = docs_.find(uri);
   return it == docs_.end() ? nullptr : &it->second;
+}
+
+std::vector<Document> DocumentStore::all() const {
+  std::vector<Document> out;
+  for (const auto &[uri, doc] : docs_)
+    out.push_back(doc);
+  return out;
 }
 
 bool DocumentStore::close(const std::string &uri) {

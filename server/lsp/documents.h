@@ -1,10 +1,12 @@
 #pragma once
-// Open documents: their text, version and latest analysis. Incremental
-// changes are applied in order with positions in the negotiated encoding.
+// Open documents: their text and version, and how a version is analyzed.
+// Incremental changes are applied in order with positions in the negotiated
+// encoding.
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -30,12 +32,11 @@ std::shared_ptr<const Snapshot>
 analyzeDocument(const std::string &uri, int64_t version,
                 std::shared_ptr<const SourceText> source);
 
+// The newest text of an open document (the I/O thread's view).
 struct Document {
   std::string uri;
   int64_t version = 0;
   std::shared_ptr<const SourceText> text;
-  std::shared_ptr<const Snapshot>
-      latest; // analysis of the newest version analyzed
 };
 
 // Applies one TextDocumentContentChangeEvent: `{range, text}` replaces the
@@ -49,6 +50,7 @@ public:
   Document &open(const std::string &uri, int64_t version, std::string text);
   Document *find(const std::string &uri);
   bool close(const std::string &uri); // false when it was not open
+  std::vector<Document> all() const;
 
 private:
   std::map<std::string, Document> docs_;

@@ -71,6 +71,44 @@ void Connection::replyError(const json &id, int code,
         {"error", {{"code", code}, {"message", message}}}});
 }
 
+void Connection::request(std::string_view method, json params,
+                         ResponseHandler onDone) {
+  int64_t id;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    id = nextId_++;
+    pending_.emplace(id, std::move(onDone));
+  }
+  log_.info("<-- " + std::string(method) + "(" + std::to_string(id) +
+            ") request to the client");
+  send({{"jsonrpc", "2.0"},
+        {"id", id},
+        {"method", method},
+        {"params", std::move(params)}});
+}
+
+bool Connection::deliver(const json &response) {
+  auto idIt = response.find("id");
+  if (idIt == response.end() || !idIt->is_number_integer())
+    return false;
+  const json &id = *idIt;
+  ResponseHandler handler;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = pending_.find(id.get<int64_t>());
+    if (it == pending_.end())
+      return false;
+    handler = std::move(it->second);
+    pending_.erase(it);
+  }
+  static const json null;
+  auto result = response.find("result");
+  auto error = response.find("error");
+  handler(result == response.end() ? null : *result,
+          error == response.end() ? null : *error);
+  return true;
+}
+
 Reply::Reply(Connection &conn, json id, std::string method)
     : conn_(&conn), id_(std::move(id)), method_(std::move(method)),
       start_(std::chrono::steady_clock::now()) {}

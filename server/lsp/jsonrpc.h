@@ -2,7 +2,11 @@
 // JSON-RPC 2.0 over a MessageWriter: classifying incoming messages, error
 // codes, and Reply, which answers a request exactly once.
 #include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -23,6 +27,8 @@ constexpr int MethodNotFound = -32601;
 constexpr int InvalidParams = -32602;
 constexpr int InternalError = -32603;
 constexpr int ServerNotInitialized = -32002;
+constexpr int RequestCancelled = -32800;
+constexpr int ContentModified = -32801;
 } // namespace error_code
 
 // Thrown by handlers to answer with an error (e.g. InvalidParams).
@@ -42,19 +48,32 @@ struct Incoming {
 };
 Incoming classify(const json &message);
 
-// The outgoing side of a connection.
+// The outgoing side of a connection, shared by the I/O thread and the
+// worker. Requests to the client get ids of their own (integers counting
+// from 1; the client's ids are another namespace).
 class Connection {
 public:
+  // Called with the response's `result`, or with its `error` object.
+  using ResponseHandler =
+      std::function<void(const json &result, const json &error)>;
+
   Connection(MessageWriter &out, Logger &log) : out_(out), log_(log) {}
   void notify(std::string_view method, json params);
   void reply(const json &id, json result);
   void replyError(const json &id, int code, std::string_view message);
+  void request(std::string_view method, json params, ResponseHandler onDone);
+  // Hands a client's response to the handler of the request with its id;
+  // false when the server sent no such request (or it was answered).
+  bool deliver(const json &response);
   Logger &log() { return log_; }
 
 private:
   void send(const json &message);
   MessageWriter &out_;
   Logger &log_;
+  std::mutex mu_; // guards the two members below
+  int64_t nextId_ = 1;
+  std::map<int64_t, ResponseHandler> pending_;
 };
 
 // The answer to one request. Move-only; only the first answer is sent, and

@@ -1,6 +1,7 @@
 #pragma once
 // The server's log: one line per event on stderr (or a test's string), each
 // line written whole under a mutex so worker threads can share it.
+#include <atomic>
 #include <mutex>
 #include <string_view>
 
@@ -19,11 +20,12 @@ public:
   void info(std::string_view message) { log(Level::Info, message); }
   void verbose(std::string_view message) { log(Level::Verbose, message); }
   void log(Level level, std::string_view message);
+  void setLevel(Level level) { level_ = level; }
 
 private:
   std::mutex mu_;
   llvm::raw_ostream &os_;
-  Level level_;
+  std::atomic<Level> level_;
 };
 
 } // namespace tilesight::lsp

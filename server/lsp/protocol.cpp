@@ -1,5 +1,6 @@
 #include "server/lsp/protocol.h"
 
+#include "server/lsp/doc_links.h"
 #include "server/lsp/jsonrpc.h"
 
 namespace tilesight::lsp {
@@ -107,6 +108,8 @@ json diagnosticJson(const SourceText &src, const std::string &uri,
             {"code", d.code},
             {"source", "tilesight"},
             {"message", d.message}};
+  if (std::optional<std::string> href = checkDocUrl(d.code))
+    j["codeDescription"] = {{"href", *href}};
   if (!d.notes.empty()) {
     json related = json::array();
     for (const RelatedNote &n : d.notes)

@@ -31,8 +31,9 @@ Position toPosition(const SourceText &src, uint32_t offset, PositionEncoding e);
 json positionJson(const SourceText &src, uint32_t offset, PositionEncoding e);
 json rangeJson(const SourceText &src, Range r, PositionEncoding e);
 
-// An LSP Diagnostic: range, severity, code, source "tilesight", message,
-// notes as relatedInformation (in the same document).
+// An LSP Diagnostic: range, severity, code with a link to its section of
+// docs/checks.md, source "tilesight", message, notes as relatedInformation
+// (in the same document).
 json diagnosticJson(const SourceText &src, const std::string &uri,
                     const Diagnostic &d, PositionEncoding e);
 

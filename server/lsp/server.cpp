@@ -1,6 +1,7 @@
 #include "server/lsp/server.h"
 
 #include <chrono>
+#include <utility>
 
 #include <llvm/Support/Format.h>
 #include <llvm/Support/raw_ostream.h>
@@ -27,6 +28,33 @@ std::string describe(const Incoming &m) {
                                                  : std::string());
 }
 
+std::string milliseconds(std::chrono::steady_clock::time_point start) {
+  double ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::format("%.2f", ms);
+  return os.str();
+}
+
+// Whether the nested member at `path` is `true`.
+bool boolAt(const json &j, std::initializer_list<const char *> path) {
+  const json *at = &j;
+  for (const char *key : path) {
+    if (!at->is_object() || !at->contains(key))
+      return false;
+    at = &(*at)[key];
+  }
+  return at->is_boolean() && at->get<bool>();
+}
+
+Logger::Level logLevelNamed(std::string_view name) {
+  return name == "error"  ? Logger::Level::Error
+         : name == "info" ? Logger::Level::Info
+                          : Logger::Level::Verbose;
+}
+
 int64_t versionMember(const json &textDocument) {
   const json &v = member(textDocument, "version");
   if (!v.is_number_integer())
@@ -37,7 +65,8 @@ int64_t versionMember(const json &textDocument) {
 } // namespace
 
 LspServer::LspServer(MessageWriter &out, Logger &log)
-    : conn_(out, log), log_(log) {
+    : conn_(out, log), log_(log), settings_(std::make_shared<Settings>()),
+      scheduler_(log) {
   requests_ = {{"initialize", &LspServer::initialize},
                {"shutdown", &LspServer::shutdown}};
   features_ = {{"textDocument/hover", &lsp::hover},
@@ -52,10 +81,15 @@ LspServer::LspServer(MessageWriter &out, Logger &log)
                {"textDocument/codeAction", &codeActions}};
   notifications_ = {{"initialized", &LspServer::initialized},
                     {"exit", &LspServer::exit},
+                    {"$/cancelRequest", &LspServer::cancelRequest},
+                    {"workspace/didChangeConfiguration",
+                     &LspServer::didChangeConfiguration},
                     {"textDocument/didOpen", &LspServer::didOpen},
                     {"textDocument/didChange", &LspServer::didChange},
                     {"textDocument/didClose", &LspServer::didClose}};
 }
+
+LspServer::~LspServer() { scheduler_.stop(); }
 
 void LspServer::handle(std::string_view body) {
   json message;
@@ -74,14 +108,19 @@ void LspServer::handle(std::string_view body) {
     onNotification(m);
     break;
   case Incoming::Response:
-    log_.error("a response to id " + m.id.dump() +
-               ", but the server sent no request");
+    onResponse(message);
     break;
   case Incoming::Invalid:
     log_.error("invalid message: " + m.problem);
     conn_.replyError(m.id, error_code::InvalidRequest, m.problem);
     break;
   }
+}
+
+void LspServer::onResponse(const json &message) {
+  if (!conn_.deliver(message))
+    log_.error("a response to id " + message["id"].dump() +
+               ", but the server sent no request with that id");
 }
 
 void LspServer::onRequest(const Incoming &m) {
@@ -93,13 +132,13 @@ void LspServer::onRequest(const Incoming &m) {
   if (state_ != State::Uninitialized && state_ != State::Running)
     return reply.error(error_code::InvalidRequest,
                        "shutdown was already requested");
+  if (auto f = features_.find(m.method); f != features_.end())
+    return queueDocumentRequest(f->second, m, std::move(reply));
+  auto it = requests_.find(m.method);
+  if (it == requests_.end())
+    return reply.error(error_code::MethodNotFound,
+                       "method not found: " + m.method);
   try {
-    if (auto f = features_.find(m.method); f != features_.end())
-      return onDocumentRequest(f->second, m, reply);
-    auto it = requests_.find(m.method);
-    if (it == requests_.end())
-      return reply.error(error_code::MethodNotFound,
-                         "method not found: " + m.method);
     (this->*it->second)(m.params, reply);
   } catch (const RpcError &e) {
     reply.error(e.code, e.what());
@@ -131,13 +170,7 @@ void LspServer::onNotification(const Incoming &m) {
   } catch (const json::exception &e) {
     log_.error("invalid params for " + m.method + ": " + e.what());
   }
-  double ms = std::chrono::duration<double, std::milli>(
-                  std::chrono::steady_clock::now() - start)
-                  .count();
-  std::string line;
-  llvm::raw_string_ostream os(line);
-  os << "done " << m.method << " " << llvm::format("%.2f", ms) << " ms";
-  log_.verbose(os.str());
+  log_.verbose("done " + m.method + " " + milliseconds(start) + " ms");
 }
 
 int LspServer::run(MessageReader &in) {
@@ -150,6 +183,7 @@ int LspServer::run(MessageReader &in) {
     }
     handle(*body);
   }
+  finishWork();
   return exitCode();
 }
 
@@ -163,8 +197,12 @@ void LspServer::initialize(const json &params, Reply &reply) {
     throw RpcError(error_code::InvalidParams,
                    "initialize needs an object of parameters");
   encoding_ = negotiateEncoding(params);
+  clientPullsConfiguration_ =
+      boolAt(params, {"capabilities", "workspace", "configuration"});
   state_ = State::Running;
   log_.info(std::string("position encoding: ") + encodingName(encoding_));
+  if (auto opts = params.find("initializationOptions"); opts != params.end())
+    applyConfiguration(*opts, "initializationOptions");
   json capabilities = {
       {"positionEncoding", encodingName(encoding_)},
       {"textDocumentSync",
@@ -186,37 +224,136 @@ void LspServer::initialize(const json &params, Reply &reply) {
                  {{"name", "tilesight"}, {"version", TILESIGHT_VERSION}}}});
 }
 
-void LspServer::initialized(const json &) {}
+void LspServer::initialized(const json &) {
+  if (clientPullsConfiguration_)
+    pullConfiguration();
+}
 
 void LspServer::shutdown(const json &, Reply &reply) {
   state_ = State::ShuttingDown;
   shutdownRequested_ = true;
-  reply.result(nullptr);
+  // Answered on the worker, after everything queued before it.
+  auto shared = std::make_shared<Reply>(std::move(reply));
+  scheduler_.request("", [shared](bool) { shared->result(nullptr); });
 }
 
-void LspServer::exit(const json &) { state_ = State::Exited; }
+void LspServer::exit(const json &) {
+  state_ = State::Exited;
+  finishWork();
+}
+
+void LspServer::finishWork() {
+  // After shutdown nothing new is queued, and what was queued before it
+  // (its own answer last) is owed to the client; without shutdown the client
+  // is gone or does not care.
+  if (shutdownRequested_)
+    scheduler_.waitIdle();
+  scheduler_.stop();
+}
+
+void LspServer::cancelRequest(const json &params) {
+  std::string id = member(params, "id").dump();
+  std::lock_guard<std::mutex> lock(mu_);
+  if (pendingIds_.count(id))
+    cancelledIds_.insert(id);
+}
+
+// --- settings ----------------------------------------------------------------
+
+std::shared_ptr<const Settings> LspServer::settings() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return settings_;
+}
+
+void LspServer::applyConfiguration(const json &input, std::string_view from) {
+  auto next = std::make_shared<Settings>(*settings());
+  for (const std::string &problem : applySettings(*next, input)) {
+    log_.error("settings from " + std::string(from) + ": " + problem);
+    conn_.notify("window/showMessage",
+                 {{"type", 2}, {"message", "tilesight: " + problem}});
+  }
+  log_.setLevel(logLevelNamed(next->logLevel));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    settings_ = next;
+  }
+  log_.info("settings from " + std::string(from) + " applied");
+  for (const Document &doc : docs_.all())
+    scheduleAnalysis(doc, false);
+}
+
+void LspServer::pullConfiguration() {
+  conn_.request("workspace/configuration",
+                {{"items", {{{"section", "tilesight"}}}}},
+                [this](const json &result, const json &error) {
+                  if (!error.is_null() || !result.is_array() || result.empty())
+                    return log_.error("workspace/configuration failed: " +
+                                      (error.is_null() ? result.dump()
+                                                       : error.dump()));
+                  applyConfiguration(result[0], "workspace/configuration");
+                });
+}
+
+void LspServer::didChangeConfiguration(const json &params) {
+  // LSP 3.17: clients that answer workspace/configuration send null settings
+  // here and expect the server to ask.
+  const json &settings = member(params, "settings");
+  if (clientPullsConfiguration_ &&
+      (settings.is_null() || (settings.is_object() && settings.empty())))
+    return pullConfiguration();
+  applyConfiguration(settings, "workspace/didChangeConfiguration");
+}
 
 // --- documents ---------------------------------------------------------------
 
-void LspServer::analyzeAndPublish(Document &doc) {
+std::chrono::microseconds LspServer::debounceFor(const std::string &uri) const {
+  // clangd's policy: waiting about as long as the last analysis took costs
+  // little and saves analyses that the next keystroke would make stale.
+  std::chrono::microseconds cap =
+      std::chrono::milliseconds(settings()->debounceMs);
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = analysisTime_.find(uri);
+  return it == analysisTime_.end() ? std::chrono::microseconds(0)
+                                   : std::min(cap, it->second);
+}
+
+void LspServer::scheduleAnalysis(const Document &doc, bool debounce) {
+  auto wait =
+      debounce ? debounceFor(doc.uri) : std::chrono::microseconds(0);
+  scheduler_.update(doc.uri, wait,
+                    [this, uri = doc.uri, version = doc.version,
+                     text = doc.text, settings = settings()] {
+                      analyzeAndPublish(uri, version, text, settings);
+                    });
+}
+
+void LspServer::analyzeAndPublish(const std::string &uri, int64_t version,
+                                  std::shared_ptr<const SourceText> text,
+                                  std::shared_ptr<const Settings> settings) {
   auto start = std::chrono::steady_clock::now();
-  doc.latest = analyzeDocument(doc.uri, doc.version, doc.text);
-  const Snapshot &s = *doc.latest;
+  std::shared_ptr<const Snapshot> snap =
+      analyzeDocument(uri, version, std::move(text));
+  snapshots_[uri] = snap;
   json diagnostics = json::array();
-  for (const Diagnostic &d : s.analysis.diagnostics)
-    diagnostics.push_back(diagnosticJson(*s.source, s.uri, d, encoding_));
-  double ms = std::chrono::duration<double, std::milli>(
-                  std::chrono::steady_clock::now() - start)
-                  .count();
-  std::string line;
-  llvm::raw_string_ostream os(line);
-  os << "analyzed " << s.uri << " version " << s.version << ": "
-     << diagnostics.size() << " diagnostics in " << llvm::format("%.2f", ms)
-     << " ms";
-  log_.info(os.str());
+  for (const Diagnostic &d : snap->analysis.diagnostics)
+    if (settings->checkEnabled(d.code))
+      diagnostics.push_back(diagnosticJson(*snap->source, uri, d, encoding_));
+  auto took = std::chrono::duration_cast<std::chrono::microseconds>(
+      std::chrono::steady_clock::now() - start);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    analysisTime_[uri] = took;
+  }
+  std::string what = "analyzed " + uri + " version " +
+                     std::to_string(version) + ": " +
+                     std::to_string(diagnostics.size()) + " diagnostics in " +
+                     milliseconds(start) + " ms";
+  if (scheduler_.updateQueued(uri))
+    return log_.info(what + "; not published, a newer version is queued");
+  log_.info(what);
   conn_.notify("textDocument/publishDiagnostics",
-               {{"uri", s.uri},
-                {"version", s.version},
+               {{"uri", uri},
+                {"version", version},
                 {"diagnostics", std::move(diagnostics)}});
 }
 
@@ -224,7 +361,7 @@ void LspServer::didOpen(const json &params) {
   const json &td = member(params, "textDocument");
   std::string uri = stringMember(td, "uri");
   int64_t version = versionMember(td);
-  analyzeAndPublish(docs_.open(uri, version, stringMember(td, "text")));
+  scheduleAnalysis(docs_.open(uri, version, stringMember(td, "text")), false);
 }
 
 void LspServer::didChange(const json &params) {
@@ -246,7 +383,7 @@ void LspServer::didChange(const json &params) {
         applyChange(*text, change, encoding_));
   doc->text = std::move(text);
   doc->version = version;
-  analyzeAndPublish(*doc);
+  scheduleAnalysis(*doc, true);
 }
 
 void LspServer::didClose(const json &params) {
@@ -254,24 +391,70 @@ void LspServer::didClose(const json &params) {
   if (!docs_.close(uri))
     throw RpcError(error_code::InvalidParams,
                    "didClose for a document that is not open: " + uri);
-  conn_.notify("textDocument/publishDiagnostics",
-               {{"uri", uri}, {"diagnostics", json::array()}});
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    analysisTime_.erase(uri);
+  }
+  // An update of its own: queued analyses of the document become stale and
+  // queued requests about it answer ContentModified.
+  scheduler_.update(uri, std::chrono::microseconds(0), [this, uri] {
+    snapshots_.erase(uri);
+    conn_.notify("textDocument/publishDiagnostics",
+                 {{"uri", uri}, {"diagnostics", json::array()}});
+  });
 }
 
-// --- features ----------------------------------------------------------------
+// --- document requests -------------------------------------------------------
 
-void LspServer::onDocumentRequest(FeatureFn feature, const Incoming &m,
-                                  Reply &reply) {
+void LspServer::queueDocumentRequest(FeatureFn feature, const Incoming &m,
+                                     Reply reply) {
+  std::string uri;
+  try {
+    uri = stringMember(member(m.params, "textDocument"), "uri");
+    if (m.params.contains("position")) // malformed params fail at once
+      parsePosition(m.params["position"]);
+  } catch (const RpcError &e) {
+    return reply.error(e.code, e.what());
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    pendingIds_.insert(m.id.dump());
+  }
+  auto shared = std::make_shared<Reply>(std::move(reply));
+  scheduler_.request(uri, [this, feature, m, shared](bool modified) {
+    answerDocumentRequest(feature, m, *shared, modified);
+  });
+}
+
+void LspServer::answerDocumentRequest(FeatureFn feature, const Incoming &m,
+                                      Reply &reply, bool modified) {
+  bool cancelled;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::string id = m.id.dump();
+    pendingIds_.erase(id);
+    cancelled = cancelledIds_.erase(id) > 0;
+  }
+  if (cancelled)
+    return reply.error(error_code::RequestCancelled, "cancelled");
+  if (modified)
+    return reply.error(error_code::ContentModified,
+                       "the document changed after this request was sent");
   std::string uri = stringMember(member(m.params, "textDocument"), "uri");
-  if (m.params.contains("position")) // malformed params fail even when closed
-    parsePosition(m.params["position"]);
-  Document *doc = docs_.find(uri);
-  if (!doc || !doc->latest) {
+  auto snap = snapshots_.find(uri);
+  if (snap == snapshots_.end()) {
     log_.info(m.method + " on a document that is not open: " + uri);
     return reply.result(nullptr);
   }
-  FeatureContext cx{*doc->latest, encoding_, settings_};
-  reply.result(feature(cx, m.params));
+  Settings settings = *this->settings();
+  FeatureContext cx{*snap->second, encoding_, settings};
+  try {
+    reply.result(feature(cx, m.params));
+  } catch (const RpcError &e) {
+    reply.error(e.code, e.what());
+  } catch (const json::exception &e) {
+    reply.error(error_code::InvalidParams, e.what());
+  }
 }
 
 int serve(ByteStream &stream, Logger &log) {

@@ -1,10 +1,15 @@
 #pragma once
 // The language server: lifecycle, documents and features over a JSON-RPC
-// connection. Single-threaded and synchronous in this version: each message
-// is handled to completion before the next is read, which makes transcript
-// tests deterministic.
+// connection. The I/O thread (run/handle) reads messages, keeps document
+// texts and answers lifecycle requests; analysis and every document request
+// run on the Scheduler's worker, in arrival order (scheduler.h), reading the
+// latest snapshot of their document.
+#include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -13,6 +18,7 @@
 #include "server/lsp/jsonrpc.h"
 #include "server/lsp/logger.h"
 #include "server/lsp/protocol.h"
+#include "server/lsp/scheduler.h"
 #include "server/lsp/settings.h"
 #include "server/lsp/transport.h"
 
@@ -21,6 +27,7 @@ namespace tilesight::lsp {
 class LspServer {
 public:
   LspServer(MessageWriter &out, Logger &log);
+  ~LspServer(); // stops the worker; queued work is dropped
 
   // Handles one message body (JSON text). Never throws.
   void handle(std::string_view body);
@@ -30,37 +37,70 @@ public:
   // Handles messages until `exit` or the end of input; returns exitCode().
   int run(MessageReader &in);
 
+  // For tests and benchmarks: see Scheduler.
+  Scheduler &scheduler() { return scheduler_; }
+
 private:
   using RequestHandler = void (LspServer::*)(const json &params, Reply &reply);
   using NotificationHandler = void (LspServer::*)(const json &params);
 
   void onRequest(const Incoming &m);
   void onNotification(const Incoming &m);
-  // A request about one open document, answered from its latest analysis.
-  void onDocumentRequest(FeatureFn feature, const Incoming &m, Reply &reply);
+  void onResponse(const json &message);
+  // A request about one document, answered on the worker from its latest
+  // analysis.
+  void queueDocumentRequest(FeatureFn feature, const Incoming &m, Reply reply);
+  void answerDocumentRequest(FeatureFn feature, const Incoming &m,
+                             Reply &reply, bool modified);
 
   void initialize(const json &params, Reply &reply);
   void shutdown(const json &params, Reply &reply);
   void initialized(const json &params);
   void exit(const json &params);
+  void finishWork(); // at exit or the end of input
+  void cancelRequest(const json &params);
   void didOpen(const json &params);
   void didChange(const json &params);
   void didClose(const json &params);
+  void didChangeConfiguration(const json &params);
 
-  // Analyzes the document's current text and publishes its diagnostics.
-  void analyzeAndPublish(Document &doc);
+  // Settings: applied on the I/O thread, then every open document is
+  // analyzed again (checks or the grid may have changed).
+  void applyConfiguration(const json &settings, std::string_view from);
+  void pullConfiguration();
+  std::shared_ptr<const Settings> settings() const;
+
+  // Queues the analysis of the document's current version.
+  void scheduleAnalysis(const Document &doc, bool debounce);
+  // On the worker: analyze, keep the snapshot, publish unless stale.
+  void analyzeAndPublish(const std::string &uri, int64_t version,
+                         std::shared_ptr<const SourceText> text,
+                         std::shared_ptr<const Settings> settings);
+  std::chrono::microseconds debounceFor(const std::string &uri) const;
 
   enum class State { Uninitialized, Running, ShuttingDown, Exited };
   Connection conn_;
   Logger &log_;
-  DocumentStore docs_;
   PositionEncoding encoding_ = PositionEncoding::Utf16;
   State state_ = State::Uninitialized;
   bool shutdownRequested_ = false;
+  bool clientPullsConfiguration_ = false;
   std::map<std::string, RequestHandler, std::less<>> requests_;
   std::map<std::string, NotificationHandler, std::less<>> notifications_;
   std::map<std::string, FeatureFn, std::less<>> features_;
-  Settings settings_;
+
+  DocumentStore docs_; // I/O thread: the texts
+
+  mutable std::mutex mu_; // guards the members below (both threads)
+  std::shared_ptr<const Settings> settings_;
+  std::set<std::string> pendingIds_;   // requests not answered yet (id dumps)
+  std::set<std::string> cancelledIds_; // of those, the cancelled ones
+  std::map<std::string, std::chrono::microseconds> analysisTime_;
+
+  // Worker only: the latest analysis of each open document.
+  std::map<std::string, std::shared_ptr<const Snapshot>> snapshots_;
+
+  Scheduler scheduler_; // last: its worker uses the members above
 };
 
 // Serves one client on `stream` until `exit` or the end of input; returns

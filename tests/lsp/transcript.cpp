@@ -116,15 +116,10 @@ Transcript parseTranscript(std::string_view content) {
   return t;
 }
 
-std::string clientBytes(const Transcript &t) {
-  std::string bytes;
-  for (const Step &s : t.steps) {
-    if (s.kind == Step::Send)
-      bytes += frame(nlohmann::json::parse(s.body).dump());
-    if (s.kind == Step::Raw)
-      bytes += s.body;
-  }
-  return bytes;
+std::string clientBytes(const Step &s) {
+  if (s.kind == Step::Send)
+    return frame(nlohmann::json::parse(s.body).dump());
+  return s.kind == Step::Raw ? s.body : std::string();
 }
 
 bool matchesSubset(const nlohmann::json &expected, const nlohmann::json &actual,

@@ -15,7 +15,9 @@
 //   log TEXT           the server's log contains TEXT
 //   exit-code N        the server's exit status
 //
-// Every server message must be matched by an `expect`, in order.
+// Every server message must be matched by an `expect`, in order. The runner
+// plays the client as an editor would: it sends the messages up to an
+// `expect`, waits for the server's next message, then goes on.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,8 +39,9 @@ struct Transcript {
 
 Transcript parseTranscript(std::string_view content);
 
-// The client's bytes: framed `send` messages and `raw` bytes, in order.
-std::string clientBytes(const Transcript &t);
+// The client's bytes of one step: a framed `send` message or `raw` bytes
+// (nothing for other steps).
+std::string clientBytes(const Step &s);
 
 // Whether `actual` contains `expected` (the subset rule above); `why` says
 // where they differ.

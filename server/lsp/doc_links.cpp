@@ -1,0 +1,60 @@
+#include "server/lsp/doc_links.h"
+
+#include <cctype>
+
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+
+#ifndef TILESIGHT_SOURCE_DOCS
+#error "TILESIGHT_SOURCE_DOCS must be defined by the build"
+#endif
+
+namespace tilesight::lsp {
+
+namespace {
+
+// RFC 3986: everything but unreserved characters and '/' is escaped.
+std::string fileUri(std::string_view path) {
+  static const char hex[] = "0123456789ABCDEF";
+  std::string uri = "file://";
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '/' || c == '-' || c == '.' || c == '_' ||
+        c == '~') {
+      uri += static_cast<char>(c);
+    } else {
+      uri += '%';
+      uri += hex[c >> 4];
+      uri += hex[c & 15];
+    }
+  }
+  return uri;
+}
+
+std::string findChecksDoc() {
+  // getMainExecutable reads /proc/self/exe on Linux; the arguments only
+  // matter elsewhere.
+  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  llvm::SmallString<256> installed(llvm::sys::path::parent_path(exe));
+  llvm::sys::path::append(installed, "..", "share", "doc");
+  llvm::sys::path::append(installed, "tilesight", "checks.md");
+  llvm::SmallString<256> source(TILESIGHT_SOURCE_DOCS);
+  llvm::sys::path::append(source, "checks.md");
+  for (llvm::SmallString<256> *candidate : {&installed, &source}) {
+    llvm::SmallString<256> real;
+    if (!llvm::sys::fs::real_path(*candidate, real))
+      return fileUri(real.str());
+  }
+  return "";
+}
+
+} // namespace
+
+std::optional<std::string> checkDocUrl(std::string_view code) {
+  static const std::string base = findChecksDoc();
+  if (base.empty() || code.empty())
+    return std::nullopt;
+  return base + "#" + std::string(code);
+}
+
+} // namespace tilesight::lsp
