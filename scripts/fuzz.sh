@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Run a libFuzzer target with ASan+UBSan (default: the parser for 600 s).
-#   scripts/fuzz.sh [SECONDS] [parser|layout]
+#   scripts/fuzz.sh [SECONDS] [parser|layout|lsp]
+# lsp: the language server's framing, dispatch, documents and features, fed
+# the client side of a connection (seeded with the tests/lsp transcripts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_TO_RUN=${1:-600}
@@ -15,6 +17,8 @@ if [[ $TARGET == parser ]]; then
   for f in tests/corpus/valid/*.tile tests/corpus/invalid/*.tile examples/*.tile; do
     cp "$f" "$corpus/$(echo "$f" | tr / _)"  # the same name can sit in two folders
   done
+elif [[ $TARGET == lsp ]]; then
+  python3 fuzz/lsp_seeds.py tests/lsp "$corpus"
 else  # seed with the expressions of the layout corpus files
   grep -ho '#layout<.*>' tests/corpus/*/layouts.tile | sed 's/^#layout<//; s/>$//' |
     awk '{ f = sprintf("%s/seed%03d", dir, NR); printf "%s", $0 > f; close(f) }' dir="$corpus"

@@ -76,12 +76,15 @@ bool MessageReader::readLine(std::string &line) {
       pos_ = buf_.size();
       return true;
     }
-    scanned = buf_.size();
+    // fill() may move the unread bytes to the front: remember how many were
+    // scanned relative to pos_, not as an index.
+    size_t unread = buf_.size() - pos_;
     if (!fill()) {
       line.assign(buf_, pos_, std::string::npos);
       pos_ = buf_.size();
       return false;
     }
+    scanned = pos_ + unread;
   }
 }
 

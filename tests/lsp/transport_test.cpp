@@ -49,6 +49,22 @@ TEST(LspFraming, SplitReadsAndOtherHeaders) {
   }
 }
 
+// The reader compacts its buffer once 4 KiB are consumed; a header that
+// arrives in a later read must still be found (a 4 KB initialize from Neovim
+// once made the next message vanish).
+TEST(LspFraming, HeadersAfterTheBufferIsCompacted) {
+  std::string big = "\"" + std::string(5000, 'x') + "\"";
+  std::string first = frame(big);
+  std::string in = first + frame("[2]") + frame("[3]");
+  for (size_t chunk : {size_t(1), size_t(7), size_t(4096), size_t(4097),
+                       first.size(), first.size() + 5, SIZE_MAX}) {
+    Read r = readAll(in, chunk);
+    EXPECT_EQ(r.bodies, (std::vector<std::string>{big, "[2]", "[3]"}))
+        << "chunk " << chunk;
+    EXPECT_EQ(r.log, "") << "chunk " << chunk;
+  }
+}
+
 TEST(LspFraming, DuplicateLengthUsesTheLast) {
   Read r = readAll("Content-Length: 99\r\nContent-Length: 2\r\n\r\n{}");
   EXPECT_EQ(r.bodies, std::vector<std::string>{"{}"});
