@@ -22,7 +22,7 @@ Analysis analyze(std::string_view text, const AnalyzeOptions& options) {
     ca.parsed.program.source = text;
     parseChunk(text, c.begin, c.end, ca.parsed, sink);
     verifyProgram(ca.parsed, sink);
-    checkLayoutAliases(ca.parsed, sink, ca.layouts);
+    checkLayoutAliases(ca.parsed, sink, ca.layouts, options.layoutWorkBudget);
     auto& d = sink.all();
     std::stable_sort(d.begin(), d.end(), [](const Diagnostic& a, const Diagnostic& b) { return a.range.begin < b.range.begin; });
     result.diagnostics.insert(result.diagnostics.end(), std::make_move_iterator(d.begin()), std::make_move_iterator(d.end()));

@@ -6,6 +6,7 @@
 
 #include "analysis/checks/layout_aliases.h"
 #include "analysis/diag/diagnostic.h"
+#include "analysis/layout/layout.h"
 #include "analysis/source/source_text.h"
 #include "analysis/syntax/parser.h"
 
@@ -13,6 +14,9 @@ namespace tilesight {
 
 struct AnalyzeOptions {
   bool splitInputFile = false;  // check each `// -----` chunk on its own
+  // How hard the exact layout decisions may work (layout.h); an editor passes
+  // layout::kInteractiveWorkBudget.
+  double layoutWorkBudget = layout::kBatchWorkBudget;
 };
 
 struct ChunkAnalysis {

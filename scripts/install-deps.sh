@@ -3,7 +3,8 @@
 set -euo pipefail
 
 # zlib1g-dev: LLVM 14's CMake package links LLVMSupport against ZLIB::ZLIB but llvm-14-dev does not pull it in.
-PACKAGES=(cmake make g++ llvm-14-dev zlib1g-dev nlohmann-json3-dev libboost-dev libgtest-dev googletest)
+# neovim: the editor that the e2e.nvim test drives (tests/e2e/nvim).
+PACKAGES=(cmake make g++ llvm-14-dev zlib1g-dev nlohmann-json3-dev libboost-dev libgtest-dev googletest neovim)
 if [[ "${TILESIGHT_EXTRA_PACKAGES:-}" != "" ]]; then
   read -r -a extra <<<"$TILESIGHT_EXTRA_PACKAGES"
   PACKAGES+=("${extra[@]}")

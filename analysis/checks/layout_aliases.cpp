@@ -36,7 +36,8 @@ std::string propertyText(const layout::Properties& p) {
 
 }  // namespace
 
-void checkLayoutAliases(const ParseResult& parsed, DiagSink& diags, std::vector<LayoutAliasFact>& facts) {
+void checkLayoutAliases(const ParseResult& parsed, DiagSink& diags, std::vector<LayoutAliasFact>& facts,
+                        double workBudget) {
   std::unordered_map<std::string, layout::Value> env;
   std::vector<std::string> failed;
   for (const AliasDef& a : parsed.aliases) {
@@ -64,7 +65,7 @@ void checkLayoutAliases(const ParseResult& parsed, DiagSink& diags, std::vector<
       continue;
     }
     const layout::LayoutAttr& attr = r.value();
-    layout::Properties props = layout::valueProperties(attr.value);
+    layout::Properties props = layout::valueProperties(attr.value, workBudget);
     if (attr.claim && !layout::claimHolds(*attr.claim, props)) {
       uint32_t at = bodyBegin + static_cast<uint32_t>(attr.claimColumn);
       std::string claim = layout::claimName(*attr.claim);

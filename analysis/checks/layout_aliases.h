@@ -21,6 +21,7 @@ struct LayoutAliasFact {
 
 // Evaluates every #layout alias of a chunk in definition order (later aliases
 // may use earlier ones); appends the facts of the ones that evaluated.
-void checkLayoutAliases(const ParseResult& parsed, DiagSink& diags, std::vector<LayoutAliasFact>& facts);
+void checkLayoutAliases(const ParseResult& parsed, DiagSink& diags, std::vector<LayoutAliasFact>& facts,
+                        double workBudget);
 
 }  // namespace tilesight

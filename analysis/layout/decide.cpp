@@ -263,13 +263,11 @@ std::optional<Witness> enumerationSearch(const std::vector<Mode>& m, size_t leav
 
 // The cheaper exact search: the DP costs about log2(s) passes over C/64 words
 // per mode, the enumeration about N hash-set insertions.
-Verdict exactSearch(const std::vector<Mode>& m, size_t leaves, int64_t n, Wide c) {
+Verdict exactSearch(const std::vector<Mode>& m, size_t leaves, int64_t n, Wide c, double budget) {
   double dpCost = 0;
   for (const Mode& x : m) dpCost += 2.0 * std::bit_width(static_cast<uint64_t>(x.s)) * (double(c) / 64 + 1);
   double enumCost = 16.0 * double(n);
-  // About 2^33 word operations (or as many bytes of memory): seconds, not hours.
-  constexpr double kBudget = 8.6e9;
-  if (std::min(dpCost, enumCost) > kBudget) {
+  if (std::min(dpCost, enumCost) > budget) {
     Verdict v{false, false, {"undecided: the exact search exceeds the work budget"}, std::nullopt};
     return v;
   }
@@ -281,7 +279,7 @@ Verdict exactSearch(const std::vector<Mode>& m, size_t leaves, int64_t n, Wide c
   return w ? collisionBy("bitset over [0, C)", *w) : injectiveBy("bitset over [0, C)");
 }
 
-Verdict injectivity(std::vector<Mode> m, size_t leaves);
+Verdict injectivity(std::vector<Mode> m, size_t leaves, double budget);
 
 // v with `first` named before its own methods.
 Verdict prefixed(std::string first, const Verdict& v) {
@@ -290,13 +288,13 @@ Verdict prefixed(std::string first, const Verdict& v) {
   return out;
 }
 
-Verdict splitAt(const std::vector<Mode>& m, size_t leaves, size_t k, int64_t g) {
+Verdict splitAt(const std::vector<Mode>& m, size_t leaves, size_t k, int64_t g, double budget) {
   std::vector<Mode> low(m.begin(), m.begin() + static_cast<std::ptrdiff_t>(k + 1));
   std::vector<Mode> high(m.begin() + static_cast<std::ptrdiff_t>(k + 1), m.end());
   for (Mode& x : high) x.d /= g;
-  Verdict v = prefixed("block split", injectivity(low, leaves));
+  Verdict v = prefixed("block split", injectivity(low, leaves, budget));
   if (!v.injective) return v;
-  Verdict h = injectivity(high, leaves);
+  Verdict h = injectivity(high, leaves, budget);
   for (const auto& s : h.methods) v.add(s);
   v.injective = h.injective;
   v.decided = h.decided;
@@ -306,19 +304,19 @@ Verdict splitAt(const std::vector<Mode>& m, size_t leaves, size_t k, int64_t g) 
 
 // The cascade on modes with s > 1 and d > 0, sorted by d: cheap exact tests
 // first, then exact reductions, then the exact search.
-Verdict injectivity(std::vector<Mode> m, size_t leaves) {
+Verdict injectivity(std::vector<Mode> m, size_t leaves, double budget) {
   int64_t g = 0;
   for (const Mode& x : m) g = std::gcd(g, x.d);
   for (Mode& x : m) x.d /= g;
   if (superincreasing(m)) return injectiveBy("superincreasing");
   if (auto w = pairCollision(m, leaves)) return collisionBy("pair collision", *w);
   if (m.size() == 2) return injectiveBy("rank-2 gcd rule");
-  if (auto split = blockSplit(m)) return splitAt(m, leaves, split->first, split->second);
-  if (capModes(m)) return prefixed("mode cap", injectivity(m, leaves));
+  if (auto split = blockSplit(m)) return splitAt(m, leaves, split->first, split->second, budget);
+  if (capModes(m)) return prefixed("mode cap", injectivity(m, leaves, budget));
   Wide c = maxImage(m) + 1;
   int64_t n = 1;
   for (const Mode& x : m) n *= x.s;
-  Verdict v = exactSearch(m, leaves, n, c);
+  Verdict v = exactSearch(m, leaves, n, c, budget);
   return n > c ? prefixed("pigeonhole (size > cosize)", v) : v;
 }
 
@@ -338,7 +336,7 @@ IntTuple naturalCoord(const std::vector<int64_t>& x, const std::vector<int64_t>&
 
 }  // namespace
 
-Properties decide(const Layout& l) {
+Properties decide(const Layout& l, double workBudget) {
   std::vector<int64_t> s = leaves(l.shape), d = leaves(l.stride);
   Properties p;
   for (size_t i = 0; i < s.size(); ++i) (d[i] < 0 ? p.minOffset : p.maxOffset) += (s[i] - 1) * d[i];
@@ -357,7 +355,7 @@ Properties decide(const Layout& l) {
     w.b[m.front().leaf] = 1;
     v = collisionBy("stride 0 (broadcast)", w);
   } else {
-    v = injectivity(m, s.size());
+    v = injectivity(m, s.size(), workBudget);
   }
   p.injective = v.injective;
   p.decided = v.decided;

@@ -102,6 +102,12 @@ struct Properties {
   // would exceed the work budget; `injective` is then unknown (reported false).
   bool decided = true;
 };
-Properties decide(const Layout& l);
+// The exact search's work budget, in word operations (or bytes of memory):
+// about 2^33 costs seconds, which a command that asks about one layout can
+// afford; an editor or a whole-program check asks with the interactive one
+// (milliseconds) and reports "undecided" sooner.
+constexpr double kBatchWorkBudget = 8.6e9;
+constexpr double kInteractiveWorkBudget = 1.6e7;
+Properties decide(const Layout& l, double workBudget = kBatchWorkBudget);
 
 }  // namespace tilesight::layout

@@ -56,8 +56,8 @@ Properties identityProperties(const Layout& l) {
 
 // Sw o L: Sw is a bijection, so injectivity (and a collision) is L's; the image
 // is enumerated, or is L's when L covers whole aligned swizzle blocks.
-Properties swizzledProperties(const Layout& l, const Swizzle& sw) {
-  Properties p = decide(l);
+Properties swizzledProperties(const Layout& l, const Swizzle& sw, double workBudget) {
+  Properties p = decide(l, workBudget);
   if (p.collision) p.collision->offset = sw.apply(p.collision->offset);
   p.gap.reset();
   int64_t n = size(l);
@@ -103,10 +103,10 @@ std::string valueText(const Value& v) {
   return v.swizzle ? v.swizzle->toString() + " o " + text : text;
 }
 
-Properties valueProperties(const Value& v) {
+Properties valueProperties(const Value& v, double workBudget) {
   if (v.identity) return identityProperties(v.layout);
-  if (v.swizzle) return swizzledProperties(layoutOf(v), *v.swizzle);
-  return decide(layoutOf(v));
+  if (v.swizzle) return swizzledProperties(layoutOf(v), *v.swizzle, workBudget);
+  return decide(layoutOf(v), workBudget);
 }
 
 }  // namespace tilesight::layout

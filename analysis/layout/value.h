@@ -30,6 +30,6 @@ int64_t valueOffset(const Value& v, int64_t i);
 // `[3:1,_]`, identity strides as `1@0`.
 std::string valueText(const Value& v);
 // Properties of a layout value (swizzles preserve injectivity; see decide.cpp).
-Properties valueProperties(const Value& v);
+Properties valueProperties(const Value& v, double workBudget = kBatchWorkBudget);
 
 }  // namespace tilesight::layout

@@ -20,7 +20,8 @@ analyzeDocument(const std::string &uri, int64_t version,
   snap->source = std::move(source);
   bool split =
       endsWith(uri, ".mlir") && splitChunks(snap->source->text()).size() > 1;
-  snap->analysis = analyze(snap->source->text(), {split});
+  snap->analysis = analyze(snap->source->text(),
+                           {split, layout::kInteractiveWorkBudget});
   return snap;
 }
 

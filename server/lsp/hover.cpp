@@ -4,6 +4,7 @@
 
 #include "analysis/ir/op_table.h"
 #include "analysis/layout/render.h"
+#include "server/lsp/hover_types.h"
 
 namespace tilesight::lsp {
 
@@ -150,6 +151,8 @@ std::optional<HoverInfo> aliasHover(const Snapshot &s, const ChunkAnalysis &c,
 std::optional<HoverInfo> hoverInChunk(const Snapshot &s, const ChunkAnalysis &c,
                                       uint32_t offset) {
   const Program &p = c.parsed.program;
+  // Types nest (the tensor_view inside a view type): the innermost wins.
+  const Occurrence *type = nullptr;
   for (const Occurrence &o : c.parsed.side.occurrences) {
     if (!contains(o.range, offset))
       continue;
@@ -159,7 +162,13 @@ std::optional<HoverInfo> hoverInChunk(const Snapshot &s, const ChunkAnalysis &c,
       if (auto h = aliasHover(s, c, o.range))
         return h;
     }
+    if (o.kind == Occurrence::TypeUse && o.type &&
+        (!type ||
+         o.range.end - o.range.begin < type->range.end - type->range.begin))
+      type = &o;
   }
+  if (type)
+    return HoverInfo{type->range, typeHover(*type->type)};
   for (const Operation &op : p.ops)
     if (contains(op.nameRange, offset))
       return HoverInfo{op.nameRange, opHover(p, op)};

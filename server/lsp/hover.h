@@ -19,7 +19,8 @@ struct HoverInfo {
 // On an op name: its doc line and operand/result types. On an SSA value
 // (definition or use): its type and where it is defined. On a #layout alias
 // (definition or use, also inside another layout expression): the evaluated
-// layout, its properties and its table. Nothing elsewhere.
+// layout, its properties and its table. On a written type (the innermost
+// where types nest): see hover_types.h. Nothing elsewhere.
 std::optional<HoverInfo> hoverAt(const Snapshot &snap, uint32_t offset);
 
 // textDocument/hover: hoverAt as an LSP Hover (or null).

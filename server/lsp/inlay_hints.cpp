@@ -1,10 +1,55 @@
 #include "server/lsp/inlay_hints.h"
 
-#include "server/lsp/jsonrpc.h"
+#include <algorithm>
+
+#include "analysis/checks/views.h"
 
 namespace tilesight::lsp {
 
-json inlayHints(const FeatureContext &, const json &) {
-  throw RpcError(error_code::MethodNotFound, "inlayHints: not built yet");
+namespace {
+
+struct Hint {
+  uint32_t offset;
+  std::string label;
+};
+
+void collect(const Program &p, std::vector<Hint> &out) {
+  for (const Value &v : p.values) {
+    if (v.name.empty() || !v.type)
+      continue;
+    // `%x:2` binds %x#0 and %x#1 at one range: no hint there.
+    if (p.source.substr(v.range.begin, v.range.end - v.range.begin) != v.name)
+      continue;
+    if (v.type->isView())
+      if (auto s = views::indexSpace(*v.type))
+        out.push_back({v.range.end, "index " + s->shapeText()});
+  }
 }
+
+} // namespace
+
+json inlayHints(const FeatureContext &cx, const json &params) {
+  const json &range = member(params, "range");
+  uint32_t begin = cx.offsetOf(member(range, "start"));
+  uint32_t end = cx.offsetOf(member(range, "end"));
+  std::vector<Hint> hints;
+  for (const ChunkAnalysis &c : cx.snap.analysis.chunks)
+    collect(c.parsed.program, hints);
+  // Results are defined after their regions are parsed: sort by position.
+  std::stable_sort(
+      hints.begin(), hints.end(),
+      [](const Hint &a, const Hint &b) { return a.offset < b.offset; });
+  json out = json::array();
+  for (const Hint &h : hints) {
+    if (h.offset < begin || h.offset > end)
+      continue;
+    out.push_back(
+        {{"position", positionJson(*cx.snap.source, h.offset, cx.encoding)},
+         {"label", h.label},
+         {"kind", 1},
+         {"paddingLeft", true}});
+  }
+  return out;
+}
+
 } // namespace tilesight::lsp

@@ -1,9 +1,13 @@
 #pragma once
-// Inlay hints: the index-space shape of each view, result types where the syntax elides them.
+// Inlay hints (LSP InlayHint[], kind Type) inside the requested range: after
+// each value whose type is a view, its index-space shape (`index 4x2`), which
+// the text never spells. Result types get no hints: every custom form of the
+// dialect writes them (a shared `: tile<...>` names operands and result).
 #include "server/lsp/feature.h"
 
 namespace tilesight::lsp {
 
+// textDocument/inlayHint: params {textDocument, range}.
 json inlayHints(const FeatureContext &cx, const json &params);
 
 } // namespace tilesight::lsp

@@ -1,16 +1,79 @@
 #include "server/lsp/navigation.h"
 
 #include "server/lsp/jsonrpc.h"
+#include "server/lsp/mentions.h"
 
 namespace tilesight::lsp {
 
-json definition(const FeatureContext &, const json &) {
-  throw RpcError(error_code::MethodNotFound, "definition: not built yet");
+namespace {
+
+// LSP DocumentHighlightKind.
+constexpr int kRead = 2, kWrite = 3;
+
+struct Entity {
+  Mention under;            // the mention at the request's position
+  std::vector<Mention> all; // every mention of its entity, in order
+};
+
+// The entity under the request's position, within its chunk.
+std::optional<Entity> entityAt(const FeatureContext &cx, const json &params) {
+  uint32_t offset = cx.offsetOf(member(params, "position"));
+  const ChunkAnalysis *chunk = chunkAt(cx.snap, offset);
+  if (!chunk)
+    return std::nullopt;
+  std::vector<Mention> mentions = chunkMentions(cx.snap, *chunk);
+  std::optional<Mention> under = mentionAt(mentions, offset);
+  if (!under)
+    return std::nullopt;
+  Entity e{*under, {}};
+  for (const Mention &m : mentions)
+    if (m.key == under->key)
+      e.all.push_back(m);
+  return e;
 }
-json references(const FeatureContext &, const json &) {
-  throw RpcError(error_code::MethodNotFound, "references: not built yet");
+
+json location(const FeatureContext &cx, Range r) {
+  return {{"uri", cx.snap.uri}, {"range", cx.range(r)}};
 }
-json documentHighlight(const FeatureContext &, const json &) {
-  throw RpcError(error_code::MethodNotFound, "documentHighlight: not built yet");
+
+} // namespace
+
+json definition(const FeatureContext &cx, const json &params) {
+  std::optional<Entity> e = entityAt(cx, params);
+  if (!e)
+    return nullptr;
+  if (e->under.isDef)
+    return location(cx, e->under.range);
+  for (const Mention &m : e->all)
+    if (m.isDef)
+      return location(cx, m.range);
+  return nullptr; // an undefined name
 }
+
+json references(const FeatureContext &cx, const json &params) {
+  const json &flag = member(member(params, "context"), "includeDeclaration");
+  if (!flag.is_boolean())
+    throw RpcError(error_code::InvalidParams,
+                   "\"includeDeclaration\" must be a boolean");
+  std::optional<Entity> e = entityAt(cx, params);
+  if (!e)
+    return nullptr;
+  json out = json::array();
+  for (const Mention &m : e->all)
+    if (!m.isDef || flag.get<bool>())
+      out.push_back(location(cx, m.range));
+  return out;
+}
+
+json documentHighlight(const FeatureContext &cx, const json &params) {
+  std::optional<Entity> e = entityAt(cx, params);
+  if (!e)
+    return nullptr;
+  json out = json::array();
+  for (const Mention &m : e->all)
+    out.push_back(
+        {{"range", cx.range(m.range)}, {"kind", m.isDef ? kWrite : kRead}});
+  return out;
+}
+
 } // namespace tilesight::lsp

@@ -1,5 +1,8 @@
 #pragma once
-// Go to definition, find references, document highlight: SSA values, block arguments, symbols (@name), #aliases and block labels, from the side table.
+// Go to definition, find references, document highlight: SSA values (a
+// `%x:2` group is one entity with its `%x#1` uses), block arguments, symbols
+// (@name, resolved in the nearest module), #aliases (the newest definition
+// before a use) and block labels, within the chunk of the position.
 #include "server/lsp/feature.h"
 
 namespace tilesight::lsp {

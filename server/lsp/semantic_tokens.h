@@ -1,5 +1,10 @@
 #pragma once
-// Semantic tokens (full document): legend and encoding.
+// Semantic tokens (full document), from the side table and op name ranges.
+// Token types: keyword (op names), function (@symbols), variable (SSA
+// values), parameter (block arguments), type (the head word of a written
+// type), macro (#/! aliases); the modifier `declaration` marks definitions.
+// Block labels (no standard token type in LSP 3.17), comments and numbers
+// are left to the editor's grammar.
 #include "server/lsp/feature.h"
 
 namespace tilesight::lsp {

@@ -1,0 +1,170 @@
+// View geometry (see views.h). Index spaces follow the type descriptions of
+// cuda-tile 13.3 (Types.td): partition_view and strided_view index dimension
+// i walks tensor dimension dim_map[i] with tile size tile[i]; partition tiles
+// start every tile[i] elements, strided tiles every traversal_strides[i], and
+// an index is valid while its tile starts inside the tensor, so the extent is
+// ceildiv(size, step) and edge tiles may be partial. (Types.td's text gives
+// its strided example (5), dim_map [1, 0], an index space of 22x4; its picture
+// and its permute note give 4x22, as the partition_view rule does: we follow
+// those.)
+#include "analysis/checks/views.h"
+
+#include <algorithm>
+
+namespace tilesight::views {
+
+namespace {
+
+std::string dimText(int64_t v) { return v == kDynamic ? std::string("?") : std::to_string(v); }
+
+// `(a,b)` for rank >= 2, `a` for rank 1 (CuTe's spelling of each).
+std::string tupleText(const std::vector<int64_t>& v) {
+  if (v.size() == 1) return dimText(v[0]);
+  std::string s = "(";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + dimText(v[i]);
+  return s + ")";
+}
+
+layout::IntTuple tupleOf(const std::vector<int64_t>& v) {
+  if (v.size() == 1) return v[0];
+  std::vector<layout::IntTuple> elems(v.begin(), v.end());
+  return layout::IntTuple::tuple(std::move(elems));
+}
+
+bool allStatic(const std::vector<int64_t>& v) {
+  return std::none_of(v.begin(), v.end(), [](int64_t x) { return x == kDynamic; });
+}
+
+bool allPositive(const std::vector<int64_t>& v) {
+  return std::all_of(v.begin(), v.end(), [](int64_t x) { return x == kDynamic || x > 0; });
+}
+
+void decideInjective(TensorViewLayout& out, const std::vector<int64_t>& shape) {
+  int64_t size = 1;
+  for (int64_t d : shape) size = layout::satMul(size, d);
+  // A size past int64 is beyond any exact search (and its arithmetic).
+  if (size == INT64_MAX) {
+    out.injective = Injectivity::Undecided;
+    return;
+  }
+  layout::Properties p = layout::decide(*out.layout, layout::kInteractiveWorkBudget);
+  if (!p.decided) out.injective = Injectivity::Undecided;
+  else if (p.injective) out.injective = Injectivity::Yes;
+  else {
+    out.injective = Injectivity::No;
+    out.collision = p.collision;
+  }
+}
+
+bool isPermutation(const std::vector<int64_t>& m) {
+  std::vector<bool> seen(m.size(), false);
+  for (int64_t d : m) {
+    if (d < 0 || d >= static_cast<int64_t>(m.size()) || seen[d]) return false;
+    seen[d] = true;
+  }
+  return true;
+}
+
+// A dimension whose tiles start every `step` elements of a tensor dim of size
+// `size` (kDynamic when unknown).
+IndexDim gridDim(int64_t tensorDim, int64_t size, int64_t tile, int64_t step) {
+  IndexDim d;
+  d.tensorDim = tensorDim;
+  d.tile = tile;
+  d.step = step;
+  if (size == kDynamic) return d;
+  d.tensorSize = size;
+  d.extent = layout::ceilDiv(size, step);
+  // Tile k overhangs when k * step + tile > size.
+  int64_t first = size >= tile ? (size - tile) / step + 1 : 0;
+  d.firstPartial = std::min(first, *d.extent);
+  return d;
+}
+
+std::optional<IndexSpace> gridSpace(const Type& view, const Type& tv) {
+  size_t rank = view.shape.size();
+  bool strided = view.kind == TypeKind::StridedView;
+  if (view.dimMap.size() != rank || !isPermutation(view.dimMap)) return std::nullopt;
+  if (strided && (view.strides.size() != rank || !allPositive(view.strides))) return std::nullopt;
+  IndexSpace s;
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t t = view.dimMap[i];
+    s.dims.push_back(gridDim(t, tv.shape[t], view.shape[i], strided ? view.strides[i] : view.shape[i]));
+  }
+  return s;
+}
+
+// The spec fixes the rank (that of the tensor_view) and the index at
+// sparse_dim: a 1-D tile of row indices, each selecting one row, so that
+// dimension's extent is the tensor's size there. It does not say how the
+// other dimensions are traversed (the type has no dim_map or strides, and
+// Types.td only says "a grid pattern"), so their extents are unknown.
+std::optional<IndexSpace> gatherScatterSpace(const Type& view, const Type& tv) {
+  int64_t rank = static_cast<int64_t>(view.shape.size());
+  if (view.sparseDim < 0 || view.sparseDim >= rank) return std::nullopt;
+  IndexSpace s;
+  for (int64_t i = 0; i < rank; ++i) {
+    IndexDim d;
+    d.tensorDim = i;
+    d.tile = view.shape[i];
+    if (i == view.sparseDim) {
+      d.sparse = true;
+      d.step = 1;
+      if (tv.shape[i] != kDynamic) {
+        d.tensorSize = tv.shape[i];
+        d.extent = d.firstPartial = tv.shape[i];
+      }
+    }
+    s.dims.push_back(d);
+  }
+  return s;
+}
+
+}  // namespace
+
+std::optional<TensorViewLayout> tensorViewLayout(const Type& tv) {
+  if (tv.kind != TypeKind::TensorView || tv.shape.size() != tv.strides.size()) return std::nullopt;
+  // Strides are not checked: the verifier reports zero and negative ones, and
+  // the layout facts stay meaningful for them (a zero stride is a broadcast).
+  if (!allPositive(tv.shape)) return std::nullopt;
+  TensorViewLayout out;
+  if (tv.shape.empty()) {  // a 0-d tensor_view: one element at offset 0
+    out.text = "1:0";
+    out.layout = layout::Layout{1, 0};
+    out.injective = Injectivity::Yes;
+    return out;
+  }
+  out.text = tupleText(tv.shape) + ":" + tupleText(tv.strides);
+  if (!allStatic(tv.shape) || !allStatic(tv.strides)) return out;  // Injectivity::Dynamic
+  out.layout = layout::Layout{tupleOf(tv.shape), tupleOf(tv.strides)};
+  decideInjective(out, tv.shape);
+  return out;
+}
+
+int64_t IndexDim::overhang(int64_t k) const {
+  if (!tensorSize || !partial(k)) return 0;
+  return std::max<int64_t>(0, layout::satAdd(layout::satMul(k, step), tile) - *tensorSize);
+}
+
+bool IndexSpace::known() const {
+  return std::all_of(dims.begin(), dims.end(), [](const IndexDim& d) { return d.extent.has_value(); });
+}
+
+std::string IndexSpace::shapeText() const {
+  std::string s;
+  for (size_t i = 0; i < dims.size(); ++i)
+    s += (i ? "x" : "") + (dims[i].extent ? std::to_string(*dims[i].extent) : std::string("?"));
+  return s;
+}
+
+std::optional<IndexSpace> indexSpace(const Type& view) {
+  if (!view.isView() || !view.tensorView) return std::nullopt;
+  const Type& tv = *view.tensorView;
+  if (view.shape.empty() || view.shape.size() != tv.shape.size() || !allPositive(view.shape) ||
+      !allStatic(view.shape) || !allPositive(tv.shape))
+    return std::nullopt;
+  if (view.kind == TypeKind::GatherScatterView) return gatherScatterSpace(view, tv);
+  return gridSpace(view, tv);
+}
+
+}  // namespace tilesight::views

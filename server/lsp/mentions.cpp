@@ -1,0 +1,229 @@
+#include "server/lsp/mentions.h"
+
+#include <algorithm>
+#include <map>
+
+#include "analysis/syntax/lexer.h"
+
+namespace tilesight::lsp {
+
+namespace {
+
+std::string_view textOf(std::string_view text, Range r) {
+  return text.substr(r.begin, r.end - r.begin);
+}
+
+bool contains(Range r, uint32_t offset) {
+  return r.begin <= offset && offset < r.end;
+}
+
+// A multi-result definition is spelled `%x:2`; the name is `%x`.
+Range nameOnly(std::string_view text, Range r) {
+  size_t colon = textOf(text, r).find(':');
+  if (colon != std::string_view::npos)
+    r.end = r.begin + static_cast<uint32_t>(colon);
+  return r;
+}
+
+bool isSymbolTable(const Operation &op) {
+  return op.name == "cuda_tile.module" || op.name == "builtin.module";
+}
+
+// The symbol table in which `op` defines or looks up symbols (kNoId: the
+// top level), as the verifier's lookup does.
+OpId symbolTableOf(const Program &p, OpId op) {
+  if (op == kNoId)
+    return kNoId;
+  for (OpId id = p.op(op).parent; id != kNoId; id = p.op(id).parent)
+    if (isSymbolTable(p.op(id)))
+      return id;
+  return kNoId;
+}
+
+// The `#name` (or `^name`) words of text[r], outside comments and strings.
+std::vector<Range> prefixedWords(std::string_view text, Range r, char prefix) {
+  std::vector<Range> out;
+  for (uint32_t i = r.begin; i < r.end; ++i) {
+    char c = text[i];
+    if (c == '/' && i + 1 < r.end && text[i + 1] == '/') {
+      while (i + 1 < r.end && text[i + 1] != '\n')
+        ++i;
+    } else if (c == '"') {
+      for (++i; i < r.end && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+    } else if (c == prefix && (i == 0 || !isIdentChar(text[i - 1]))) {
+      uint32_t e = i + 1;
+      while (e < r.end && isIdentChar(text[e]))
+        ++e;
+      if (e > i + 1)
+        out.push_back({i, e});
+      i = e - 1;
+    }
+  }
+  return out;
+}
+
+// The expression between `#layout<` and `>` of a layout alias, if it is one.
+std::optional<Range> layoutBody(std::string_view text, const AliasDef &a) {
+  constexpr std::string_view open = "#layout<";
+  std::string_view value = textOf(text, a.value.range);
+  if (!value.starts_with(open) || !value.ends_with('>'))
+    return std::nullopt;
+  return Range{a.value.range.begin + static_cast<uint32_t>(open.size()),
+               a.value.range.end - 1};
+}
+
+class MentionBuilder {
+public:
+  MentionBuilder(const Snapshot &snap, const ChunkAnalysis &chunk)
+      : text_(snap.source->text()), parsed_(chunk.parsed) {}
+
+  std::vector<Mention> build() {
+    for (const Occurrence &o : parsed_.side.occurrences)
+      if (o.kind == Occurrence::Alias && o.isDef)
+        aliasDefs_[textOf(text_, o.range)].push_back(o.range.begin);
+    for (auto &[name, offsets] : aliasDefs_)
+      std::sort(offsets.begin(), offsets.end());
+    for (const Occurrence &o : parsed_.side.occurrences)
+      add(o);
+    addLayoutUses();
+    addLabelUses();
+    return sortedDisjoint();
+  }
+
+private:
+  void add(const Occurrence &o) {
+    const Program &p = parsed_.program;
+    std::string_view name = textOf(text_, o.range);
+    switch (o.kind) {
+    case Occurrence::Value: {
+      // Unnamed results (a count mismatch) sit on the op name: not mentions.
+      if (o.value == kNoId || p.value(o.value).name.empty())
+        return;
+      Range r = o.isDef ? nameOnly(text_, o.range) : o.range;
+      out_.push_back({r,
+                      o.isDef,
+                      {EntityKey::Value, p.value(o.value).range.begin, {}},
+                      o.value});
+      return;
+    }
+    case Occurrence::Symbol:
+      out_.push_back({o.range,
+                      o.isDef,
+                      {EntityKey::Symbol, symbolTableOf(p, o.op), name}});
+      return;
+    case Occurrence::Alias:
+      out_.push_back({o.range, o.isDef, aliasKey(name, o.range.begin)});
+      return;
+    case Occurrence::BlockLabel:
+      out_.push_back({o.range, o.isDef, {EntityKey::Label, o.op, name}});
+      labels_.push_back(&o);
+      return;
+    case Occurrence::TypeUse:
+      return;
+    }
+  }
+
+  // Aliases may be redefined: a use names the newest definition before it.
+  EntityKey aliasKey(std::string_view name, uint32_t at) const {
+    EntityKey key{EntityKey::Alias, kNoId, name};
+    auto defs = aliasDefs_.find(name);
+    if (defs == aliasDefs_.end())
+      return key;
+    auto next = std::upper_bound(defs->second.begin(), defs->second.end(), at);
+    if (next != defs->second.begin())
+      key.id = *std::prev(next);
+    return key;
+  }
+
+  // The side table does not see inside `#layout<...>`: its text is an
+  // expression for the layout library.
+  void addLayoutUses() {
+    for (const AliasDef &a : parsed_.aliases) {
+      std::optional<Range> body = layoutBody(text_, a);
+      if (!body)
+        continue;
+      for (Range w : prefixedWords(text_, *body, '#'))
+        out_.push_back({w, false, aliasKey(textOf(text_, w), w.begin)});
+    }
+  }
+
+  // Successor lists are skipped by the parser, so label uses are the `^name`
+  // words inside the op owning the labels; a use names the label of the
+  // innermost op that defines one by that name.
+  void addLabelUses() {
+    const Program &p = parsed_.program;
+    std::vector<OpId> owners;
+    for (const Occurrence *l : labels_)
+      if (std::find(owners.begin(), owners.end(), l->op) == owners.end())
+        owners.push_back(l->op);
+    for (OpId owner : owners) {
+      for (Range w : prefixedWords(text_, p.op(owner).range, '^')) {
+        std::string_view name = textOf(text_, w);
+        const Occurrence *def = nullptr;
+        for (const Occurrence *l : labels_) {
+          if (textOf(text_, l->range) != name ||
+              !contains(p.op(l->op).range, w.begin))
+            continue;
+          if (!def || p.op(l->op).range.begin > p.op(def->op).range.begin)
+            def = l;
+        }
+        if (def && def->op == owner && def->range.begin != w.begin)
+          out_.push_back({w, false, {EntityKey::Label, owner, name}});
+      }
+    }
+  }
+
+  // Sorted by position; a mention overlapping an earlier one (the shared
+  // definition of a `%x:2` group) is dropped.
+  std::vector<Mention> sortedDisjoint() {
+    std::stable_sort(out_.begin(), out_.end(),
+                     [](const Mention &a, const Mention &b) {
+                       return a.range.begin < b.range.begin;
+                     });
+    std::vector<Mention> kept;
+    for (const Mention &m : out_)
+      if (kept.empty() || kept.back().range.end <= m.range.begin)
+        kept.push_back(m);
+    return kept;
+  }
+
+  std::string_view text_;
+  const ParseResult &parsed_;
+  std::map<std::string_view, std::vector<uint32_t>> aliasDefs_;
+  std::vector<const Occurrence *> labels_;
+  std::vector<Mention> out_;
+};
+
+} // namespace
+
+const ChunkAnalysis *chunkAt(const Snapshot &snap, uint32_t offset) {
+  const std::vector<ChunkAnalysis> &chunks = snap.analysis.chunks;
+  for (const ChunkAnalysis &c : chunks)
+    if (c.chunk.begin <= offset && offset < c.chunk.end)
+      return &c;
+  // The end of the file (just after its last token) is in the last chunk.
+  if (!chunks.empty() && offset == chunks.back().chunk.end)
+    return &chunks.back();
+  return nullptr;
+}
+
+std::vector<Mention> chunkMentions(const Snapshot &snap,
+                                   const ChunkAnalysis &chunk) {
+  return MentionBuilder(snap, chunk).build();
+}
+
+std::optional<Mention> mentionAt(const std::vector<Mention> &mentions,
+                                 uint32_t offset) {
+  auto it = std::partition_point(
+      mentions.begin(), mentions.end(),
+      [&](const Mention &m) { return m.range.end <= offset; });
+  if (it != mentions.end() && it->range.begin <= offset)
+    return *it;
+  if (it != mentions.begin() && std::prev(it)->range.end == offset)
+    return *std::prev(it);
+  return std::nullopt;
+}
+
+} // namespace tilesight::lsp

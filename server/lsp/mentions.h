@@ -1,0 +1,47 @@
+#pragma once
+// Every mention of a named entity in one chunk (SSA values, symbols,
+// aliases, block labels), each with the key of the entity it names:
+// navigation groups mentions by key, semantic tokens colour them. Built from
+// the side table, plus the two kinds of use it does not record (alias uses
+// inside `#layout<...>` bodies and block label uses in successor lists),
+// which are found by scanning the text they live in.
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "server/lsp/documents.h"
+
+namespace tilesight::lsp {
+
+// What a mention names. Two mentions name the same entity when their keys
+// are equal.
+struct EntityKey {
+  enum Kind : uint8_t { Value, Symbol, Alias, Label };
+  Kind kind = Value;
+  // Value: where its definition begins (a `%x:2` group is one entity).
+  // Symbol: the symbol table op (kNoId: the top level). Alias: where the
+  // definition in force begins (kNoId: undefined). Label: the owning op.
+  uint32_t id = kNoId;
+  std::string_view name; // Symbol, Alias, Label: as spelled
+  bool operator==(const EntityKey &) const = default;
+};
+
+struct Mention {
+  Range range;
+  bool isDef = false;
+  EntityKey key;
+  ValueId value = kNoId; // Value mentions
+};
+
+// The chunk holding `offset`, or null.
+const ChunkAnalysis *chunkAt(const Snapshot &snap, uint32_t offset);
+
+// The mentions of a chunk, sorted by position, none overlapping.
+std::vector<Mention> chunkMentions(const Snapshot &snap,
+                                   const ChunkAnalysis &chunk);
+
+// The mention under `offset` (or ending at it, when none contains it).
+std::optional<Mention> mentionAt(const std::vector<Mention> &mentions,
+                                 uint32_t offset);
+
+} // namespace tilesight::lsp

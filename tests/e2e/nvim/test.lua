@@ -1,0 +1,200 @@
+-- e2e.nvim: Neovim's own LSP client, with editors/nvim configured as a user
+-- would, against the real `tilesight lsp`. Run by run.sh, which puts the
+-- plugin on the runtimepath and gives a scratch directory:
+--   TILESIGHT_BINARY  the server executable
+--   TILESIGHT_E2E_DIR an empty directory this test may write into
+-- Exits 0 when every check passed, 1 with a FAIL line otherwise.
+
+local WAIT_MS = 20000
+
+local function say(line)
+  -- print() goes to stderr in headless mode; the checks belong on stdout.
+  io.stdout:write(line .. '\n')
+  io.stdout:flush()
+end
+
+local function check(ok, what, detail)
+  if not ok then
+    error(what .. (detail and (': ' .. detail) or ''), 0)
+  end
+  say('ok: ' .. what)
+end
+
+local function json(v)
+  return vim.fn.json_encode(v)
+end
+
+local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
+local binary = assert(os.getenv('TILESIGHT_BINARY'), 'TILESIGHT_BINARY')
+local scratch = assert(os.getenv('TILESIGHT_E2E_DIR'), 'TILESIGHT_E2E_DIR')
+
+-- Positions in sample.tile (0-based lines, byte columns).
+local ALIAS = { 3, 1 } -- inside `#sA` on its definition line
+local N_DEF = { 5, 22 } -- `%n` in `entry @"kérnel→"(%n: ...)`
+local N_USE = { 7, 14 } -- the first `%n` in `%d = addi %n, %n`
+
+local function clients_of(buf)
+  if vim.lsp.get_clients then -- 0.10
+    return vim.lsp.get_clients({ bufnr = buf })
+  end
+  return vim.tbl_values(vim.lsp.buf_get_clients(buf))
+end
+
+-- An LSP position (line, character in the client's encoding) as a byte
+-- column of the buffer.
+local function byte_col(buf, client, pos)
+  local text = vim.api.nvim_buf_get_lines(buf, pos.line, pos.line + 1, true)[1]
+  if client.offset_encoding == 'utf-8' then
+    return pos.character
+  end
+  return vim.str_byteindex(text, pos.character,
+    client.offset_encoding == 'utf-16')
+end
+
+local function request(buf, method, at)
+  vim.api.nvim_win_set_cursor(0, { at[1] + 1, at[2] })
+  local client = clients_of(buf)[1]
+  local params = vim.lsp.util.make_position_params(0, client.offset_encoding)
+  local replies, err = vim.lsp.buf_request_sync(buf, method, params, WAIT_MS)
+  local reply = replies and replies[client.id]
+  check(reply and reply.error == nil and reply.result ~= nil,
+    string.format('%s at %d:%d answered', method, at[1] + 1, at[2] + 1),
+    err or json(reply and (reply.error or reply.result)))
+  return reply.result
+end
+
+local function write(path, lines)
+  vim.fn.mkdir(vim.fn.fnamemodify(path, ':h'), 'p')
+  assert(vim.fn.writefile(lines, path) == 0, 'cannot write ' .. path)
+end
+
+-- Filetype detection, before setup() so that no server starts for these.
+local function check_detection()
+  local with = scratch .. '/with_module.mlir'
+  local without = scratch .. '/plain.mlir'
+  write(with, { '// a header', 'cuda_tile.module @m {', '}' })
+  write(without, { 'func.func @f() {', '  return', '}' })
+  for _, case in ipairs({ { with, true }, { without, false } }) do
+    vim.cmd('edit ' .. vim.fn.fnameescape(case[1]))
+    local ft = vim.bo.filetype
+    check((ft == 'tileir') == case[2], vim.fn.fnamemodify(case[1], ':t')
+      .. ' has filetype ' .. (ft == '' and '(none)' or ft))
+    vim.cmd('bwipeout!')
+  end
+end
+
+local function check_diagnostics(buf)
+  local function expected(d)
+    return d.lnum == 6 and d.col == 29 and d.code == 'type'
+      and d.source == 'tilesight'
+      and d.severity == vim.diagnostic.severity.ERROR
+      and d.message:find('tile dimensions must be powers of two', 1, true)
+  end
+  local got = vim.wait(WAIT_MS, function()
+    local ds = vim.diagnostic.get(buf)
+    return #ds == 1 and expected(ds[1])
+  end, 20)
+  check(got, 'one diagnostic: 7:30 error [type] tile dimensions must be '
+    .. 'powers of two', 'got ' .. json(vim.diagnostic.get(buf)))
+end
+
+local function check_hover(buf, client)
+  local result = request(buf, 'textDocument/hover', ALIAS)
+  local md = result.contents.value or ''
+  check(result.contents.kind == 'markdown', 'hover is markdown')
+  local grid = table.concat({
+    '|   | 0 | 1 |',
+    '|---|---|---|',
+    '| **0** | 0 | 1 |',
+    '| **1** | 2 | 3 |',
+    '| **2** | 4 | 5 |',
+    '| **3** | 6 | 7 |',
+  }, '\n')
+  check(md:find('**#sA** = `#layout<(4,2):(2,1)>`', 1, true) ~= nil,
+    'hover on #sA names the alias', md)
+  check(md:find(grid, 1, true) ~= nil, 'hover on #sA has the layout table', md)
+
+  -- After é and → the byte and UTF-16 columns differ: both directions of
+  -- the conversion are exercised.
+  result = request(buf, 'textDocument/hover', N_DEF)
+  check((result.contents.value or ''):find('**%n**', 1, true) ~= nil,
+    'hover on %n after multi-byte characters', json(result))
+  check(result.range and result.range.start.line == N_DEF[1]
+    and byte_col(buf, client, result.range.start) == N_DEF[2],
+    'its range starts at byte column ' .. N_DEF[2], json(result.range))
+end
+
+local function check_definition(buf, client)
+  local result = request(buf, 'textDocument/definition', N_USE)
+  -- Location, Location[] or LocationLink[].
+  local loc = result.uri and result or result[1]
+  check(loc ~= nil, 'definition found', json(result))
+  local uri = loc.targetUri or loc.uri
+  local range = loc.targetSelectionRange or loc.range
+  check(uri == vim.uri_from_bufnr(buf), 'definition is in the same file', uri)
+  check(range.start.line == N_DEF[1]
+    and byte_col(buf, client, range.start) == N_DEF[2],
+    string.format('definition of %%n at line %d, byte column %d',
+      N_DEF[1] + 1, N_DEF[2]), json(range))
+end
+
+local function check_stop(client)
+  local id = client.id
+  vim.lsp.stop_client(id)
+  -- The client is forgotten once the server process has exited.
+  check(vim.wait(5000, function()
+    return vim.lsp.get_client_by_id(id) == nil
+  end, 20), 'the server exited after shutdown and exit')
+end
+
+local function run()
+  local v = vim.version()
+  say(string.format('neovim %d.%d.%d', v.major, v.minor, v.patch))
+  vim.o.swapfile = false
+  check_detection()
+
+  -- A project: its root holds .git, the file is one level down.
+  local project = scratch .. '/project'
+  vim.fn.mkdir(project .. '/.git', 'p')
+  local file = project .. '/src/sample.tile'
+  write(file, vim.fn.readfile(here .. '/sample.tile'))
+
+  require('tilesight').setup({
+    cmd = { binary, 'lsp' },
+    grid = { 8, 4, 1 },
+    log_level = 'info',
+  })
+  vim.cmd('edit ' .. vim.fn.fnameescape(file))
+  local buf = vim.api.nvim_get_current_buf()
+  check(vim.bo.filetype == 'tileir', 'sample.tile has filetype tileir')
+
+  check_diagnostics(buf)
+  local clients = clients_of(buf)
+  check(#clients == 1, 'one client attached', tostring(#clients))
+  local client = clients[1]
+  check(client.config.root_dir == project, 'its root is the project',
+    client.config.root_dir)
+  check(client.config.init_options.grid[1] == 8,
+    'settings passed as init_options')
+
+  check_hover(buf, client)
+  check_definition(buf, client)
+  check_stop(client)
+end
+
+local ok, problem = xpcall(run, function(e)
+  return type(e) == 'string' and e or debug.traceback(tostring(e))
+end)
+if ok then
+  say('PASS')
+  vim.cmd('qall!')
+else
+  say('FAIL: ' .. problem)
+  local log = vim.lsp.get_log_path()
+  if vim.fn.filereadable(log) == 1 then
+    local lines = vim.fn.readfile(log)
+    say('--- ' .. log .. ' (last 40 lines)')
+    say(table.concat(vim.list_slice(lines, math.max(1, #lines - 39)), '\n'))
+  end
+  vim.cmd('cquit 1')
+end
