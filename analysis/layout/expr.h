@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "analysis/layout/value.h"
 
@@ -41,6 +42,14 @@ struct LayoutAttr {
   size_t claimColumn = 0;  // where the claim's word starts
 };
 ExprResult<LayoutAttr> evaluateAttr(std::string_view body, const LayoutEnv& env = {});
+
+// The functions of the language with their signatures, e.g.
+// `complement(a[, cotarget])`, in name order (completion, docs).
+struct FunctionSignature {
+  std::string name;
+  std::string signature;
+};
+std::vector<FunctionSignature> layoutFunctions();
 
 const char* claimName(Claim c);
 bool claimHolds(Claim c, const Properties& p);

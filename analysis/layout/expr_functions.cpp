@@ -423,3 +423,13 @@ std::optional<ExprError> checkBounded(const Layout& l, size_t column) {
 }
 
 }  // namespace tilesight::layout::detail
+
+namespace tilesight::layout {
+
+std::vector<FunctionSignature> layoutFunctions() {
+  std::vector<FunctionSignature> out;
+  for (const auto& [name, spec] : detail::functions()) out.push_back({name, detail::signature(name, spec)});
+  return out;
+}
+
+}  // namespace tilesight::layout

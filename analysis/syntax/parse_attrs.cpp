@@ -4,19 +4,21 @@
 #include <cstring>
 #include <functional>
 
+#include "analysis/diag/fixes.h"
+#include "analysis/syntax/keywords.h"
 #include "analysis/syntax/parser.h"
 
 namespace tilesight {
 
 namespace {
 
-bool oneOf(std::string_view s, std::initializer_list<std::string_view> set) {
+bool oneOf(std::string_view s, const std::vector<std::string_view>& set) {
   for (auto v : set)
     if (s == v) return true;
   return false;
 }
 
-std::string joinQuoted(std::initializer_list<std::string_view> set) {
+std::string joined(const std::vector<std::string_view>& set) {
   std::string s;
   for (auto v : set) s += (s.empty() ? "" : ", ") + std::string(v);
   return s;
@@ -328,48 +330,33 @@ bool Parser::parseAttrOfKind(std::string_view kind, std::string_view name, std::
   na.nameRange = tok_.range();
   Attr& a = na.attr;
   a.range = tok_.range();
-  auto keyword = [&](std::initializer_list<std::string_view> set, std::string_view what, bool optional) -> int {
-    if (tok_.is(Tok::BareId) && oneOf(tok_.text, set)) {
+  auto keyword = [&](const KeywordSet& set) -> bool {
+    if (tok_.is(Tok::BareId) && oneOf(tok_.text, set.words)) {
       a.kind = AttrKind::Keyword;
       a.s = std::string(tok_.text);
       consume();
-      return 1;
+      return true;
     }
-    if (optional && !tok_.is(Tok::BareId)) return 0;
-    error(tok_.range(), "expected " + std::string(what) + " (" + joinQuoted(set) + "), found " + describeToken(tok_));
-    return -1;
+    Diagnostic& d = error(tok_.range(), "expected " + std::string(set.what) + " (" + joined(set.words) + "), found " +
+                                            describeToken(tok_));
+    if (tok_.is(Tok::BareId))
+      if (auto w = closestWord(tok_.text, set.words)) d.fixes.push_back(replaceWithFix(tok_.range(), std::string(*w)));
+    return false;
   };
-  auto angleKeyword = [&](std::string_view kw, std::initializer_list<std::string_view> set) -> int {
-    if (!tok_.isKeyword(kw)) return 0;
+  // `rounding<zero>`: absent (0) unless the leading word is there.
+  auto angleKeyword = [&](const KeywordSet& set) -> int {
+    if (!tok_.isKeyword(set.angle)) return 0;
     uint32_t b = tok_.begin;
     consume();
-    if (!expect(Tok::Less)) return -1;
-    int r = keyword(set, kw, false);
-    if (r < 0) return -1;
-    if (!expect(Tok::Greater)) return -1;
+    if (!expect(Tok::Less) || !keyword(set) || !expect(Tok::Greater)) return -1;
     a.range = {b, lastEnd_};
     return 1;
   };
   int got = 1;
-  if (kind == "ord") {
-    got = keyword({"weak", "relaxed", "acquire", "release", "acq_rel"}, "a memory ordering", false);
-  } else if (kind == "scope" || kind == "scope?") {
-    if (kind == "scope?" && !tok_.is(Tok::BareId)) return true;
-    got = keyword({"tl_blk", "device", "sys"}, "a memory scope", false);
-  } else if (kind == "sign") {
-    got = keyword({"signed", "unsigned"}, "signedness", false);
-  } else if (kind == "pred") {
-    got = keyword({"equal", "not_equal", "less_than", "less_than_or_equal", "greater_than", "greater_than_or_equal"},
-                  "a comparison predicate", false);
-  } else if (kind == "cmpord") {
-    got = keyword({"ordered", "unordered"}, "a comparison ordering", false);
-  } else if (kind == "atomic") {
-    got = keyword({"and", "or", "xor", "add", "addf", "max", "min", "umax", "umin", "xchg"}, "an atomic mode", false);
-  } else if (kind.starts_with("rnd")) {
-    got = angleKeyword("rounding", {"nearest_even", "zero", "negative_inf", "positive_inf", "approx", "full",
-                                    "nearest_int_to_zero"});
-  } else if (kind == "ovf") {
-    got = angleKeyword("overflow", {"none", "no_signed_wrap", "no_unsigned_wrap", "no_wrap"});
+  if (const KeywordSet* set = keywordSet(kind)) {
+    if (!set->angle.empty()) got = angleKeyword(*set);
+    else if (kind == "scope?" && !tok_.is(Tok::BareId)) return true;
+    else got = keyword(*set) ? 1 : -1;
   } else if (kind == "unit") {
     if (!tok_.isKeyword(name)) return true;
     consume();
@@ -424,8 +411,12 @@ bool Parser::parseAttrOfKind(std::string_view kind, std::string_view name, std::
     // div_by<16>, div_by<8, every 2 along 0>, same_elements<[2, 2]>, bounded<0, ?>
     std::string_view w = tok_.is(Tok::BareId) || tok_.is(Tok::HashId) ? tok_.text : std::string_view();
     if (w.starts_with("#cuda_tile.")) w.remove_prefix(11);
-    if (w != "div_by" && w != "same_elements" && w != "bounded") {
-      error(tok_.range(), "unknown assume predicate " + describeToken(tok_) + "; expected div_by, same_elements or bounded");
+    const KeywordSet& preds = assumePredicates();
+    if (!oneOf(w, preds.words)) {
+      Diagnostic& d = error(tok_.range(), "unknown assume predicate " + describeToken(tok_) +
+                                              "; expected div_by, same_elements or bounded");
+      if (auto fix = closestWord(w, preds.words))
+        d.fixes.push_back(replaceWithFix({tok_.end - static_cast<uint32_t>(w.size()), tok_.end}, std::string(*fix)));
       return false;
     }
     a.kind = AttrKind::Keyword;

@@ -2,14 +2,17 @@
 // builtin scalars, function types, and anything else kept as opaque text.
 #include <cctype>
 
+#include "analysis/diag/fixes.h"
+#include "analysis/syntax/keywords.h"
 #include "analysis/syntax/parser.h"
 
 namespace tilesight {
 
 namespace {
 bool isCudaTileTypeName(std::string_view n) {
-  return n == "tile" || n == "ptr" || n == "tensor_view" || n == "partition_view" || n == "strided_view" ||
-         n == "gather_scatter_view" || n == "token";
+  for (std::string_view t : cudaTileTypeNames())
+    if (n == t) return true;
+  return false;
 }
 }  // namespace
 
@@ -99,7 +102,9 @@ TypeRef Parser::parseTypeUncached() {
       return out_.program.types.scalar(*e);
     }
     if (tok_.is(Tok::BangId)) {
-      error(tok_.range(), "unknown cuda_tile type '" + std::string(name) + "'");
+      Diagnostic& d = error(tok_.range(), "unknown cuda_tile type '" + std::string(name) + "'");
+      if (auto fix = closestWord(name, cudaTileTypeNames()))
+        d.fixes.push_back(replaceWithFix({tok_.end - static_cast<uint32_t>(name.size()), tok_.end}, std::string(*fix)));
       consume();
       return nullptr;
     }
@@ -212,7 +217,9 @@ TypeRef Parser::parseElementType() {
       consume();
       return out_.program.types.scalar(*e);
     }
-    error(tok_.range(), "'" + std::string(tok_.text) + "' is not a Tile IR element type", "type");
+    Diagnostic& d = error(tok_.range(), "'" + std::string(tok_.text) + "' is not a Tile IR element type", "type");
+    if (auto fix = closestWord(tok_.text, elementTypeNames()))
+      d.fixes.push_back(replaceWithFix(tok_.range(), std::string(*fix)));
     consume();
     return nullptr;
   }
@@ -267,11 +274,8 @@ TypeRef Parser::parseTensorViewBody() {
 
 static Padding paddingFromName(std::string_view n, bool& ok) {
   ok = true;
-  if (n == "zero") return Padding::Zero;
-  if (n == "neg_zero") return Padding::NegZero;
-  if (n == "nan") return Padding::NaN;
-  if (n == "pos_inf") return Padding::PosInf;
-  if (n == "neg_inf") return Padding::NegInf;
+  for (auto p = static_cast<unsigned>(Padding::Zero); p <= static_cast<unsigned>(Padding::NegInf); ++p)
+    if (paddingName(static_cast<Padding>(p)) == n) return static_cast<Padding>(p);
   ok = false;
   return Padding::None;
 }
@@ -292,8 +296,10 @@ TypeRef Parser::parseViewBody(TypeKind kind) {
     bool ok = false;
     pad = paddingFromName(tok_.is(Tok::BareId) ? tok_.text : std::string_view(), ok);
     if (!ok) {
-      error(tok_.range(), "unknown padding_value " + describeToken(tok_) +
-                              "; expected one of zero, neg_zero, nan, pos_inf, neg_inf");
+      Diagnostic& d = error(tok_.range(), "unknown padding_value " + describeToken(tok_) +
+                                              "; expected one of zero, neg_zero, nan, pos_inf, neg_inf");
+      if (auto fix = tok_.is(Tok::BareId) ? closestWord(tok_.text, paddingValues().words) : std::nullopt)
+        d.fixes.push_back(replaceWithFix(tok_.range(), std::string(*fix)));
       return nullptr;
     }
     consume();

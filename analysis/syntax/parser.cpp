@@ -1,10 +1,64 @@
 #include "analysis/syntax/parser.h"
 
+#include <algorithm>
+
+#include "analysis/diag/fixes.h"
+#include "analysis/syntax/keywords.h"
+
 namespace tilesight {
 
 namespace {
 constexpr unsigned kMaxDepth = 200;  // deeper nesting is reported, not recursed into
+
+// `!cuda_tile.x`, a type name or an element type: what may follow `:` and `->`.
+bool startsType(const Token& t) {
+  if (t.is(Tok::BangId)) return true;
+  static const std::vector<std::string_view> words = [] {
+    std::vector<std::string_view> w = cudaTileTypeNames();
+    w.insert(w.end(), elementTypeNames().begin(), elementTypeNames().end());
+    return w;
+  }();
+  return t.is(Tok::BareId) && std::find(words.begin(), words.end(), t.text) != words.end();
 }
+
+// What to insert right after the previous token when `k` is missing and the
+// token found is one that follows it; empty when the insertion would be a
+// guess (an opening bracket, a '}', or a token that does not fit after it).
+std::string_view missingTokenText(Tok k, const Token& found, bool lineEnd) {
+  bool operandLike = found.is(Tok::PercentId) || found.is(Tok::BareId) || found.is(Tok::AtId) ||
+                     found.is(Tok::Integer) || found.is(Tok::Float) || found.is(Tok::String);
+  bool follower = found.is(Tok::Colon) || found.is(Tok::Comma) || found.is(Tok::Arrow) || found.is(Tok::LBrace) ||
+                  found.is(Tok::RParen) || found.is(Tok::RSquare) || found.is(Tok::Greater);
+  switch (k) {
+    case Tok::Comma: return !lineEnd && operandLike ? "," : "";
+    case Tok::Colon: return !lineEnd && startsType(found) ? " :" : "";
+    case Tok::Arrow: return !lineEnd && startsType(found) ? " ->" : "";
+    case Tok::Equal: return !lineEnd && operandLike ? " =" : "";
+    case Tok::RParen: return lineEnd || follower ? ")" : "";
+    case Tok::RSquare: return lineEnd || follower ? "]" : "";
+    case Tok::Greater: return lineEnd || follower ? ">" : "";
+    default: return {};
+  }
+}
+
+// `arith.addi` means cuda_tile.addi; `subbi` is a typo of an op name. The
+// suggestion keeps the spelling's form (with or without the dialect).
+std::optional<Fix> opNameFix(std::string_view name, Range r) {
+  size_t dot = name.rfind('.');
+  std::string_view mnemonic = dot == std::string_view::npos ? name : name.substr(dot + 1);
+  bool cudaTile = name.starts_with("cuda_tile.");
+  std::optional<std::string_view> op;
+  if (dot != std::string_view::npos && !cudaTile && OpTable::get().lookup(mnemonic)) {
+    op = mnemonic;
+  } else {
+    std::vector<std::string_view> names;
+    for (const OpInfo& info : OpTable::get().all()) names.push_back(info.name);
+    op = closestWord(mnemonic, names);
+  }
+  if (!op) return std::nullopt;
+  return replaceWithFix(r, (dot == std::string_view::npos ? "" : "cuda_tile.") + std::string(*op));
+}
+}  // namespace
 
 Parser::Nesting::Nesting(Parser& parser) : p(parser), ok(++parser.depth_ <= kMaxDepth) {
   if (!ok) p.error(p.tok_.range(), "nesting deeper than " + std::to_string(kMaxDepth) + " levels");
@@ -51,7 +105,9 @@ Token Parser::peekToken() {
 }
 
 
-void Parser::error(Range r, std::string msg, std::string code) { diags_.error(r, std::move(code), std::move(msg)); }
+Diagnostic& Parser::error(Range r, std::string msg, std::string code) {
+  return diags_.error(r, std::move(code), std::move(msg));
+}
 
 void Parser::expectedHere(std::string_view what) {
   // At the offending token, as MLIR tools report it; at end of input, after the last token.
@@ -66,7 +122,9 @@ bool Parser::expect(Tok k, std::string_view what) {
   // next one starts a new line (the line that lacks it), as MLIR does.
   bool newLine = text_.substr(lastEnd_, tok_.begin - lastEnd_).find('\n') != std::string_view::npos;
   Range r = tok_.is(Tok::Eof) || newLine ? Range{lastEnd_, lastEnd_} : tok_.range();
-  error(r, "expected " + w + ", found " + describeToken(tok_));
+  Diagnostic& d = error(r, "expected " + w + ", found " + describeToken(tok_));
+  if (std::string_view insert = missingTokenText(k, tok_, newLine || tok_.is(Tok::Eof)); !insert.empty())
+    d.fixes.push_back(insertFix(lastEnd_, std::string(insert), std::string("insert ") + tokName(k)));
   return false;
 }
 
@@ -107,7 +165,8 @@ ValueId Parser::resolve(const ValueUse& u, TypeRef expected) {
     if (it->isolated) break;
   }
   if (id == kNoId) {
-    error(u.range, "use of undefined value '" + std::string(u.name) + "'");
+    Diagnostic& d = error(u.range, "use of undefined value '" + std::string(u.name) + "'");
+    if (auto fix = valueNameFix(u)) d.fixes.push_back(std::move(*fix));
     return kNoId;
   }
   out_.side.add({Occurrence::Value, false, u.range, id, kNoId, nullptr});
@@ -119,6 +178,23 @@ ValueId Parser::resolve(const ValueUse& u, TypeRef expected) {
     d.notes.push_back({out_.program.values[id].range, "'" + std::string(u.name) + "' is defined here"});
   }
   return id;
+}
+
+// The visible name an undefined use most likely meant (`%vaule` for `%value`).
+// Each search compares against every visible name, so a chunk gets a bounded
+// number of comparisons: thousands of undefined uses in a large function
+// (a deleted definition) must not cost seconds.
+std::optional<Fix> Parser::valueNameFix(const ValueUse& u) {
+  std::vector<std::string_view> names;
+  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+    for (const auto& entry : it->names) names.push_back(std::string_view(entry.first).substr(1));
+    if (it->isolated) break;
+  }
+  if (names.size() > typoBudget_) return std::nullopt;
+  typoBudget_ -= static_cast<uint32_t>(names.size());
+  auto fix = closestWord(u.name.substr(1), names);
+  if (!fix) return std::nullopt;
+  return replaceWithFix(u.range, "%" + std::string(*fix));
 }
 
 ValueId Parser::defineValue(std::string_view name, Range r, TypeRef t, OpId owner, uint32_t index, bool blockArg) {
@@ -368,7 +444,8 @@ bool Parser::parseOperation(Block& block, OpId parent) {
       op.name = name;
       if (st.info) op.name = st.info->fullName;
       if (!st.info) {
-        error(tok_.range(), "unknown operation '" + std::string(name) + "'");
+        Diagnostic& d = error(tok_.range(), "unknown operation '" + std::string(name) + "'");
+        if (auto fix = opNameFix(name, tok_.range())) d.fixes.push_back(std::move(*fix));
         consume();
       } else {
         consume();

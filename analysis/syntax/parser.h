@@ -2,6 +2,7 @@
 // Recursive-descent parser for the Tile IR text form. It never gives up:
 // every error becomes a diagnostic, recovery resumes at the next op or
 // closing brace, and the result is always a (possibly partial) tree.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -49,7 +50,7 @@ public:
   bool expect(Tok k, std::string_view what = {});
   bool expectKeyword(std::string_view kw);
   Token peekToken();  // the token after tok() (lookahead of one)
-  void error(Range r, std::string msg, std::string code = "syntax");
+  Diagnostic& error(Range r, std::string msg, std::string code = "syntax");
   void errorHere(std::string msg) { error(tok_.range(), std::move(msg)); }
   void expectedHere(std::string_view what);
   uint32_t lastEnd() const { return lastEnd_; }
@@ -75,6 +76,7 @@ public:
   };
   bool parseValueUse(ValueUse& u);
   ValueId resolve(const ValueUse& u, TypeRef expected);
+  std::optional<Fix> valueNameFix(const ValueUse& u);
   ValueId defineValue(std::string_view name, Range r, TypeRef t, OpId owner, uint32_t index, bool blockArg);
   struct ArgDecl {
     ValueUse name;
@@ -185,6 +187,7 @@ private:
     ~Nesting() { --p.depth_; }
   };
   bool genericRegion_ = false;  // parsing the `({...})` regions of a generic op
+  uint32_t typoBudget_ = 1u << 18;  // names valueNameFix may still compare against
 };
 
 }  // namespace tilesight

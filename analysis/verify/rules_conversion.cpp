@@ -1,6 +1,7 @@
 // Conversions between element types.
 #include <string>
 
+#include "analysis/diag/fixes.h"
 #include "analysis/verify/op_rules.h"
 #include "analysis/verify/verify_util.h"
 
@@ -31,6 +32,36 @@ Range attrRange(const OpRef& o, std::string_view name) {
   return a ? a->range : o.at();
 }
 
+// Renames the op to `mnemonic`, keeping the `cuda_tile.` prefix if written.
+TextEdit renameOp(const OpRef& o, std::string_view mnemonic) {
+  std::string_view written = o.p.source.substr(o.op.nameRange.begin, o.op.nameRange.end - o.op.nameRange.begin);
+  return {o.op.nameRange, (written.starts_with("cuda_tile.") ? "cuda_tile." : "") + std::string(mnemonic)};
+}
+
+// Deletes an attribute with the blanks before it.
+TextEdit dropAttr(const OpRef& o, const Attr& a) {
+  return {{blanksBefore(o.p.source, a.range.begin), a.range.end}, ""};
+}
+
+// exti that narrows is a trunci (which takes no signedness), and trunci that
+// widens is an exti (which needs one: either may be meant).
+void offerOppositeConversion(const OpRef& o, bool widen, Diagnostic& diag) {
+  if (widen) {
+    const Attr* sign = o.attr("signedness");
+    if (!sign) return;
+    diag.fixes.push_back({"replace with 'trunci'", {renameOp(o, "trunci"), dropAttr(o, *sign)}});
+    return;
+  }
+  const Operand* from = o.operand("from");
+  if (!from) return;
+  const Attr* ovf = o.attr("overflow");
+  for (std::string_view s : {"signed", "unsigned"}) {
+    TextEdit sign = ovf ? dropAttr(o, *ovf) : TextEdit{{from->range.end, from->range.end}, ""};
+    sign.newText = " " + std::string(s);
+    diag.fixes.push_back({"replace with 'exti' (" + std::string(s) + ")", {renameOp(o, "exti"), sign}});
+  }
+}
+
 // Integer width change that must go strictly one way.
 void checkWidthChange(const OpRef& o, bool widen, DiagSink& d) {
   Conversion c = conversionOf(o);
@@ -38,17 +69,21 @@ void checkWidthChange(const OpRef& o, bool widen, DiagSink& d) {
   Elem from = c.from->tileElem(), to = c.to->tileElem();
   unsigned fb = elemBits(from), tb = elemBits(to);
   if (widen ? tb > fb : tb < fb) return;
-  fail(d, o, std::string(widen ? "extension must widen" : "truncation must narrow") + " the integers, but " +
-                 elemText(from) + " -> " + elemText(to) + " goes from " + std::to_string(fb) + " to " +
-                 std::to_string(tb) + " bits");
+  Diagnostic& diag = fail(d, o, std::string(widen ? "extension must widen" : "truncation must narrow") +
+                                    " the integers, but " + elemText(from) + " -> " + elemText(to) + " goes from " +
+                                    std::to_string(fb) + " to " + std::to_string(tb) + " bits");
+  if (fb != tb && !o.op.generic) offerOppositeConversion(o, widen, diag);
 }
 
 // `rounding_mode` must be `want` (the op's default when omitted).
 void requireRounding(const OpRef& o, std::string_view want, const std::string& why, DiagSink& d) {
   std::string mode = o.keyword("rounding_mode", want);
-  if (mode != want)
-    failAt(d, o, attrRange(o, "rounding_mode"),
-           "rounding<" + mode + "> is not supported" + why + "; only rounding<" + std::string(want) + "> is");
+  if (mode == want) return;
+  Diagnostic& diag = failAt(d, o, attrRange(o, "rounding_mode"),
+                            "rounding<" + mode + "> is not supported" + why + "; only rounding<" + std::string(want) +
+                                "> is");
+  if (!o.op.generic)
+    diag.fixes.push_back(replaceWithFix(o.attr("rounding_mode")->range, "rounding<" + std::string(want) + ">"));
 }
 
 }  // namespace

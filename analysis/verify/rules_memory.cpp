@@ -1,6 +1,7 @@
 // Views, view and pointer memory ops, atomics.
 #include <cstdint>
 
+#include "analysis/diag/fixes.h"
 #include "analysis/verify/op_rules.h"
 #include "analysis/verify/verify_util.h"
 
@@ -29,6 +30,14 @@ Range rangeOf(const OpRef& o, std::string_view group) {
 
 enum class Access { Load, Store };
 
+// One fix per ordering that may replace the written one (a keyword of the
+// custom form; the generic form spells a whole attribute there).
+void offerOrderings(const OpRef& o, Diagnostic& diag, const Attr& ord,
+                    std::initializer_list<std::string_view> orderings) {
+  if (o.op.generic) return;
+  for (std::string_view w : orderings) diag.fixes.push_back(replaceWithFix(ord.range, std::string(w)));
+}
+
 // Loads allow weak/relaxed/acquire, stores weak/relaxed/release; a weak access
 // takes no scope and the others need one.
 void checkOrdering(DiagSink& d, const OpRef& o, Access access) {
@@ -37,27 +46,35 @@ void checkOrdering(DiagSink& d, const OpRef& o, Access access) {
   bool load = access == Access::Load;
   const char* what = load ? "load" : "store";
   const std::string& s = ord->s;
-  if (s != "weak" && s != "relaxed" && s != (load ? "acquire" : "release")) {
-    failAt(d, o, ord->range,
-           std::string("a ") + what + " cannot have '" + s + "' ordering; use weak, relaxed or " +
-               (load ? "acquire" : "release"));
+  const char* strong = load ? "acquire" : "release";
+  const Attr* scope = o.attr("memory_scope");
+  if (s != "weak" && s != "relaxed" && s != strong) {
+    Diagnostic& diag = failAt(d, o, ord->range,
+                              std::string("a ") + what + " cannot have '" + s + "' ordering; use weak, relaxed or " +
+                                  strong);
+    // Only the orderings that agree with the scope written (or its absence).
+    if (scope) offerOrderings(o, diag, *ord, {"relaxed", strong});
+    else offerOrderings(o, diag, *ord, {"weak"});
     return;
   }
-  const Attr* scope = o.attr("memory_scope");
-  if (s == "weak" && scope)
-    failAt(d, o, scope->range,
-           std::string("a weak ") + what + " takes no memory scope, but '" + scope->s +
-               "' is given; drop the scope or use a stronger ordering");
-  else if (s != "weak" && !scope)
+  if (s == "weak" && scope) {
+    Diagnostic& diag = failAt(d, o, scope->range,
+                              std::string("a weak ") + what + " takes no memory scope, but '" + scope->s +
+                                  "' is given; drop the scope or use a stronger ordering");
+    if (!o.op.generic)
+      diag.fixes.push_back(replaceFix({ord->range.end, scope->range.end}, "", "remove the memory scope"));
+  } else if (s != "weak" && !scope) {
     failAt(d, o, ord->range,
            "'" + s + "' " + what + "s need a memory scope after the ordering (tl_blk, device or sys)");
+  }
 }
 
 // Pointer atomics: any ordering but weak; the scope is required by the syntax.
 void checkAtomicOrdering(DiagSink& d, const OpRef& o) {
   const Attr* ord = o.attr("memory_ordering_semantics");
   if (ord && ord->isKeyword("weak"))
-    failAt(d, o, ord->range, "atomics cannot be weak; use relaxed, acquire, release or acq_rel");
+    offerOrderings(o, failAt(d, o, ord->range, "atomics cannot be weak; use relaxed, acquire, release or acq_rel"),
+                   *ord, {"relaxed", "acquire", "release", "acq_rel"});
 }
 
 // The element types each atomic mode works on.
@@ -364,7 +381,9 @@ void atomicRedView(const Program& p, const Operation& op, DiagSink& d) {
     checkAtomicMode(d, o, scalarElem(value), value);
   const Attr* ord = o.attr("memory_ordering_semantics");
   if (ord && ord->kind == AttrKind::Keyword && ord->s != "relaxed")
-    failAt(d, o, ord->range, "atomic reductions on views support only 'relaxed' ordering, got '" + ord->s + "'");
+    offerOrderings(
+        o, failAt(d, o, ord->range, "atomic reductions on views support only 'relaxed' ordering, got '" + ord->s + "'"),
+        *ord, {"relaxed"});
   const Attr* scope = o.attr("memory_scope");
   if (!scope)
     failAt(d, o, ord ? ord->range : o.at(), "atomic reductions need a memory scope (tl_blk or device)");
