@@ -49,6 +49,7 @@ Document &DocumentStore::open(const std::string &uri, int64_t version,
   d.uri = uri;
   d.version = version;
   d.text = std::make_shared<const SourceText>(std::move(text));
+  d.lastChange = std::chrono::steady_clock::now();
   return d;
 }
 

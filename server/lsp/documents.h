@@ -2,6 +2,7 @@
 // Open documents: their text and version, and how a version is analyzed.
 // Incremental changes are applied in order with positions in the negotiated
 // encoding.
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -37,6 +38,9 @@ struct Document {
   std::string uri;
   int64_t version = 0;
   std::shared_ptr<const SourceText> text;
+  // When the text last changed (or was opened): the typing rate.
+  std::chrono::steady_clock::time_point lastChange =
+      std::chrono::steady_clock::now();
 };
 
 // Applies one TextDocumentContentChangeEvent: `{range, text}` replaces the

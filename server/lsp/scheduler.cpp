@@ -1,6 +1,16 @@
 #include "server/lsp/scheduler.h"
 
+#include <algorithm>
+
 namespace tilesight::lsp {
+
+std::chrono::microseconds debounceWait(std::chrono::microseconds lastAnalysis,
+                                       std::chrono::microseconds sinceLastChange,
+                                       std::chrono::microseconds cap) {
+  if (sinceLastChange >= lastAnalysis)
+    return std::chrono::microseconds(0);
+  return std::min(cap, lastAnalysis);
+}
 
 Scheduler::Scheduler(Logger &log) : log_(log) {
   worker_ = std::thread([this] { loop(); });

@@ -21,6 +21,14 @@
 
 namespace tilesight::lsp {
 
+// How long an edit waits before its analysis. Waiting pays only when edits
+// come faster than the document is analyzed (the next keystroke would make
+// the analysis stale); then, like clangd, wait about one analysis, at most
+// `cap`. A slower typist gets every version analyzed at once.
+std::chrono::microseconds debounceWait(std::chrono::microseconds lastAnalysis,
+                                       std::chrono::microseconds sinceLastChange,
+                                       std::chrono::microseconds cap);
+
 class Scheduler {
 public:
   using Clock = std::chrono::steady_clock;

@@ -1,9 +1,6 @@
 #include "server/lsp/server.h"
 
 #include <chrono>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <utility>
 
 #include <llvm/Support/Format.h>
@@ -50,14 +47,6 @@ bool boolAt(const json &j, std::initializer_list<const char *> path) {
     at = &(*at)[key];
   }
   return at->is_boolean() && at->get<bool>();
-}
-
-// Gives the pages of a dropped snapshot back to the system, so that resident
-// memory follows the live analyses rather than the largest one ever built.
-void releaseFreedMemory() {
-#ifdef __GLIBC__
-  malloc_trim(0);
-#endif
 }
 
 Logger::Level logLevelNamed(std::string_view name) {
@@ -290,7 +279,7 @@ void LspServer::applyConfiguration(const json &input, std::string_view from) {
   }
   log_.info("settings from " + std::string(from) + " applied");
   for (const Document &doc : docs_.all())
-    scheduleAnalysis(doc, false);
+    scheduleAnalysis(doc, std::chrono::microseconds(0));
 }
 
 void LspServer::pullConfiguration() {
@@ -317,23 +306,21 @@ void LspServer::didChangeConfiguration(const json &params) {
 
 // --- documents ---------------------------------------------------------------
 
-std::chrono::microseconds LspServer::debounceFor(const std::string &uri) const {
-  // Like clangd, scale the wait with the last analysis of the document: a
-  // fraction of an analysis costs little latency and saves the analyses the
-  // next keystroke would make stale. Half (clangd waits a whole one, from
-  // 50 ms) keeps change-to-diagnostics near 1.5 analyses; the setting caps it.
+std::chrono::microseconds
+LspServer::debounceFor(const std::string &uri,
+                       std::chrono::microseconds sinceLastChange) const {
   std::chrono::microseconds cap =
       std::chrono::milliseconds(settings()->debounceMs);
   std::lock_guard<std::mutex> lock(mu_);
   auto it = analysisTime_.find(uri);
-  return it == analysisTime_.end() ? std::chrono::microseconds(0)
-                                   : std::min(cap, it->second / 2);
+  if (it == analysisTime_.end())
+    return std::chrono::microseconds(0);
+  return debounceWait(it->second, sinceLastChange, cap);
 }
 
-void LspServer::scheduleAnalysis(const Document &doc, bool debounce) {
-  auto wait =
-      debounce ? debounceFor(doc.uri) : std::chrono::microseconds(0);
-  scheduler_.update(doc.uri, wait,
+void LspServer::scheduleAnalysis(const Document &doc,
+                                 std::chrono::microseconds debounce) {
+  scheduler_.update(doc.uri, debounce,
                     [this, uri = doc.uri, version = doc.version,
                      text = doc.text, settings = settings()] {
                       analyzeAndPublish(uri, version, text, settings);
@@ -347,7 +334,6 @@ void LspServer::analyzeAndPublish(const std::string &uri, int64_t version,
   // Features run on this thread too, so nothing reads the old snapshot while
   // the new one is built: dropping it first halves the peak memory.
   snapshots_.erase(uri);
-  releaseFreedMemory();
   std::shared_ptr<const Snapshot> snap =
       analyzeDocument(uri, version, std::move(text));
   snapshots_[uri] = snap;
@@ -378,7 +364,8 @@ void LspServer::didOpen(const json &params) {
   const json &td = member(params, "textDocument");
   std::string uri = stringMember(td, "uri");
   int64_t version = versionMember(td);
-  scheduleAnalysis(docs_.open(uri, version, stringMember(td, "text")), false);
+  scheduleAnalysis(docs_.open(uri, version, stringMember(td, "text")),
+                   std::chrono::microseconds(0));
 }
 
 void LspServer::didChange(const json &params) {
@@ -400,7 +387,11 @@ void LspServer::didChange(const json &params) {
         applyChange(*text, change, encoding_));
   doc->text = std::move(text);
   doc->version = version;
-  scheduleAnalysis(*doc, true);
+  auto now = std::chrono::steady_clock::now();
+  auto sinceLastChange = std::chrono::duration_cast<std::chrono::microseconds>(
+      now - doc->lastChange);
+  doc->lastChange = now;
+  scheduleAnalysis(*doc, debounceFor(uri, sinceLastChange));
 }
 
 void LspServer::didClose(const json &params) {

@@ -71,12 +71,15 @@ private:
   std::shared_ptr<const Settings> settings() const;
 
   // Queues the analysis of the document's current version.
-  void scheduleAnalysis(const Document &doc, bool debounce);
+  void scheduleAnalysis(const Document &doc,
+                        std::chrono::microseconds debounce);
   // On the worker: analyze, keep the snapshot, publish unless stale.
   void analyzeAndPublish(const std::string &uri, int64_t version,
                          std::shared_ptr<const SourceText> text,
                          std::shared_ptr<const Settings> settings);
-  std::chrono::microseconds debounceFor(const std::string &uri) const;
+  std::chrono::microseconds
+  debounceFor(const std::string &uri,
+              std::chrono::microseconds sinceLastChange) const;
 
   enum class State { Uninitialized, Running, ShuttingDown, Exited };
   Connection conn_;

@@ -21,7 +21,9 @@ struct Settings {
   std::set<std::string, std::less<>> disabledChecks;
   // `tilesight.logLevel`: "error", "info" or "verbose".
   std::string logLevel = "info";
-  // `tilesight.debounceMs`: quiet time after an edit before analysis starts.
+  // `tilesight.debounceMs`: the longest wait after an edit before analysis
+  // starts. The server waits about one analysis, and only while edits come
+  // faster than analyses (server.cpp, debounceFor).
   int debounceMs = 50;
 
   bool checkEnabled(std::string_view code) const;

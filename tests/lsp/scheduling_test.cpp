@@ -80,6 +80,16 @@ TEST(Scheduler, DebouncesOnlyWhenNothingWaits) {
   EXPECT_EQ(runs, 10);
 }
 
+TEST(Scheduler, DebounceOnlyForEditsFasterThanAnalyses) {
+  // A slow typist (200 ms between edits, 30 ms analyses): no wait.
+  EXPECT_EQ(debounceWait(30ms, 200ms, 50ms), 0us);
+  // Edits 10 ms apart on a 30 ms analysis: wait one analysis.
+  EXPECT_EQ(debounceWait(30ms, 10ms, 50ms), 30ms);
+  // A 400 ms analysis: the setting caps the wait.
+  EXPECT_EQ(debounceWait(400ms, 10ms, 50ms), 50ms);
+  EXPECT_EQ(debounceWait(400ms, 10ms, 0ms), 0us);
+}
+
 TEST(Scheduler, StopDropsQueuedWork) {
   Quiet q;
   Scheduler s(q.log);
