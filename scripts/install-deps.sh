@@ -3,8 +3,9 @@
 set -euo pipefail
 
 # zlib1g-dev: LLVM 14's CMake package links LLVMSupport against ZLIB::ZLIB but llvm-14-dev does not pull it in.
-# neovim: the editor that the e2e.nvim test drives (tests/e2e/nvim).
-PACKAGES=(cmake make g++ llvm-14-dev zlib1g-dev nlohmann-json3-dev libboost-dev libgtest-dev googletest neovim)
+# neovim: the editor that the e2e.nvim test drives (tests/e2e/nvim); strace and
+# python3: the language server's I/O audit (tests/e2e/audit).
+PACKAGES=(cmake make g++ llvm-14-dev zlib1g-dev nlohmann-json3-dev libboost-dev libgtest-dev googletest neovim strace python3)
 if [[ "${TILESIGHT_EXTRA_PACKAGES:-}" != "" ]]; then
   read -r -a extra <<<"$TILESIGHT_EXTRA_PACKAGES"
   PACKAGES+=("${extra[@]}")

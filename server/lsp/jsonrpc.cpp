@@ -24,8 +24,10 @@ Incoming classify(const json &m) {
     in.problem = "\"id\" must be an integer or a string";
     return in;
   }
+  // `"params": null` is outside JSON-RPC 2.0 but common (clients serialize
+  // an absent value as null): read it as no params.
   auto params = m.find("params");
-  if (params != m.end()) {
+  if (params != m.end() && !params->is_null()) {
     if (!params->is_object() && !params->is_array()) {
       in.problem = "\"params\" must be an object or an array";
       return in;

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""The language server writes no file and starts no program by itself.
+
+Runs `tilesight lsp` under strace through a session that uses every feature
+on the shipped examples (open, edits, hover, navigation, symbols, folding,
+tokens, hints, completion, code actions, settings, close, shutdown, exit)
+and fails if the server opened a file for writing, created, renamed or
+removed one, or executed a program. (Writes to descriptors it did not open
+for writing, stdout and stderr, its own event and pipe descriptors, are the
+protocol and the log.)
+
+usage: lsp_io_audit.py TILESIGHT REPO_ROOT   (exit 77 when strace is absent)
+"""
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+def frame(message: dict) -> bytes:
+    body = json.dumps(message).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def session(root: pathlib.Path) -> tuple[bytes, int]:
+    """The client's bytes and how many requests they hold."""
+    msgs, ids = [], iter(range(1, 10_000))
+
+    def request(method, params):
+        msgs.append({"jsonrpc": "2.0", "id": next(ids), "method": method,
+                     "params": params})
+
+    def notify(method, params):
+        msgs.append({"jsonrpc": "2.0", "method": method, "params": params})
+
+    request("initialize", {"capabilities": {}, "initializationOptions":
+                           {"grid": [4, 2, 1], "logLevel": "verbose"}})
+    notify("initialized", {})
+    for path in sorted((root / "examples").glob("*.tile")):
+        uri = path.resolve().as_uri()
+        text = path.read_text(encoding="utf-8")
+        doc = {"uri": uri}
+        notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "tileir", "version": 1, "text": text}})
+        lines = text.split("\n")
+        for line in range(0, len(lines), 3):
+            for character in (2, 6, 12, 24):
+                pos = {"line": line, "character": character}
+                for method in ("hover", "definition", "documentHighlight",
+                               "completion"):
+                    request("textDocument/" + method,
+                            {"textDocument": doc, "position": pos})
+                request("textDocument/references", {
+                    "textDocument": doc, "position": pos,
+                    "context": {"includeDeclaration": True}})
+        whole = {"start": {"line": 0, "character": 0},
+                 "end": {"line": len(lines), "character": 0}}
+        for method in ("documentSymbol", "foldingRange", "semanticTokens/full"):
+            request("textDocument/" + method, {"textDocument": doc})
+        request("textDocument/inlayHint", {"textDocument": doc, "range": whole})
+        request("textDocument/codeAction", {
+            "textDocument": doc, "range": whole, "context": {"diagnostics": []}})
+        notify("textDocument/didChange", {
+            "textDocument": {"uri": uri, "version": 2},
+            "contentChanges": [{"range": {"start": {"line": 1, "character": 0},
+                                          "end": {"line": 1, "character": 0}},
+                                "text": "  // edited\n"}]})
+        request("textDocument/hover", {"textDocument": doc,
+                                       "position": {"line": 2, "character": 4}})
+        notify("workspace/didChangeConfiguration",
+               {"settings": {"tilesight": {"checks": ["layout"]}}})
+        notify("textDocument/didClose", {"textDocument": doc})
+    request("shutdown", None)
+    notify("exit", None)
+    requests = sum(1 for m in msgs if "id" in m)
+    return b"".join(frame(m) for m in msgs), requests
+
+
+# A write-mode open, a path being made or removed, a program being run.
+FORBIDDEN = re.compile(
+    r"\b(open|openat|openat2|creat)\(.*(O_WRONLY|O_RDWR|O_CREAT|O_TRUNC)"
+    r"|\b(unlink|unlinkat|rename|renameat2?|mkdir|mkdirat|rmdir|link|linkat|"
+    r"symlink|symlinkat|truncate|ftruncate|chmod|fchmodat)\("
+    r"|\b(execve|execveat)\(")
+
+
+def main() -> int:
+    tilesight, root = sys.argv[1], pathlib.Path(sys.argv[2])
+    strace = shutil.which("strace")
+    if not strace:
+        if os.environ.get("TILESIGHT_REQUIRE_E2E") == "1":
+            print("FAIL: strace not found (install it: scripts/install-deps.sh)")
+            return 1
+        print("SKIPPED: strace not found (install strace, e.g. "
+              "scripts/install-deps.sh)")
+        return 77
+    data, requests = session(root)
+    with tempfile.TemporaryDirectory(prefix="tilesight-audit-") as tmp:
+        trace = pathlib.Path(tmp) / "trace"
+        proc = subprocess.run(
+            [strace, "-f", "-qq", "-o", str(trace), "-e",
+             "trace=%file,%desc,%process,%network", tilesight, "lsp"],
+            input=data, capture_output=True, timeout=120, cwd=tmp)
+        lines = trace.read_text().splitlines()
+        leftovers = sorted(p.name for p in pathlib.Path(tmp).iterdir()
+                           if p.name != "trace")
+    answers = proc.stdout.count(b'"id":')
+    # execve of the server itself is strace starting it: the first line.
+    started = [l for l in lines if re.search(r"\bexecve\(", l)]
+    bad = [l for l in lines if FORBIDDEN.search(l) and l not in started[:1]]
+    print(f"requests sent: {requests}; messages with an id back: {answers}; "
+          f"system calls traced: {len(lines)}; exit status {proc.returncode}")
+    problems = []
+    if proc.returncode != 0:
+        problems.append(f"exit status {proc.returncode}, not 0")
+    if answers < requests:
+        problems.append(f"only {answers} answers to {requests} requests")
+    if leftovers:
+        problems.append(f"files left in its working directory: {leftovers}")
+    problems += [f"forbidden system call: {l}" for l in bad[:20]]
+    if problems:
+        print("FAIL:\n  " + "\n  ".join(problems))
+        print(proc.stderr.decode(errors="replace")[-2000:])
+        return 1
+    print("ok: no file opened for writing, created, renamed or removed; "
+          "no program executed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
