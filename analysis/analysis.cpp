@@ -23,7 +23,9 @@ Analysis analyze(std::string_view text, const AnalyzeOptions& options) {
     parseChunk(text, c.begin, c.end, ca.parsed, sink);
     verifyProgram(ca.parsed, sink);
     checkLayoutAliases(ca.parsed, sink, ca.layouts, options.layoutWorkBudget);
+    runChecks(ca.parsed, options.checks, sink);
     auto& d = sink.all();
+    std::erase_if(d, [&](const Diagnostic& x) { return !options.checks.enabled(x.code); });
     std::stable_sort(d.begin(), d.end(), [](const Diagnostic& a, const Diagnostic& b) { return a.range.begin < b.range.begin; });
     result.diagnostics.insert(result.diagnostics.end(), std::make_move_iterator(d.begin()), std::make_move_iterator(d.end()));
     result.chunks.push_back(std::move(ca));

@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/checks/checks.h"
 #include "analysis/checks/layout_aliases.h"
 #include "analysis/diag/diagnostic.h"
 #include "analysis/layout/layout.h"
@@ -17,6 +18,7 @@ struct AnalyzeOptions {
   // How hard the exact layout decisions may work (layout.h); an editor passes
   // layout::kInteractiveWorkBudget.
   double layoutWorkBudget = layout::kBatchWorkBudget;
+  CheckOptions checks;  // the dataflow checks: grid, aliasing, codes turned off
 };
 
 struct ChunkAnalysis {

@@ -9,7 +9,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   tilesight::Analysis whole = tilesight::analyze(text);
-  tilesight::Analysis split = tilesight::analyze(text, {true});
+  tilesight::Analysis split = tilesight::analyze(text, tilesight::AnalyzeOptions{.splitInputFile = true, .checks = {}});
   // Every diagnostic must carry a location inside the text.
   for (const auto* a : {&whole, &split})
     for (const auto& d : a->diagnostics)

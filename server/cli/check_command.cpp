@@ -52,7 +52,11 @@ int runCheck() {
   CheckOptions opts = checkOptions();
   if (opts.files.empty()) {
     llvm::errs() << "usage: tilesight check [--format=text|json|sarif] [--split-input-file] "
-                    "[--verify-diagnostics] FILE... | -\n";
+                    "[--verify-diagnostics] [--grid=X,Y,Z] [--assume-aliasing] [--disable=CODE,...] FILE... | -\n";
+    return 2;
+  }
+  if (!opts.problem.empty()) {
+    llvm::errs() << "tilesight check: " << opts.problem << "\n";
     return 2;
   }
   std::vector<std::unique_ptr<SourceText>> sources;
@@ -63,7 +67,10 @@ int runCheck() {
     if (!readInput(path, text)) return 2;
     sources.push_back(std::make_unique<SourceText>(std::move(text)));
     const SourceText& src = *sources.back();
-    Analysis a = analyze(src.text(), {opts.splitInputFile});
+    AnalyzeOptions analyzeOptions;
+    analyzeOptions.splitInputFile = opts.splitInputFile;
+    analyzeOptions.checks = opts.checks;
+    Analysis a = analyze(src.text(), analyzeOptions);
     FileReport r{path == "-" ? "<stdin>" : path, &src, std::move(a.diagnostics)};
     if (opts.verifyDiagnostics) r.diagnostics = mismatches(src, r.diagnostics);
     for (const Diagnostic& d : r.diagnostics) failed |= d.severity == Severity::Error;

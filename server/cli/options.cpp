@@ -1,5 +1,7 @@
 #include "server/cli/options.h"
 
+#include "analysis/diag/codes.h"
+
 namespace tilesight::cli {
 
 namespace cl = llvm::cl;
@@ -25,6 +27,13 @@ cl::opt<bool> splitOpt("split-input-file", cl::desc("Check each `// -----` chunk
 cl::opt<bool> verifyOpt("verify-diagnostics",
                         cl::desc("Match diagnostics against expected-* comments (MLIR's convention)"),
                         cl::sub(checkSubcommand()), cl::cat(checkCategory()));
+cl::opt<std::string> gridOpt("grid", cl::desc("The launch grid, for the checks that need it (e.g. 8,4,1)"),
+                             cl::value_desc("X[,Y[,Z]]"), cl::sub(checkSubcommand()), cl::cat(checkCategory()));
+cl::opt<bool> aliasingOpt("assume-aliasing", cl::desc("Distinct pointer arguments of an entry may alias"),
+                          cl::sub(checkSubcommand()), cl::cat(checkCategory()));
+cl::list<std::string> disableOpt("disable", cl::desc("Turn off a diagnostic code or prefix (race, bounds.index, ...)"),
+                                 cl::value_desc("CODE"), cl::CommaSeparated, cl::sub(checkSubcommand()),
+                                 cl::cat(checkCategory()));
 cl::list<std::string> filesOpt(cl::Positional, cl::desc("FILE... | -"), cl::sub(checkSubcommand()),
                                cl::cat(checkCategory()));
 }  // namespace
@@ -94,6 +103,25 @@ LspOptions lspOptions() {
   return o;
 }
 
+namespace {
+bool isCodeOrPrefix(std::string_view code) {
+  for (const CodeInfo& c : diagnosticCodes())
+    if (c.id == code || (c.id.size() > code.size() && c.id.starts_with(code) && c.id[code.size()] == '.'))
+      return true;
+  return false;
+}
+
+std::optional<std::array<int64_t, 3>> parseGrid(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef, 3> parts;
+  text.split(parts, ',');
+  if (parts.empty() || parts.size() > 3) return std::nullopt;
+  std::array<int64_t, 3> grid{1, 1, 1};
+  for (size_t i = 0; i < parts.size(); ++i)
+    if (parts[i].trim().getAsInteger(10, grid[i]) || grid[i] < 1) return std::nullopt;
+  return grid;
+}
+}  // namespace
+
 bool checkCommand() { return static_cast<bool>(checkSubcommand()); }
 
 CheckOptions checkOptions() {
@@ -102,6 +130,14 @@ CheckOptions checkOptions() {
   o.splitInputFile = splitOpt;
   o.verifyDiagnostics = verifyOpt;
   o.files.assign(filesOpt.begin(), filesOpt.end());
+  o.checks.assumeAliasing = aliasingOpt;
+  o.checks.disabled.assign(disableOpt.begin(), disableOpt.end());
+  for (const std::string& code : o.checks.disabled)
+    if (!isCodeOrPrefix(code)) o.problem = "--disable: '" + code + "' is not a diagnostic code (docs/checks.md lists them)";
+  if (gridOpt.getNumOccurrences()) {
+    o.checks.grid = parseGrid(gridOpt);
+    if (!o.checks.grid) o.problem = "--grid wants 1 to 3 positive integers separated by commas, not '" + gridOpt + "'";
+  }
   return o;
 }
 

@@ -6,6 +6,8 @@
 
 #include <llvm/Support/CommandLine.h>
 
+#include "analysis/checks/checks.h"
+
 namespace tilesight::cli {
 
 llvm::cl::OptionCategory& checkCategory();
@@ -18,6 +20,8 @@ struct CheckOptions {
   bool splitInputFile = false;
   bool verifyDiagnostics = false;
   std::vector<std::string> files;
+  tilesight::CheckOptions checks;  // --grid, --assume-aliasing, --disable
+  std::string problem;             // a malformed option: why (exit 2)
 };
 CheckOptions checkOptions();
 

@@ -54,7 +54,7 @@ json codeActions(const FeatureContext &cx, const json &params) {
     // Closed intervals: a cursor touching a diagnostic (or sitting on an
     // empty one, a missing token) asks for its fixes.
     bool touches = d.range.begin <= end && begin <= d.range.end;
-    if (!touches || !cx.settings.checkEnabled(d.code))
+    if (!touches)
       continue;
     for (const Fix &f : d.fixes)
       actions.push_back(quickFix(cx, d, f));

@@ -13,7 +13,8 @@ bool endsWith(std::string_view s, std::string_view suffix) {
 
 std::shared_ptr<const Snapshot>
 analyzeDocument(const std::string &uri, int64_t version,
-                std::shared_ptr<const SourceText> source) {
+                std::shared_ptr<const SourceText> source,
+                const CheckOptions &checks) {
   auto snap = std::make_shared<Snapshot>();
   snap->uri = uri;
   snap->version = version;
@@ -21,7 +22,7 @@ analyzeDocument(const std::string &uri, int64_t version,
   bool split =
       endsWith(uri, ".mlir") && splitChunks(snap->source->text()).size() > 1;
   snap->analysis = analyze(snap->source->text(),
-                           {split, layout::kInteractiveWorkBudget});
+                           {split, layout::kInteractiveWorkBudget, checks});
   return snap;
 }
 

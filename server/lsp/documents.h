@@ -31,7 +31,8 @@ struct Snapshot {
 // worker thread or debounce can take it over.
 std::shared_ptr<const Snapshot>
 analyzeDocument(const std::string &uri, int64_t version,
-                std::shared_ptr<const SourceText> source);
+                std::shared_ptr<const SourceText> source,
+                const CheckOptions &checks = {});
 
 // The newest text of an open document (the I/O thread's view).
 struct Document {

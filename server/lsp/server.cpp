@@ -335,12 +335,11 @@ void LspServer::analyzeAndPublish(const std::string &uri, int64_t version,
   // the new one is built: dropping it first halves the peak memory.
   snapshots_.erase(uri);
   std::shared_ptr<const Snapshot> snap =
-      analyzeDocument(uri, version, std::move(text));
+      analyzeDocument(uri, version, std::move(text), settings->checkOptions());
   snapshots_[uri] = snap;
   json diagnostics = json::array();
   for (const Diagnostic &d : snap->analysis.diagnostics)
-    if (settings->checkEnabled(d.code))
-      diagnostics.push_back(diagnosticJson(*snap->source, uri, d, encoding_));
+    diagnostics.push_back(diagnosticJson(*snap->source, uri, d, encoding_));
   auto took = std::chrono::duration_cast<std::chrono::microseconds>(
       std::chrono::steady_clock::now() - start);
   {

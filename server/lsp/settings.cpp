@@ -4,13 +4,11 @@ namespace tilesight::lsp {
 
 using json = nlohmann::json;
 
-bool Settings::checkEnabled(std::string_view code) const {
-  // "race" turns off "race.unordered" and "race.scope".
-  for (std::string_view off : disabledChecks)
-    if (code == off || (code.starts_with(off) && code.size() > off.size() &&
-                        code[off.size()] == '.'))
-      return false;
-  return true;
+CheckOptions Settings::checkOptions() const {
+  CheckOptions o;
+  o.grid = grid;
+  o.disabled.assign(disabledChecks.begin(), disabledChecks.end());
+  return o;
 }
 
 namespace {

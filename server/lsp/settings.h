@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/checks/checks.h"
+
 namespace tilesight::lsp {
 
 struct Settings {
@@ -26,7 +28,8 @@ struct Settings {
   // faster than analyses (server.cpp, debounceFor).
   int debounceMs = 50;
 
-  bool checkEnabled(std::string_view code) const;
+  // What the analysis needs of these settings.
+  CheckOptions checkOptions() const;
 };
 
 // Applies the keys present in `j` to `s`; returns one line per problem.

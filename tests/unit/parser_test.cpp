@@ -95,7 +95,7 @@ TEST(Parser, SideTableRecordsDefinitionsAndUses) {
 TEST(Parser, SplitInputFileChecksChunksIndependently) {
   std::string text = kernel("", "    %a = constant <i32: 1> : tile<i32>") + "// -----\n" +
                      kernel("", "    %a = constant <i32: 1> : tile<i32>\n    %b = addi %a, %q : tile<i32>");
-  Analysis split = analyze(text, {true});
+  Analysis split = analyze(text, AnalyzeOptions{.splitInputFile = true, .checks = {}});
   ASSERT_EQ(split.chunks.size(), 2u);
   auto lines = errorLines(text, split);
   ASSERT_EQ(lines.size(), 1u);

@@ -1,0 +1,47 @@
+#pragma once
+// The dataflow checks of DESIGN §5 over one parsed and verified chunk:
+// bounds.index and bounds.partial-tile (bounds.cpp), layout.overlap
+// (overlap.cpp), subbyte.align (subbyte.cpp), race.unordered and race.scope
+// (races.cpp), on the shared facts of value_facts.h and token_graph.h.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/diag/diagnostic.h"
+#include "analysis/syntax/parser.h"
+
+namespace tilesight {
+
+struct CheckOptions {
+  // The launch grid (x, y, z) when known: `--grid`, `tilesight.grid`.
+  std::optional<std::array<int64_t, 3>> grid;
+  // Distinct entry pointer arguments may alias (`--assume-aliasing`).
+  bool assumeAliasing = false;
+  // Codes, or prefixes before a '.', that are turned off ("race" turns off
+  // race.unordered and race.scope).
+  std::vector<std::string> disabled;
+
+  bool enabled(std::string_view code) const;
+};
+
+// What every check reads.
+struct CheckContext {
+  const Program& program;
+  const CheckOptions& options;
+};
+
+// Runs the enabled checks; their diagnostics go to `diags`. (A check file
+// that covers two codes may still report a disabled one: analyze() drops
+// every diagnostic whose code is off.)
+void runChecks(const ParseResult& parsed, const CheckOptions& options, DiagSink& diags);
+
+// One entry point per check file.
+void checkBounds(const CheckContext& cx, DiagSink& diags);
+void checkOverlap(const CheckContext& cx, DiagSink& diags);
+void checkSubbyte(const CheckContext& cx, DiagSink& diags);
+void checkRaces(const CheckContext& cx, DiagSink& diags);
+
+}  // namespace tilesight

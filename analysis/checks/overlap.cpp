@@ -1,0 +1,7 @@
+#include "analysis/checks/checks.h"
+
+namespace tilesight {
+
+void checkOverlap(const CheckContext&, DiagSink&) {}
+
+}  // namespace tilesight

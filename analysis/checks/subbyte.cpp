@@ -1,0 +1,7 @@
+#include "analysis/checks/checks.h"
+
+namespace tilesight {
+
+void checkSubbyte(const CheckContext&, DiagSink&) {}
+
+}  // namespace tilesight
