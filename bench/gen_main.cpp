@@ -1,4 +1,5 @@
-// tilesight_bench_gen N custom|generic > file : writes a generated program.
+// tilesight_bench_gen N custom|generic|kernels > file : writes a generated
+// program (kernels: memory-heavy entries for the dataflow checks).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -6,12 +7,18 @@
 #include "bench/program_gen.h"
 
 int main(int argc, char** argv) {
-  if (argc != 3 || (std::strcmp(argv[2], "custom") != 0 && std::strcmp(argv[2], "generic") != 0)) {
-    std::fprintf(stderr, "usage: tilesight_bench_gen OPS custom|generic\n");
+  const char* form = argc == 3 ? argv[2] : "";
+  std::string text;
+  if (std::strcmp(form, "custom") == 0)
+    text = tilesight::bench::generateProgram(std::atoi(argv[1]), tilesight::bench::Form::Custom);
+  else if (std::strcmp(form, "generic") == 0)
+    text = tilesight::bench::generateProgram(std::atoi(argv[1]), tilesight::bench::Form::Generic);
+  else if (std::strcmp(form, "kernels") == 0)
+    text = tilesight::bench::generateKernels(std::atoi(argv[1]));
+  else {
+    std::fprintf(stderr, "usage: tilesight_bench_gen OPS custom|generic|kernels\n");
     return 2;
   }
-  auto form = std::strcmp(argv[2], "custom") == 0 ? tilesight::bench::Form::Custom : tilesight::bench::Form::Generic;
-  std::string text = tilesight::bench::generateProgram(std::atoi(argv[1]), form);
   std::fwrite(text.data(), 1, text.size(), stdout);
   return 0;
 }

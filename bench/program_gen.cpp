@@ -59,7 +59,59 @@ struct Gen {
   }
 };
 
+// One GEMM-like kernel with a token-threaded K loop, block-id indices and a
+// pointer-tile load/store: the memory ops the dataflow checks work on. It is
+// clean, so the checks do all their work and report nothing.
+constexpr const char* kKernelBody =
+    "    %ta = make_tensor_view %a, shape = [1024, 512], strides = [512, 1] : tensor_view<1024x512xf16, strides=[512,1]>\n"
+    "    %tb = make_tensor_view %b, shape = [512, 1024], strides = [1024, 1] : tensor_view<512x1024xf16, strides=[1024,1]>\n"
+    "    %tc = make_tensor_view %c, shape = [1024, 1024], strides = [1024, 1] : tensor_view<1024x1024xf32, strides=[1024,1]>\n"
+    "    %va = make_partition_view %ta : partition_view<tile=(128x32), tensor_view<1024x512xf16, strides=[512,1]>>\n"
+    "    %vb = make_partition_view %tb : partition_view<tile=(32x128), tensor_view<512x1024xf16, strides=[1024,1]>>\n"
+    "    %vc = make_partition_view %tc : partition_view<tile=(128x128), tensor_view<1024x1024xf32, strides=[1024,1]>>\n"
+    "    %bx, %by, %bz = get_tile_block_id : tile<i32>\n"
+    "    %c0 = constant <i32: 0> : tile<i32>\n"
+    "    %c1 = constant <i32: 1> : tile<i32>\n"
+    "    %kt = constant <i32: 16> : tile<i32>\n"
+    "    %zero = constant <f32: 0.0> : tile<128x128xf32>\n"
+    "    %t0 = make_token : token\n"
+    "    %acc, %tk = for %k in (%c0 to %kt, step %c1) : tile<i32>\n"
+    "        iter_values(%sum = %zero, %tok = %t0) -> (tile<128x128xf32>, token) {\n"
+    "      %ta_tile, %ta_tok = load_view_tko weak %va[%bx, %k] token = %tok\n"
+    "          : partition_view<tile=(128x32), tensor_view<1024x512xf16, strides=[512,1]>>, tile<i32> -> tile<128x32xf16>, token\n"
+    "      %tb_tile, %tb_tok = load_view_tko weak %vb[%k, %by] token = %tok\n"
+    "          : partition_view<tile=(32x128), tensor_view<512x1024xf16, strides=[1024,1]>>, tile<i32> -> tile<32x128xf16>, token\n"
+    "      %next = mmaf %ta_tile, %tb_tile, %sum : tile<128x32xf16>, tile<32x128xf16>, tile<128x128xf32>\n"
+    "      %joined = join_tokens %ta_tok, %tb_tok : token\n"
+    "      continue %next, %joined : tile<128x128xf32>, token\n"
+    "    }\n"
+    "    %done = store_view_tko weak %acc, %vc[%bx, %by] token = %tk\n"
+    "        : tile<128x128xf32>, partition_view<tile=(128x128), tensor_view<1024x1024xf32, strides=[1024,1]>>, tile<i32> -> token\n"
+    "    %i = iota : tile<16xi32>\n"
+    "    %pr = reshape %p : tile<ptr<f32>> -> tile<1xptr<f32>>\n"
+    "    %pb = broadcast %pr : tile<1xptr<f32>> -> tile<16xptr<f32>>\n"
+    "    %pp = offset %pb, %i : tile<16xptr<f32>>, tile<16xi32> -> tile<16xptr<f32>>\n"
+    "    %qr = reshape %q : tile<ptr<f32>> -> tile<1xptr<f32>>\n"
+    "    %qb = broadcast %qr : tile<1xptr<f32>> -> tile<16xptr<f32>>\n"
+    "    %qq = offset %qb, %i : tile<16xptr<f32>>, tile<16xi32> -> tile<16xptr<f32>>\n"
+    "    %v, %tv = load_ptr_tko weak %pp token = %done : tile<16xptr<f32>> -> tile<16xf32>, token\n"
+    "    %two = constant <f32: 2.0> : tile<16xf32>\n"
+    "    %w = mulf %v, %two rounding<nearest_even> : tile<16xf32>\n"
+    "    %ts = store_ptr_tko weak %qq, %w token = %tv : tile<16xptr<f32>>, tile<16xf32> -> token\n"
+    "    return\n"
+    "  }\n";
+constexpr int kKernelOps = 34;  // the entry and the ops of kKernelBody
+
 }  // namespace
+
+std::string generateKernels(int ops) {
+  std::string out = "cuda_tile.module @bench {\n";
+  for (int n = 0; n * kKernelOps < ops; ++n)
+    out += "  entry @k" + std::to_string(n) +
+           "(%a: tile<ptr<f16>>, %b: tile<ptr<f16>>, %c: tile<ptr<f32>>, %p: tile<ptr<f32>>, %q: tile<ptr<f32>>) {\n" +
+           kKernelBody;
+  return out + "}\n";
+}
 
 std::string generateProgram(int ops, Form form) {
   Gen g{form, {}, 0, {}, {}};

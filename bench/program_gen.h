@@ -8,4 +8,8 @@ namespace tilesight::bench {
 enum class Form { Custom, Generic };
 std::string generateProgram(int ops, Form form);
 
+// About N ops of memory-heavy kernels (views, token-threaded loops, block ids,
+// pointer tiles) in the custom form, clean under every check.
+std::string generateKernels(int ops);
+
 }  // namespace tilesight::bench

@@ -6,11 +6,15 @@ Usage: scripts/measure_cuda_tile_lit.py CUDA_TILE_CHECKOUT [--tilesight build/ti
 The checkout is only read; nothing of it is copied into this repository.
 - valid files: RUN lines expect success (no `not`), no expected-error; must give zero errors
   under --split-input-file.
+- the dataflow checks (issue 5) on the valid files: every bounds.*, layout.overlap,
+  subbyte.align and race.* diagnostic there (any severity) is listed, for review: those files
+  test compiler passes, not race-freedom, so each finding must be a true one under the spec.
 - invalid files: every `expected-error` designates a line (MLIR's rules: @below binds to the
   next line without a designation, @+N/@-N/@above relative); a hit is an error on that line.
 """
 import argparse, json, os, re, subprocess, sys
 
+CHECK_CODES = ("bounds.", "layout.overlap", "subbyte.", "race.")
 FOLDERS = ["test/Dialect/CudaTile", "test/Bytecode", "test/Transforms"]
 DESIG = re.compile(r"expected-(error|warning|note|remark)(-re)?\s*(@(above|below|unknown|[+-][0-9]+))?\s*\{\{")
 
@@ -67,6 +71,7 @@ def main():
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
     valid_files = valid_errors = 0
+    findings = []
     total = hits = 0
     misses = []
     for path in files(args.root):
@@ -83,6 +88,7 @@ def main():
         if not designated and not expects_fail:
             valid_files += 1
             valid_errors += len(errors)
+            findings += [(rel, d) for d in diags if d["code"].startswith(CHECK_CODES)]
             if errors or args.verbose:
                 print(f"valid {rel}: {len(errors)} errors")
                 for d in errors[:20]:
@@ -103,6 +109,11 @@ def main():
         print(f"MISS {rel}:{line}: {src}")
     print()
     print(f"valid files: {valid_files}, errors reported in them: {valid_errors}")
+    print(f"dataflow-check diagnostics in the valid files: {len(findings)}")
+    for rel, d in findings:
+        print(f"    {rel}:{d['line']}:{d['column']}: {d['severity']}: {d['message']} [{d['code']}]")
+        for n in d.get("notes", []):
+            print(f"        note {n['line']}:{n['column']}: {n['message']}")
     pct = 100.0 * hits / total if total else 0.0
     print(f"designated error lines: {total}, with an error reported: {hits} ({pct:.1f}%)")
 

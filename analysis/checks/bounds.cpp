@@ -1,7 +1,263 @@
+// bounds.index and bounds.partial-tile (DESIGN §5) on the view memory ops.
+//
+// bounds.index: an index of load_view_tko, store_view_tko or
+// atomic_red_view_tko outside the view's index space (views.h). Every value
+// out of range is an error; some values out of range is a warning, reported
+// only for an end of the index's interval that is evidence (value_facts.h):
+// an index nothing is known about stays silent.
+//
+// bounds.partial-tile: a load of a tile that overhangs the tensor's edge
+// through a view without padding_value (the overhang reads unspecified
+// values). Reported when the index's interval reaches a partial tile through
+// an end that is evidence, so an unknown index stays silent here too. Stores
+// are masked at the edge: nothing to report. The fix adds
+// `padding_value = zero` to the view's type where the spec allows it (float
+// views not used by atomic_red_view_tko), at the definition and every use.
+#include <algorithm>
+#include <optional>
+#include <string>
+
+#include <llvm/ADT/DenseMap.h>
+
 #include "analysis/checks/checks.h"
+#include "analysis/checks/value_facts.h"
+#include "analysis/checks/views.h"
+#include "analysis/ir/op_table.h"
+#include "analysis/verify/verify_util.h"
 
 namespace tilesight {
 
-void checkBounds(const CheckContext&, DiagSink&) {}
+namespace {
+
+bool isViewAccess(const Operation& op) {
+  if (!op.info || op.broken) return false;
+  std::string_view n = op.info->name;
+  return n == "load_view_tko" || n == "store_view_tko" || n == "atomic_red_view_tko";
+}
+
+std::string name(const Program& p, ValueId v) { return std::string(p.value(v).name); }
+
+// "0..3", or "0 and up" when the extent is not known.
+std::string validText(const views::IndexDim& d) {
+  if (!d.extent) return "0 and up";
+  return "0.." + std::to_string(*d.extent - 1);
+}
+
+// The interval an index can take: a scalar's, or every row of a gather/scatter
+// row-index tile. Its ends are evidence as the base's are.
+struct IndexRange {
+  Interval range;
+  bool loKnown = false;
+  bool hiKnown = false;
+  bool rows = false;  // a tile of row indices
+  bool attained = false;  // both ends are values the index certainly takes
+};
+
+std::optional<IndexRange> indexRange(const ValueFacts& facts, ValueId v, OpId user, bool sparse) {
+  const TileFact* t = facts.tileAt(v, user);
+  if (!t || t->pointer) return std::nullopt;
+  if (!sparse || t->uniform()) {
+    const ScalarFact* s = facts.scalarAt(v, user);
+    if (!s) return std::nullopt;
+    return IndexRange{s->range, s->loKnown, s->hiKnown, sparse, s->exact().has_value()};
+  }
+  auto r = t->range();
+  if (!r) return std::nullopt;
+  // An exact first element with known strides, or a constant literal, takes
+  // every value between its ends' extremes at some element, the ends included.
+  bool literal = t->values && t->base.basis.value == v && t->base.evidence == Evidence::Constant;
+  bool attained = t->base.exact() && (t->affine() || literal);
+  return IndexRange{*r, t->base.loKnown, t->base.hiKnown, true, attained};
+}
+
+class BoundsChecker {
+public:
+  BoundsChecker(const CheckContext& cx, DiagSink& diags)
+      : p_(cx.program), facts_(cx.facts), diags_(diags) {}
+
+  void check(OpId id) {
+    const Operation& op = p_.op(id);
+    rules::OpRef o{p_, op};
+    const Operand* view = o.operand("view");
+    if (!view) return;
+    TypeRef vt = p_.typeOf(view->value);
+    auto space = vt ? views::indexSpace(*vt) : std::nullopt;
+    if (!space) return;
+    std::vector<const Operand*> indices = o.group("index");
+    if (indices.size() != space->dims.size()) return;
+    bool load = op.info->name == "load_view_tko";
+    for (size_t d = 0; d < indices.size(); ++d) {
+      const views::IndexDim& dim = space->dims[d];
+      auto r = indexRange(facts_, indices[d]->value, id, dim.sparse);
+      if (!r) continue;
+      Ctx c{id, op, *view, *indices[d], *space, d, *r};
+      if (!checkIndex(c) && load && vt->padding == Padding::None && !dim.sparse) checkPartial(c);
+    }
+  }
+
+private:
+  const Program& p_;
+  const ValueFacts& facts_;
+  DiagSink& diags_;
+  llvm::DenseMap<ValueId, std::optional<Fix>> fixes_;  // per view: one scan of the program
+
+  struct Ctx {
+    OpId id;
+    const Operation& op;
+    const Operand& view;
+    const Operand& index;
+    const views::IndexSpace& space;
+    size_t dim;
+    IndexRange r;
+  };
+
+  Diagnostic& report(const Ctx& c, Severity s, std::string code, std::string message) {
+    rules::OpRef o{p_, c.op};
+    Range at = o.onOpLine(c.index.range);
+    Diagnostic& d = diags_.add(s, at, std::move(code), std::move(message));
+    if (at.begin != c.index.range.begin) d.notes.push_back({c.index.range, "the index"});
+    const views::IndexDim& dim = c.space.dims[c.dim];
+    std::string tile = dim.sparse ? "rows" : "tiles of " + std::to_string(dim.tile);
+    d.notes.push_back({p_.value(c.view.value).range,
+                       name(p_, c.view.value) + " is defined here: index space " + c.space.shapeText() + ", " + tile +
+                           " along tensor dimension " + std::to_string(dim.tensorDim) +
+                           (dim.tensorSize ? " of size " + std::to_string(*dim.tensorSize) : std::string())});
+    evidenceNote(d, c.index.value, c.id);
+    return d;
+  }
+
+  void evidenceNote(Diagnostic& d, ValueId v, OpId user) {
+    const TileFact* t = facts_.tileAt(v, user);
+    auto r = facts_.evidenceRange(v, user);
+    if (!t || !r || t->base.basis.value == kNoId) return;
+    d.notes.push_back({*r, name(p_, t->base.basis.value) + " is defined here"});
+  }
+
+  // bounds.index; true when reported (an index out of the space needs no
+  // partial-tile warning on top).
+  bool checkIndex(const Ctx& c) {
+    const views::IndexDim& dim = c.space.dims[c.dim];
+    const IndexRange& r = c.r;
+    // The last valid index (none above it is known when the extent is not).
+    int64_t last = dim.extent ? *dim.extent - 1 : INT64_MAX;
+    bool every = (r.loKnown && r.range.lo > last) || (r.hiKnown && r.range.hi < 0);
+    // A row-index tile that certainly holds an out-of-range row.
+    bool someRow = r.rows && r.attained && (r.range.hi > last || r.range.lo < 0);
+    bool mayHi = r.hiKnown && r.range.hi > last, mayLo = r.loKnown && r.range.lo < 0;
+    if (!every && !someRow && !mayHi && !mayLo) return false;
+    std::string what = r.rows ? "row index" : "index";
+    std::string dimText = " of dimension " + std::to_string(c.dim);
+    std::string space = "the index space " + c.space.shapeText() + " of " + name(p_, c.view.value) + " (valid: " +
+                        validText(dim) + ")";
+    std::string why = facts_.describe(c.index.value, c.id);
+    bool exact = r.loKnown && r.hiKnown && r.range.single();
+    if (every || someRow) {
+      int64_t bad = someRow && !every ? (r.range.hi > last ? r.range.hi : r.range.lo) : r.range.lo;
+      std::string msg = exact || (someRow && !every)
+                            ? what + " " + std::to_string(bad) + dimText + " is outside " + space + "; " + why
+                            : "every " + what + dimText + " is outside " + space + ": " + why;
+      report(c, Severity::Error, "bounds.index", msg);
+      return true;
+    }
+    std::string reach = mayHi ? "may reach " + std::to_string(r.range.hi) : "may be " + std::to_string(r.range.lo);
+    report(c, Severity::Warning, "bounds.index", what + dimText + " " + reach + ", outside " + space + ": " + why);
+    return true;
+  }
+
+  // bounds.partial-tile: the first partial tile the index can reach.
+  void checkPartial(const Ctx& c) {
+    const views::IndexDim& dim = c.space.dims[c.dim];
+    const IndexRange& r = c.r;
+    if (!dim.extent || !dim.firstPartial || *dim.firstPartial >= *dim.extent) return;
+    int64_t k = std::max(r.range.lo, *dim.firstPartial);
+    // Evidence that a partial tile is reached: the upper end reaches one, or
+    // the lower end is one already.
+    bool reaches = (r.hiKnown && r.range.hi >= *dim.firstPartial) || (r.loKnown && r.range.lo >= *dim.firstPartial);
+    if (!reaches && *dim.firstPartial == 0) return everyTilePartial(c);
+    if (!reaches || k > std::min(r.range.hi, *dim.extent - 1)) return;
+    bool exact = r.loKnown && r.hiKnown && r.range.single();
+    int64_t begin = k * dim.step, over = dim.overhang(k);
+    std::string tile = "tile " + std::to_string(k) + " of dimension " + std::to_string(c.dim);
+    std::string covers = "(it covers elements " + std::to_string(begin) + ".." + std::to_string(begin + dim.tile - 1) +
+                         " of tensor dimension " + std::to_string(dim.tensorDim) + ", size " +
+                         std::to_string(*dim.tensorSize) + ")";
+    std::string view = name(p_, c.view.value);
+    std::string msg = (exact ? "load of " + tile + " reads " : "load may reach " + tile + ", which reads ") +
+                      std::to_string(over) + " element" + (over == 1 ? "" : "s") + " past the tensor's edge " + covers +
+                      ", and " + view + " has no padding_value, so they are unspecified; " +
+                      facts_.describe(c.index.value, c.id);
+    Diagnostic& d = report(c, Severity::Warning, "bounds.partial-tile", msg);
+    if (auto fix = paddingFix(c.view.value)) d.fixes.push_back(std::move(*fix));
+  }
+
+  // Every tile overhangs (the tensor is smaller than a tile, or strided tiles
+  // reach past it from the first): any index the load may use, known or not.
+  void everyTilePartial(const Ctx& c) {
+    const views::IndexDim& dim = c.space.dims[c.dim];
+    int64_t over = dim.overhang(0);
+    std::string view = name(p_, c.view.value);
+    std::string msg = "load reads past the tensor's edge whatever its index: every tile of dimension " +
+                      std::to_string(c.dim) + " overhangs it (tile 0 covers elements 0.." +
+                      std::to_string(dim.tile - 1) + " of tensor dimension " + std::to_string(dim.tensorDim) + ", size " +
+                      std::to_string(*dim.tensorSize) + ", " + std::to_string(over) + " past the edge), and " + view +
+                      " has no padding_value, so those elements are unspecified";
+    Diagnostic& d = report(c, Severity::Warning, "bounds.partial-tile", msg);
+    if (auto fix = paddingFix(c.view.value)) d.fixes.push_back(std::move(*fix));
+  }
+
+  // Inserts `padding_value = zero, ` before the tensor_view inside the view
+  // type spelled in `op`'s text; false when the text is not as expected.
+  bool insertPadding(const Operation& op, std::vector<TextEdit>& edits) const {
+    std::string_view text = p_.source.substr(op.range.begin, op.range.end - op.range.begin);
+    size_t at = std::string_view::npos;
+    for (std::string_view kind : {"partition_view<", "strided_view<", "gather_scatter_view<"}) {
+      size_t pos = text.find(kind);
+      if (pos == std::string_view::npos) continue;
+      size_t tv = text.find("tensor_view<", pos + kind.size());
+      if (tv == std::string_view::npos) return false;
+      if (tv >= 11 && text.substr(tv - 11, 11) == "!cuda_tile.") tv -= 11;
+      at = tv;
+      break;
+    }
+    if (at == std::string_view::npos) return false;
+    uint32_t off = op.range.begin + static_cast<uint32_t>(at);
+    edits.push_back({{off, off}, "padding_value = zero, "});
+    return true;
+  }
+
+  // The view's defining make_*_view op and every op that names the view in
+  // its type: all spell the same type, so all must change together.
+  std::optional<Fix> paddingFix(ValueId view) {
+    auto [it, fresh] = fixes_.try_emplace(view);
+    if (fresh) it->second = buildPaddingFix(view);
+    return it->second;
+  }
+
+  std::optional<Fix> buildPaddingFix(ValueId view) const {
+    TypeRef vt = p_.typeOf(view);
+    if (!vt || !vt->tensorView || !isFloatElem(vt->tensorView->elem)) return std::nullopt;
+    const Value& v = p_.value(view);
+    if (v.blockArg || v.owner == kNoId) return std::nullopt;
+    Fix fix{"add padding_value = zero to the type of " + name(p_, view), {}};
+    if (!insertPadding(p_.op(v.owner), fix.edits)) return std::nullopt;
+    for (const Operation& op : p_.ops) {
+      auto usesView = [&](const Operand& o) { return o.value == view; };
+      if (std::none_of(op.operands.begin(), op.operands.end(), usesView)) continue;
+      if (op.info && op.info->name == "atomic_red_view_tko") return std::nullopt;  // no padding allowed there
+      if (!insertPadding(op, fix.edits)) return std::nullopt;
+    }
+    return fix;
+  }
+};
+
+}  // namespace
+
+void checkBounds(const CheckContext& cx, DiagSink& diags) {
+  const Program& p = cx.program;
+  if (std::none_of(p.ops.begin(), p.ops.end(), isViewAccess)) return;
+  BoundsChecker checker(cx, diags);
+  for (OpId id = 0; id < p.ops.size(); ++id)
+    if (isViewAccess(p.op(id))) checker.check(id);
+}
 
 }  // namespace tilesight

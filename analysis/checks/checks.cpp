@@ -1,5 +1,7 @@
 #include "analysis/checks/checks.h"
 
+#include "analysis/checks/value_facts.h"
+
 namespace tilesight {
 
 bool CheckOptions::enabled(std::string_view code) const {
@@ -9,7 +11,11 @@ bool CheckOptions::enabled(std::string_view code) const {
 }
 
 void runChecks(const ParseResult& parsed, const CheckOptions& options, DiagSink& diags) {
-  CheckContext cx{parsed.program, options};
+  bool any = options.enabled("bounds") || options.enabled("layout.overlap") || options.enabled("subbyte.align") ||
+             options.enabled("race");
+  if (!any) return;
+  ValueFacts facts(parsed.program, options);
+  CheckContext cx{parsed.program, options, facts};
   if (options.enabled("bounds")) checkBounds(cx, diags);
   if (options.enabled("layout.overlap")) checkOverlap(cx, diags);
   if (options.enabled("subbyte.align")) checkSubbyte(cx, diags);

@@ -11,9 +11,12 @@
 #include <vector>
 
 #include "analysis/diag/diagnostic.h"
+#include "analysis/ir/ir.h"
 #include "analysis/syntax/parser.h"
 
 namespace tilesight {
+
+class ValueFacts;
 
 struct CheckOptions {
   // The launch grid (x, y, z) when known: `--grid`, `tilesight.grid`.
@@ -27,10 +30,12 @@ struct CheckOptions {
   bool enabled(std::string_view code) const;
 };
 
-// What every check reads.
+// What every check reads: the program, the options, and the value facts,
+// built once for all checks.
 struct CheckContext {
   const Program& program;
   const CheckOptions& options;
+  const ValueFacts& facts;
 };
 
 // Runs the enabled checks; their diagnostics go to `diags`. (A check file

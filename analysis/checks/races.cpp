@@ -1,7 +1,424 @@
+// race.unordered and race.scope (DESIGN §5; spec §7, the memory model).
+//
+// Two accesses race when they may touch a common element, at least one
+// writes, neither waits for the other through a token chain (program order
+// and data dependencies order nothing), and they are not morally strong: in
+// one tile block, both non-weak (any scope covers the block that runs them);
+// across tile blocks, both non-weak with a scope wider than tl_blk. A pair of
+// non-weak accesses in different tile blocks whose scope is tl_blk is
+// race.scope: the scope does not cover the other party.
+//
+// Which pairs. Accesses are grouped by root (distinct entry pointer arguments
+// do not alias unless --assume-aliasing) and, inside a group, by footprint
+// (the same view source and index forms, or the same element box). Each access
+// walks back over its footprint to the last write that surely ran before it
+// (a write whose block holds it): what that write waits for, it waits for
+// through it. A read looks at the writes on the way, a write at every access.
+// Each access is also compared with the kNearest latest accesses of other
+// footprints of its group, where overlaps are possible rather than proved.
+// The walk stops after kWalk accesses, so the work is linear in the number of
+// accesses (times kWalk + kNearest); an overlap beyond those bounds goes
+// unreported. Each pair is checked in one run, across the iterations of every
+// loop holding both, and (with a known grid) across tile blocks.
+//
+// A proved overlap is an error, a possible one (the same root, indices not
+// known to differ) a warning. One diagnostic per op and kind, on the op that
+// has to wait; the fix threads the other op's token into it.
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+
+#include <llvm/ADT/DenseMap.h>
+
 #include "analysis/checks/checks.h"
+#include "analysis/checks/footprints.h"
+#include "analysis/checks/token_graph.h"
+#include "analysis/checks/value_facts.h"
 
 namespace tilesight {
 
-void checkRaces(const CheckContext&, DiagSink&) {}
+namespace {
+
+constexpr size_t kNearest = 8;  // accesses of other footprints compared with each access
+constexpr size_t kWalk = 64;    // accesses of its own footprint walked back over
+
+std::string_view mnemonic(const Operation& op) { return op.info ? op.info->name : op.name; }
+
+std::string blockText(const std::array<int64_t, 3>& b) {
+  return "(" + std::to_string(b[0]) + ", " + std::to_string(b[1]) + ", " + std::to_string(b[2]) + ")";
+}
+
+bool coversOtherBlocks(const Access& a) { return a.scope == "device" || a.scope == "sys"; }
+
+enum class Kind { SameRun, Iterations, Blocks, Scope };
+
+struct Finding {
+  Overlap overlap = Overlap::No;
+  Diagnostic diag;
+};
+
+class RaceChecker {
+public:
+  RaceChecker(const CheckContext& cx, const TokenGraph& tokens, const ValueFacts& facts, const Footprints& fp)
+      : p_(cx.program), options_(cx.options), tokens_(tokens), facts_(facts), fp_(fp) {}
+
+  void run(DiagSink& diags);
+
+private:
+  void checkPair(const Access& a, const Access& b);  // a first in the text, or a == b
+  void sameRun(const Access& a, const Access& b);
+  void acrossIterations(const Access& a, const Access& b, OpId loop);
+  void acrossBlocks(const Access& a, const Access& b);
+  bool improves(OpId at, Kind kind, Overlap o) const;
+  void report(OpId at, Kind kind, Overlap o, Diagnostic d);
+
+  uint64_t groupKey(const Access& a) const;
+  uint64_t footprintKey(const Access& a, size_t index) const;
+  Diagnostic make(const Access& on, Severity s, std::string code, std::string message) const;
+  void noteOther(Diagnostic& d, const Access& other, const std::string& what) const;
+  void noteSameInBlocks(Diagnostic& d, const Access& a) const;
+  std::string opText(const Access& a) const { return "'" + std::string(mnemonic(p_.op(a.op))) + "'"; }
+  std::string lineText(OpId op) const { return "line " + std::to_string(facts_.line(p_.op(op).range.begin)); }
+  std::string gridText() const;
+  std::optional<Fix> threadToken(const Access& later, const Access& earlier) const;
+  std::optional<Fix> widenScope(const Access& a, const Access& b) const;
+  bool visibleAt(OpId def, OpId use) const;
+  std::string freshName(std::string_view stem) const;
+
+  const Program& p_;
+  const CheckOptions& options_;
+  const TokenGraph& tokens_;
+  const ValueFacts& facts_;
+  const Footprints& fp_;
+  std::map<std::pair<OpId, Kind>, Finding> findings_;
+  mutable std::set<std::string_view> names_;  // every value name, for fresh ones
+};
+
+void RaceChecker::run(DiagSink& diags) {
+  const auto& all = fp_.accesses();
+  struct Bucket {
+    std::vector<size_t> entries, writes;  // in text order
+  };
+  struct Group {
+    std::array<std::pair<size_t, uint64_t>, kNearest> recent;  // the latest accesses and footprints, a ring
+    size_t seen = 0;
+  };
+  llvm::DenseMap<std::pair<uint64_t, uint64_t>, uint32_t> bucketOf;  // (group, footprint) -> buckets
+  llvm::DenseMap<uint64_t, uint32_t> groupOf;
+  std::vector<Bucket> buckets;
+  std::vector<Group> groups;
+  llvm::SmallVector<size_t, 16> cands;
+  for (size_t i = 0; i < all.size(); ++i) {
+    const Access& b = all[i];
+    uint64_t gk = groupKey(b), key = footprintKey(b, i);
+    auto g = groupOf.try_emplace(gk, static_cast<uint32_t>(groups.size()));
+    if (g.second) groups.emplace_back();
+    auto bk = bucketOf.try_emplace({gk, key}, static_cast<uint32_t>(buckets.size()));
+    if (bk.second) buckets.emplace_back();
+    Group& group = groups[g.first->second];
+    Bucket& bucket = buckets[bk.first->second];
+    // Back to the last write that surely ran before `b` (its block holds b):
+    // what that write waits for, `b` waits for through it. A read needs only
+    // the writes; a write, every access.
+    cands.clear();
+    const std::vector<size_t>& back = b.writes ? bucket.entries : bucket.writes;
+    for (size_t k = back.size(), n = 0; k-- > 0 && n < kWalk; ++n) {
+      cands.push_back(back[k]);
+      if (all[back[k]].writes && visibleAt(all[back[k]].op, b.op)) break;
+    }
+    for (size_t n = 0; n < std::min(group.seen, kNearest); ++n)
+      if (group.recent[n].second != key) cands.push_back(group.recent[n].first);
+    std::sort(cands.begin(), cands.end());
+    cands.erase(std::unique(cands.begin(), cands.end()), cands.end());
+    for (size_t c : cands) checkPair(all[c], b);
+    if (b.writes) checkPair(b, b);
+    bucket.entries.push_back(i);
+    if (b.writes) bucket.writes.push_back(i);
+    group.recent[group.seen++ % kNearest] = {i, key};
+  }
+  for (auto& [key, f] : findings_) diags.all().push_back(std::move(f.diag));
+}
+
+// Distinct entry pointer arguments are distinct memory unless --assume-aliasing.
+uint64_t RaceChecker::groupKey(const Access& a) const {
+  const Value& r = p_.value(a.root);
+  if (options_.assumeAliasing && r.blockArg && r.owner != kNoId && mnemonic(p_.op(r.owner)) == "entry")
+    return ~uint64_t(0);
+  return a.root;
+}
+
+// Accesses with equal keys touch the same elements (FNV-1a over the view
+// source and index forms, or the element box); a footprint not known exactly
+// gets a key of its own.
+uint64_t RaceChecker::footprintKey(const Access& a, size_t index) const {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&](uint64_t v) {
+    for (int i = 0; i < 8; ++i, v >>= 8) h = (h ^ (v & 0xff)) * 1099511628211ull;
+  };
+  auto affine = [&](const Affine& f) {
+    mix(static_cast<uint64_t>(f.c0));
+    for (const auto& [sym, c] : f.terms) mix(sym), mix(static_cast<uint64_t>(c));
+  };
+  auto own = [&] { return (uint64_t(1) << 63) | index; };
+  if (a.source != kNoId) {
+    mix(a.source);
+    for (const auto& f : a.forms) {
+      if (!f) return own();
+      affine(*f);
+    }
+    return h & ~(uint64_t(1) << 63);
+  }
+  if (!a.box || !a.box->exact) return own();
+  mix(~uint64_t(a.box->width));
+  affine(a.box->base);
+  for (const auto& [e, st] : a.box->dims) mix(static_cast<uint64_t>(e)), mix(static_cast<uint64_t>(st));
+  return h & ~(uint64_t(1) << 63);
+}
+
+void RaceChecker::checkPair(const Access& a, const Access& b) {
+  if (!a.writes && !b.writes) return;
+  if (a.op != b.op) sameRun(a, b);
+  for (OpId l = tokens_.innermostCommonLoop(a.op, b.op); l != kNoId; l = tokens_.loopOf(l))
+    acrossIterations(a, b, l);
+  if (options_.grid) acrossBlocks(a, b);
+}
+
+// --- in one run ---------------------------------------------------------------------
+
+void RaceChecker::sameRun(const Access& a, const Access& b) {
+  if (!a.weak() && !b.weak()) return;  // any scope covers the tile block that runs both
+  if (tokens_.waitsFor(b.op, a.op)) return;
+  Footprints::Result r = fp_.same(a, b, false);
+  if (!improves(b.op, Kind::SameRun, r.kind) || tokens_.exclusive(a.op, b.op)) return;
+  r = fp_.same(a, b);
+  bool must = r.kind == Overlap::Must;
+  std::string rw = a.writes && b.writes ? "both write" : "one of them writes";
+  std::string msg =
+      must ? opText(b) + " and the " + opText(a) + " at " + lineText(a.op) + " both access " + r.where +
+                 " and " + rw +
+                 ", but no token orders them (program order does not order token-ordered operations)"
+           : opText(b) + " and the " + opText(a) + " at " + lineText(a.op) + " may access the same memory (" +
+                 r.where + ") and " + rw + ", but no token orders them";
+  Diagnostic d = make(b, must ? Severity::Error : Severity::Warning, "race.unordered", msg);
+  noteOther(d, a, must ? r.where : std::string());
+  if (auto fix = threadToken(b, a)) d.fixes.push_back(std::move(*fix));
+  report(b.op, Kind::SameRun, r.kind, std::move(d));
+}
+
+// --- across iterations --------------------------------------------------------------
+
+void RaceChecker::acrossIterations(const Access& a, const Access& b, OpId loop) {
+  if (!a.weak() && !b.weak()) return;
+  Footprints::Result r = fp_.acrossIterations(a, b, loop, false);
+  if (r.kind == Overlap::No) return;
+  // r.distance: a's iteration minus b's (0: any). The later instance has to
+  // wait; with any distance, either may be the one that does not.
+  bool aWaits = r.distance >= 0 && !tokens_.waitsAcross(a.op, b.op, loop, static_cast<uint32_t>(r.distance));
+  bool bWaits = !aWaits && r.distance <= 0 && a.op != b.op &&
+                !tokens_.waitsAcross(b.op, a.op, loop, static_cast<uint32_t>(-r.distance));
+  if (!aWaits && !bWaits) return;
+  const Access& waiter = aWaits ? a : b;
+  const Access& other = aWaits ? b : a;
+  if (!improves(waiter.op, Kind::Iterations, r.kind)) return;
+  r = fp_.acrossIterations(a, b, loop);
+  bool must = r.kind == Overlap::Must;
+  std::string loopAt = "the loop at " + lineText(loop);
+  std::string when = r.distance ? std::to_string(r.distance < 0 ? -r.distance : r.distance) + " iteration" +
+                                      (r.distance == 1 || r.distance == -1 ? "" : "s") + " apart"
+                                : "in different iterations";
+  std::string rw = a.writes && b.writes ? "both write" : "one of them writes";
+  std::string msg;
+  if (a.op == b.op) {
+    msg = opText(a) + (must ? " writes " : " may write ") +
+          (must ? r.where : "the same memory (" + r.where + ")") + " " + when + " of " + loopAt +
+          ", and no token carried from one iteration to the next orders the writes";
+  } else if (!r.whereOther.empty()) {
+    // The indices read differently in the two iterations: name each side's tile.
+    const std::string& mine = waiter.op == a.op ? r.where : r.whereOther;
+    const std::string& theirs = waiter.op == a.op ? r.whereOther : r.where;
+    msg = opText(waiter) + " (" + mine + ") and the " + opText(other) + " at " + lineText(other.op) + " (" +
+          theirs + ")" + (must ? " access the same tile " : " may access the same tile ") + when + " in " +
+          loopAt + " and " + rw + ", but no token carried from one iteration to the next orders them";
+  } else {
+    msg = opText(waiter) + " and the " + opText(other) + " at " + lineText(other.op) +
+          (must ? " both access " : " may both access ") + r.where + " " + when + " of " + loopAt + " and " +
+          rw + ", but no token carried from one iteration to the next orders them";
+  }
+  Diagnostic d = make(waiter, must ? Severity::Error : Severity::Warning, "race.unordered", msg);
+  if (a.op != b.op)
+    noteOther(d, other,
+              must ? (other.op == a.op || r.whereOther.empty() ? r.where : r.whereOther) : std::string());
+  d.notes.push_back(
+      {p_.op(loop).nameRange, "the loop: carry a token through its iter_values to order its iterations"});
+  report(waiter.op, Kind::Iterations, r.kind, std::move(d));
+}
+
+// --- across tile blocks -------------------------------------------------------------
+
+std::string RaceChecker::gridText() const {
+  const auto& g = *options_.grid;
+  return "--grid=" + std::to_string(g[0]) + "," + std::to_string(g[1]) + "," + std::to_string(g[2]);
+}
+
+void RaceChecker::acrossBlocks(const Access& a, const Access& b) {
+  bool scoped = !a.weak() && !b.weak();
+  if (scoped && coversOtherBlocks(a) && coversOtherBlocks(b)) return;
+  Footprints::BlockResult r = fp_.acrossBlocks(a, b);
+  if (r.kind != Overlap::Must) return;
+  if (a.op == b.op && r.blockB < r.blockA) std::swap(r.blockA, r.blockB);
+  std::string blocks =
+      "tile blocks " + blockText(r.blockA) + " and " + blockText(r.blockB) + " (" + gridText() + ")";
+  std::string parties = a.op == b.op ? opText(b) + " in " + blocks
+                                     : opText(b) + " in tile block " + blockText(r.blockB) + " and the " +
+                                           opText(a) + " at " + lineText(a.op) + " in tile block " +
+                                           blockText(r.blockA) + " (" + gridText() + ")";
+  Diagnostic d;
+  if (scoped) {
+    const Access& narrow = coversOtherBlocks(b) ? a : b;
+    std::string msg = parties + " both access " + r.where + ", but the " + opText(narrow) + " has scope " +
+                      std::string(narrow.scope) + ", which covers only the tile block that runs it: its " +
+                      std::string(narrow.ordering) + " access does not communicate with the other tile block";
+    d = make(b, Severity::Error, "race.scope", msg);
+    if (a.op != b.op) noteOther(d, a, r.where);
+    if (const Attr* s = p_.op(narrow.op).attr("memory_scope"); s && !s->range.empty())
+      d.notes.push_back({s->range, "tl_blk: only the tile block that runs this " + opText(narrow)});
+    if (auto fix = widenScope(a, b)) d.fixes.push_back(std::move(*fix));
+    report(b.op, Kind::Scope, r.kind, std::move(d));
+    return;
+  }
+  std::string msg = parties + " both access " + r.where + " and " +
+                    (a.writes && b.writes ? "both write" : "one of them writes") +
+                    "; tokens order accesses only within one tile block, and weak accesses cannot "
+                    "communicate between blocks";
+  d = make(b, Severity::Error, "race.unordered", msg);
+  if (a.op != b.op)
+    noteOther(d, a, r.where);
+  else
+    noteSameInBlocks(d, a);
+  report(b.op, Kind::Blocks, r.kind, std::move(d));
+}
+
+// --- diagnostics --------------------------------------------------------------------
+
+// On the op's first line: the memory operand when it is there, else the op name.
+Diagnostic RaceChecker::make(const Access& on, Severity s, std::string code, std::string message) const {
+  const Operation& op = p_.op(on.op);
+  Range r = on.at;
+  bool sameLine =
+      !r.empty() && r.begin >= op.range.begin &&
+      p_.source.substr(op.range.begin, r.begin - op.range.begin).find('\n') == std::string_view::npos;
+  Diagnostic d{sameLine ? r : op.nameRange, s, std::move(code), std::move(message), {}, {}};
+  if (!sameLine && !r.empty()) d.notes.push_back({r, "the access"});
+  return d;
+}
+
+// "the other access: this 'store_view_tko' writes tile (0, 1) of %pv"
+void RaceChecker::noteOther(Diagnostic& d, const Access& other, const std::string& where) const {
+  std::string does = other.reads && other.writes ? "reads and writes" : other.writes ? "writes" : "reads";
+  d.notes.push_back(
+      {other.at.empty() ? p_.op(other.op).nameRange : other.at,
+       "the other access: this " + opText(other) + " " + does + (where.empty() ? "" : " " + where)});
+}
+
+// One op in two tile blocks: point at the index (or pointer) that does not tell them apart.
+void RaceChecker::noteSameInBlocks(Diagnostic& d, const Access& a) const {
+  ValueId v = !a.indices.empty() ? a.indices.front() : kNoId;
+  if (v == kNoId) {
+    const Operation& op = p_.op(a.op);
+    if (!op.operands.empty()) v = op.operands.front().value;
+  }
+  if (v == kNoId || p_.value(v).range.empty()) return;
+  std::string name(p_.value(v).name);
+  d.notes.push_back({p_.value(v).range, a.indices.empty()
+                                            ? name + " points at the same element in both tile blocks"
+                                            : name + " selects the same tile in both tile blocks"});
+}
+
+// Whether a finding of this overlap would replace what `at` has for `kind`.
+bool RaceChecker::improves(OpId at, Kind kind, Overlap o) const {
+  auto it = findings_.find({at, kind});
+  return o != Overlap::No && (it == findings_.end() || o > it->second.overlap);
+}
+
+void RaceChecker::report(OpId at, Kind kind, Overlap o, Diagnostic d) {
+  Finding& f = findings_[{at, kind}];
+  if (o > f.overlap) f = {o, std::move(d)};
+}
+
+// Whether `def`'s results are in scope at `use`: `use` lies after it in the
+// region that holds it.
+bool RaceChecker::visibleAt(OpId def, OpId use) const {
+  const Operation& d = p_.op(def);
+  if (d.parent == kNoId) return false;
+  uint32_t at = p_.op(use).range.begin;
+  for (const Region& r : p_.op(d.parent).regions)
+    if (r.range.begin <= d.range.begin && d.range.begin < r.range.end)
+      return r.range.begin <= at && at < r.range.end && d.range.end <= at;
+  return false;
+}
+
+std::string RaceChecker::freshName(std::string_view stem) const {
+  if (names_.empty())
+    for (const Value& v : p_.values) names_.insert(v.name);
+  std::string name(stem);
+  for (int k = 1; names_.count(name); ++k) name = std::string(stem) + std::to_string(k);
+  return name;
+}
+
+// `token = %t` on the op that has to wait, or a join_tokens of its token and %t.
+std::optional<Fix> RaceChecker::threadToken(const Access& later, const Access& earlier) const {
+  const Operation& op = p_.op(later.op);
+  ValueId t = tokens_.tokenOut(earlier.op);
+  if (op.generic || t == kNoId || p_.value(t).name.empty() || !visibleAt(earlier.op, later.op))
+    return std::nullopt;
+  std::string tok(p_.value(t).name);
+  ValueId in = tokens_.tokenIn(later.op);
+  std::string title = "wait for the " + opText(earlier) + " at " + lineText(earlier.op);
+  if (in == kNoId) {
+    // The token clause follows the last memory operand (and the `]` of view indices).
+    uint32_t end = 0;
+    for (const Operand& o : op.operands) end = std::max(end, o.range.end);
+    if (end == 0) return std::nullopt;
+    if (end < p_.source.size() && p_.source[end] == ']') ++end;
+    return Fix{title, {{{end, end}, " token = " + tok}}};
+  }
+  // The token operand comes last in every memory op.
+  const Operand* use = op.operands.empty() || op.operands.back().value != in ? nullptr : &op.operands.back();
+  if (!use) return std::nullopt;
+  uint32_t lineStart =
+      static_cast<uint32_t>(p_.source.rfind('\n', op.range.begin == 0 ? 0 : op.range.begin - 1) + 1);
+  std::string_view indent = p_.source.substr(lineStart, op.range.begin - lineStart);
+  if (indent.find_first_not_of(" \t") != std::string_view::npos) return std::nullopt;
+  std::string joined = freshName("%joined");
+  std::string line = std::string(indent) + joined + " = join_tokens " + std::string(p_.value(in).name) +
+                     ", " + tok + " : token\n";
+  return Fix{title + " (join it with " + std::string(p_.value(in).name) + ")",
+             {{{lineStart, lineStart}, line}, {use->range, joined}}};
+}
+
+// Scope `device` instead of `tl_blk` on the op(s) that have it.
+std::optional<Fix> RaceChecker::widenScope(const Access& a, const Access& b) const {
+  Fix f{"use scope device", {}};
+  for (const Access* x : {&a, &b}) {
+    if (x->scope != "tl_blk") continue;
+    const Attr* s = p_.op(x->op).attr("memory_scope");
+    if (!s || s->range.empty() || p_.source.substr(s->range.begin, s->range.end - s->range.begin) != "tl_blk")
+      return std::nullopt;
+    if (f.edits.empty() || f.edits.back().range.begin != s->range.begin)
+      f.edits.push_back({s->range, "device"});
+  }
+  if (f.edits.empty()) return std::nullopt;
+  return f;
+}
+
+}  // namespace
+
+void checkRaces(const CheckContext& cx, DiagSink& diags) {
+  TokenGraph tokens(cx.program);
+  if (tokens.memoryOps().empty()) return;
+  Footprints fp(cx.program, cx.facts, tokens.memoryOps());
+  RaceChecker(cx, tokens, cx.facts, fp).run(diags);
+}
 
 }  // namespace tilesight

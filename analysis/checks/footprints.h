@@ -1,0 +1,133 @@
+#pragma once
+// Where a memory op reads or writes, for the race checks: the root it reaches
+// memory through (an entry argument, a global or an alloca; a view or
+// tensor_view argument stands for itself) and, as exactly as the value facts
+// allow, which tile of a view it indexes and which elements (a strided box,
+// offsets in bits from the root) it touches. Comparisons say whether two
+// accesses must, may or cannot touch a common element: in one run of the code
+// around them, in different iterations of a loop, and in different tile blocks
+// of a known grid.
+//
+// "Must" is a proof that some element is shared when both run (the same tile
+// index, or element boxes that intersect at a constant distance); "No" a proof
+// that none is; everything else on the same root is "May". Across tile blocks
+// only proofs are returned (May is reported as No there: the grid is checked,
+// not guessed), only for grids of at most kMaxBlocks blocks, and only until
+// kBlockWork block evaluations have been spent on one program.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallVector.h>
+
+#include "analysis/checks/value_facts.h"
+#include "analysis/ir/ir.h"
+
+namespace tilesight {
+
+enum class Overlap : uint8_t { No, May, Must };
+
+// Elements base + sum e_k * stride_k for 0 <= e_k < extent_k, each `width`
+// bits wide; offsets in bits from the root.
+struct Box {
+  Affine base;
+  llvm::SmallVector<std::pair<int64_t, int64_t>, 4> dims;  // (extent, stride)
+  int64_t width = 0;
+  bool exact = true;  // false: a superset of what is touched (a mask, a possibly partial tile)
+};
+
+struct Access {
+  OpId op = kNoId;
+  bool reads = false;
+  bool writes = false;
+  std::string_view ordering;  // weak, relaxed, acquire, release, acq_rel
+  std::string_view scope;     // empty for weak; tl_blk, device, sys
+  ValueId root = kNoId;
+  // View accesses: the view, its source (equal sources tile the same memory
+  // the same way) and each index with its form (nullopt: unknown).
+  ValueId view = kNoId;
+  uint32_t source = kNoId;
+  llvm::SmallVector<ValueId, 2> indices;
+  llvm::SmallVector<std::optional<Affine>, 2> forms;
+  std::optional<Box> box;
+  Range at;  // the memory operand(s) in the text
+
+  bool weak() const { return scope.empty(); }
+};
+
+class Footprints {
+public:
+  static constexpr int64_t kMaxBlocks = 4096;
+  static constexpr int64_t kBlockWork = int64_t(1) << 20;
+  static constexpr int64_t kMaxEnumerated = 4096;  // elements per box compared one by one
+
+  Footprints(const Program& program, const ValueFacts& facts, const std::vector<OpId>& memoryOps);
+
+  const std::vector<Access>& accesses() const { return accesses_; }
+
+  struct Result {
+    Overlap kind = Overlap::No;
+    std::string where;       // "tile (0, 1) of %pv", "element 3 of %p"
+    int64_t distance = 0;    // across iterations: iteration of a minus that of b; 0 for any
+    std::string whereOther;  // across iterations: b's tile, when its indices read differently
+  };
+  // In one run of the code around both (same iterations, same tile block).
+  // Without `describe`, only the kind and the distance are computed (no text).
+  Result same(const Access& a, const Access& b, bool describe = true) const;
+  // In different iterations of `loop`, which holds both.
+  Result acrossIterations(const Access& a, const Access& b, OpId loop, bool describe = true) const;
+  // In two different tile blocks of the grid (CheckOptions::grid); only Must or No.
+  struct BlockResult {
+    Overlap kind = Overlap::No;
+    std::array<int64_t, 3> blockA{}, blockB{};
+    std::string where;
+  };
+  BlockResult acrossBlocks(const Access& a, const Access& b) const;
+  // How many times `loop` runs its body, when its bounds are constants.
+  std::optional<int64_t> tripCount(OpId loop) const;
+  // "%p", "@g" (a global), "%pv" (a view argument).
+  std::string rootName(ValueId root) const;
+
+private:
+  using Block = std::array<int64_t, 3>;
+  void addView(Access& a, const Operation& op);
+  std::string sourceKey(const Access& a) const;
+  void addPointer(Access& a, const Operation& op, ValueId pointers, bool masked);
+  std::optional<Box> viewBox(const Access& a, const Type& view, const std::optional<Affine>& base) const;
+  bool injective(TypeRef tensorView) const;
+
+  Result sameTiles(const Access& a, const Access& b, bool describe) const;
+  Result boxes(const Box& a, const Box& b, ValueId root, bool describe) const;
+  std::string tileText(const Access& a, const std::vector<std::string>& dims) const;
+  std::string elementText(ValueId root, const Affine& base, int64_t bits) const;
+  std::string formText(const Affine& f) const;
+
+  bool varies(ValueId symbol, OpId loop) const;
+  ValueId inductionVar(OpId loop) const;
+  // Both walk the computation of `v` back through at most kMaxNodes values.
+  static constexpr int kMaxNodes = 256;
+  std::optional<int64_t> inBlock(ValueId v, const Block& b, int& budget) const;
+  std::optional<int64_t> inBlock(ValueId v, const Block& b) const {
+    int budget = kMaxNodes;
+    return inBlock(v, b, budget);
+  }
+  bool uniform(ValueId v, int& budget) const;
+  bool uniform(ValueId v) const {
+    int budget = kMaxNodes;
+    return uniform(v, budget);
+  }
+  static std::vector<Block> blocks(const CheckOptions& options);
+
+  const Program& p_;
+  const ValueFacts& facts_;
+  std::vector<Access> accesses_;
+  std::vector<Block> blocks_;  // the grid's tile blocks, when known and small enough
+  mutable llvm::DenseMap<TypeRef, bool> injective_;
+  mutable int64_t blockWork_ = kBlockWork;  // what acrossBlocks may still spend
+};
+
+}  // namespace tilesight

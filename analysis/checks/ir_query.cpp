@@ -1,0 +1,61 @@
+#include "analysis/checks/ir_query.h"
+
+#include "analysis/ir/op_table.h"
+
+namespace tilesight {
+
+const Operand* operandOf(const Operation& op, std::string_view group, size_t i) {
+  if (!op.info) return nullptr;
+  int g = op.info->operandGroup(group);
+  if (g < 0 || op.segments.size() != op.info->operands.size() || i >= op.segments[g]) return nullptr;
+  size_t start = 0;
+  for (int k = 0; k < g; ++k) start += op.segments[k];
+  return start + i < op.operands.size() ? &op.operands[start + i] : nullptr;
+}
+
+ValueId operandValue(const Operation& op, std::string_view group, size_t i) {
+  const Operand* o = operandOf(op, group, i);
+  return o ? o->value : kNoId;
+}
+
+const Operation* definingOp(const Program& p, ValueId v) {
+  if (v == kNoId || v >= p.values.size()) return nullptr;
+  const Value& val = p.value(v);
+  if (val.blockArg || val.owner == kNoId) return nullptr;
+  const Operation& op = p.op(val.owner);
+  return op.info && !op.broken ? &op : nullptr;
+}
+
+std::string_view keywordOf(const Operation& op, std::string_view attr) {
+  const Attr* a = op.attr(attr);
+  return a && a->kind == AttrKind::Keyword ? std::string_view(a->s) : std::string_view();
+}
+
+namespace {
+void flattenInts(const Attr& a, std::vector<int64_t>& out, bool& ok) {
+  if (a.kind == AttrKind::Array) {
+    for (const Attr& e : a.elems) flattenInts(e, out, ok);
+    return;
+  }
+  if ((a.kind != AttrKind::Int && a.kind != AttrKind::Bool) || a.wide) ok = false;
+  out.push_back(a.i);
+}
+}  // namespace
+
+std::optional<std::vector<int64_t>> constantInts(const Program& p, ValueId v, size_t maxElements) {
+  const Operation* op = definingOp(p, v);
+  TypeRef t = p.typeOf(v);
+  if (!op || op->info->name != "constant" || !t || !t->isTile() || t->isPtrTile()) return std::nullopt;
+  const Attr* lit = op->attr("value");
+  size_t n = static_cast<size_t>(t->numElements());
+  if (!lit || lit->kind != AttrKind::Dense || n > maxElements) return std::nullopt;
+  std::vector<int64_t> out;
+  bool ok = true;
+  for (const Attr& e : lit->elems) flattenInts(e, out, ok);
+  if (!ok) return std::nullopt;
+  if (out.size() == 1) out.assign(n, out[0]);
+  if (out.size() != n) return std::nullopt;
+  return out;
+}
+
+}  // namespace tilesight

@@ -1,0 +1,26 @@
+#pragma once
+// Small questions about the IR that the facts and every check ask: operands
+// by group name, defining ops, keyword attributes, constant integer tiles.
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "analysis/ir/ir.h"
+
+namespace tilesight {
+
+// The operand of group `group` at position i (nullptr when absent, or when
+// the op does not match its table entry).
+const Operand* operandOf(const Operation& op, std::string_view group, size_t i = 0);
+ValueId operandValue(const Operation& op, std::string_view group, size_t i = 0);
+// The op defining `v`: nullptr for block arguments, unknown values, and
+// unregistered or broken ops.
+const Operation* definingOp(const Program& p, ValueId v);
+// The keyword of attribute `attr` (empty when absent or not a keyword).
+std::string_view keywordOf(const Operation& op, std::string_view attr);
+// The elements of a `constant` integer or i1 tile, row-major, a splat
+// repeated; nullopt for anything else or a tile of more than `maxElements`.
+std::optional<std::vector<int64_t>> constantInts(const Program& p, ValueId v, size_t maxElements);
+
+}  // namespace tilesight

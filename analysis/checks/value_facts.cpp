@@ -1,0 +1,1169 @@
+// Value facts (see value_facts.h): one recursive walk in program order. Each
+// op's transfer function reads its operands' facts and sets its results';
+// regions are walked before the results of their op are set, so loop and if
+// results can join what flows out of the body.
+#include "analysis/checks/value_facts.h"
+
+#include "analysis/checks/ir_query.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include <llvm/ADT/DenseMap.h>
+
+#include "analysis/checks/views.h"
+#include "analysis/ir/op_table.h"
+#include "analysis/verify/verify_util.h"
+
+namespace tilesight {
+
+namespace {
+
+// Bounds are computed in 128 bits, so no intermediate overflows; they are
+// then fitted to the value's width.
+using Wide = __int128;
+
+int64_t minOf(unsigned bits) { return bits >= 64 ? INT64_MIN : -(int64_t(1) << (bits - 1)); }
+int64_t maxOf(unsigned bits) { return bits >= 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1; }
+Interval typeRange(unsigned bits) { return {minOf(bits), maxOf(bits)}; }
+bool fitsIn(Wide v, unsigned bits) { return v >= minOf(bits) && v <= maxOf(bits); }
+
+// The integer width of an integer tile type, 0 for anything else.
+unsigned intBits(TypeRef t) {
+  if (!t || !t->isTile() || t->isPtrTile() || !isIntElem(t->tileElem())) return 0;
+  return elemBits(t->tileElem());
+}
+
+unsigned pointeeBits(TypeRef t) { return t && t->isPtrTile() ? elemBits(t->element->elem) : 0; }
+
+// The bit pattern of a literal read as a signed value of `bits` (hex and large
+// decimals spell the unsigned pattern).
+std::optional<int64_t> asSigned(int64_t v, unsigned bits) {
+  if (bits >= 64 || fitsIn(v, bits)) return v;
+  if (v < 0 || v > (int64_t(1) << bits) - 1) return std::nullopt;
+  return v - (int64_t(1) << bits);
+}
+
+int evidenceRank(Evidence e) {
+  if (e == Evidence::None) return 0;
+  return e == Evidence::Constant ? 1 : 2;
+}
+
+const Provenance& strongerBasis(const Provenance& a, const Provenance& b) {
+  return evidenceRank(b.kind) > evidenceRank(a.kind) ? b : a;
+}
+
+Affine symbol(ValueId v) {
+  Affine a;
+  a.terms.push_back({v, 1});
+  return a;
+}
+
+Affine constantForm(int64_t c) {
+  Affine a;
+  a.c0 = c;
+  return a;
+}
+
+// a + k * b, nullopt when a coefficient overflows or the form grows too long.
+std::optional<Affine> addScaled(const Affine& a, const Affine& b, int64_t k) {
+  Affine r;
+  r.exact = a.exact && b.exact;
+  int64_t kc;
+  if (__builtin_mul_overflow(b.c0, k, &kc) || __builtin_add_overflow(a.c0, kc, &r.c0)) return std::nullopt;
+  // Merge the two term lists (both sorted by symbol).
+  size_t i = 0, j = 0;
+  while (i < a.terms.size() || j < b.terms.size()) {
+    bool fromA = j == b.terms.size() || (i < a.terms.size() && a.terms[i].first <= b.terms[j].first);
+    bool fromB = i == a.terms.size() || (j < b.terms.size() && b.terms[j].first <= a.terms[i].first);
+    ValueId sym = fromA ? a.terms[i].first : b.terms[j].first;
+    int64_t coeff = fromA ? a.terms[i++].second : 0, kb;
+    if (fromB && (__builtin_mul_overflow(b.terms[j++].second, k, &kb) || __builtin_add_overflow(coeff, kb, &coeff)))
+      return std::nullopt;
+    if (coeff) r.terms.push_back({sym, coeff});
+  }
+  if (r.terms.size() > Affine::kMaxTerms) return std::nullopt;
+  return r;
+}
+
+std::optional<Affine> scaled(const Affine& a, int64_t k) { return addScaled(constantForm(0), a, k); }
+
+// Rounded quotient of a / b for b > 0 (divi's rounding modes).
+Wide divRound(Wide a, Wide b, std::string_view mode) {
+  Wide q = a / b, r = a % b;
+  if (mode == "negative_inf" && r < 0) return q - 1;
+  if (mode == "positive_inf" && r > 0) return q + 1;
+  return q;
+}
+
+bool noSignedWrap(const Operation& op) {
+  std::string_view o = keywordOf(op, "overflow");
+  return o == "no_signed_wrap" || o == "no_wrap";
+}
+
+enum class Bin { Add, Sub, Mul, Shl, Div, Rem, Shr, Max, Min, And };
+
+std::optional<Bin> binaryKind(std::string_view n) {
+  static constexpr std::pair<std::string_view, Bin> kinds[] = {
+      {"addi", Bin::Add}, {"subi", Bin::Sub}, {"muli", Bin::Mul}, {"shli", Bin::Shl}, {"divi", Bin::Div},
+      {"remi", Bin::Rem}, {"shri", Bin::Shr}, {"maxi", Bin::Max}, {"mini", Bin::Min}, {"andi", Bin::And}};
+  for (const auto& [name, k] : kinds)
+    if (n == name) return k;
+  return std::nullopt;
+}
+
+// Candidate bounds of a result, with which ends are evidence.
+struct Bounds {
+  Wide lo, hi;
+  bool loKnown, hiKnown;
+};
+
+// What the result of k is a multiple of (see ScalarFact::divisor).
+int64_t divisorOf(Bin k, const ScalarFact& a, const ScalarFact& b) {
+  int64_t d;
+  auto c = b.exact();
+  switch (k) {
+    case Bin::Add:
+    case Bin::Sub: return std::gcd(a.divisor, b.divisor);
+    case Bin::Mul: return __builtin_mul_overflow(a.divisor, b.divisor, &d) ? std::max(a.divisor, b.divisor) : d;
+    case Bin::Shl:
+      return c && *c >= 0 && *c < 62 && !__builtin_mul_overflow(a.divisor, int64_t(1) << *c, &d) ? d : a.divisor;
+    default: return 1;
+  }
+}
+
+bool exactKnown(const ScalarFact& f) { return f.exact().has_value(); }
+
+Bounds corners(const ScalarFact& a, const ScalarFact& b, Wide (*fn)(Wide, Wide)) {
+  Wide c[4] = {fn(a.range.lo, b.range.lo), fn(a.range.lo, b.range.hi), fn(a.range.hi, b.range.lo),
+               fn(a.range.hi, b.range.hi)};
+  bool all = a.loKnown && a.hiKnown && b.loKnown && b.hiKnown;
+  return {*std::min_element(c, c + 4), *std::max_element(c, c + 4), all, all};
+}
+
+// Known-ness for a function monotone in `a` when `b` is a known constant:
+// increasing keeps a's ends, decreasing swaps them.
+void monotoneKnown(Bounds& r, const ScalarFact& a, const ScalarFact& b, bool increasing) {
+  if (!exactKnown(b)) return;
+  r.loKnown = increasing ? a.loKnown : a.hiKnown;
+  r.hiKnown = increasing ? a.hiKnown : a.loKnown;
+}
+
+}  // namespace
+
+// --- small types ---------------------------------------------------------------
+
+std::optional<int64_t> Affine::minus(const Affine& other) const {
+  if (terms != other.terms) return std::nullopt;
+  int64_t d;
+  if (__builtin_sub_overflow(c0, other.c0, &d)) return std::nullopt;
+  return d;
+}
+
+std::optional<int64_t> ScalarFact::exact() const {
+  if (loKnown && hiKnown && range.single()) return range.lo;
+  return std::nullopt;
+}
+
+bool TileFact::affine() const {
+  return std::all_of(strides.begin(), strides.end(), [](const auto& s) { return s.has_value(); });
+}
+
+bool TileFact::uniform() const {
+  return std::all_of(strides.begin(), strides.end(), [](const auto& s) { return s && *s == 0; });
+}
+
+std::optional<Interval> TileFact::range() const {
+  if (!affine()) return values;
+  Wide lo = base.range.lo, hi = base.range.hi;
+  for (size_t k = 0; k < strides.size(); ++k) {
+    Wide spread = Wide(*strides[k]) * (shape[k] - 1);
+    (spread < 0 ? lo : hi) += spread;
+  }
+  if (!fitsIn(lo, 64) || !fitsIn(hi, 64)) return std::nullopt;
+  return Interval{static_cast<int64_t>(lo), static_cast<int64_t>(hi)};
+}
+
+// --- the builder -----------------------------------------------------------------
+
+class FactBuilder {
+public:
+  explicit FactBuilder(ValueFacts& out) : vf_(out), p_(out.program_) {}
+
+  void run() {
+    vf_.slot_.assign(p_.values.size(), kNoId);
+    collectExits();
+    for (OpId id : p_.topLevel) walk(id);
+  }
+
+private:
+  ValueFacts& vf_;
+  const Program& p_;
+  // for/loop/if -> the continue, break and yield ops that leave its body.
+  llvm::DenseMap<OpId, llvm::SmallVector<OpId, 2>> exits_;
+  // symbol -> the scalars defined as an exact c0 + k * symbol (narrowed with it).
+  llvm::DenseMap<ValueId, llvm::SmallVector<ValueId, 4>> dependents_;
+  // Past this many, a symbol's dependents are not narrowed (keeps the walk linear).
+  static constexpr size_t kMaxDependents = 64;
+
+  std::string_view nameOf(OpId id) const {
+    const Operation& op = p_.op(id);
+    return op.info ? op.info->name : std::string_view();
+  }
+
+  void collectExits();
+  void walk(OpId id);
+  void walkRegion(const Region& r);
+  void walkIf(OpId id, const Operation& op);
+  void setupFunctionArgs(const Operation& op);
+  void setupLoopArgs(OpId id, const Operation& op);
+  void transfer(OpId id, const Operation& op);
+  void joinExits(OpId id, const Operation& op);
+
+  // --- fact storage ---
+  const TileFact* get(ValueId v) const {
+    return v < vf_.slot_.size() && vf_.slot_[v] != kNoId ? &vf_.facts_[vf_.slot_[v]] : nullptr;
+  }
+  void set(ValueId v, TileFact f) {
+    if (v >= vf_.slot_.size() || !tracked(p_.typeOf(v))) return;
+    // A broken program may give an op operands of other shapes: such a fact
+    // does not describe v.
+    const auto& shape = p_.typeOf(v)->shape;
+    if (!std::equal(f.shape.begin(), f.shape.end(), shape.begin(), shape.end()) || f.strides.size() != shape.size() ||
+        f.pointer != p_.typeOf(v)->isPtrTile())
+      f = unknown(v);
+    if (vf_.slot_[v] == kNoId) {
+      vf_.slot_[v] = static_cast<uint32_t>(vf_.facts_.size());
+      vf_.facts_.push_back(std::move(f));
+    } else {
+      vf_.facts_[vf_.slot_[v]] = std::move(f);
+    }
+  }
+  static bool tracked(TypeRef t) { return intBits(t) || pointeeBits(t); }
+  TileFact unknown(ValueId v) const;
+  TileFact exactTile(ValueId v, int64_t value, Provenance basis) const;
+  void setDefault(ValueId v) {
+    if (!get(v) && tracked(p_.typeOf(v))) set(v, unknown(v));
+  }
+
+  // --- transfer functions ---
+  void constant(ValueId r, OpId id, const Operation& op);
+  void gridValues(OpId id, const Operation& op, bool ids);
+  void shapeQuery(OpId id, const Operation& op);
+  void binary(ValueId r, const Operation& op, Bin k);
+  void extend(ValueId r, const Operation& op, bool ext);
+  void assume(ValueId r, OpId id, const Operation& op);
+  void structural(ValueId r, const Operation& op, std::string_view n);
+  void offset(ValueId r, const Operation& op);
+  void reshapeStrides(const TileFact& a, TileFact& f) const;
+  void ptrToPtr(ValueId r, const Operation& op);
+  void rootPointer(ValueId r, OpId id);
+
+  // noWrap: wrapping is undefined behaviour (overflow flags, pointer offsets).
+  ScalarFact scalarBinary(Bin k, const ScalarFact& a, const ScalarFact& b, const Operation& op, ValueId self,
+                          unsigned bits, bool noWrap = false) const;
+  std::optional<Bounds> bounds(Bin k, const ScalarFact& a, const ScalarFact& b, const Operation& op,
+                               unsigned bits) const;
+  ScalarFact finish(Bounds b, bool nsw, unsigned bits) const;
+  TileFact join(const TileFact& a, const TileFact& b, ValueId self) const;
+  ScalarFact joinScalar(const ScalarFact& a, const ScalarFact& b, ValueId self) const;
+  bool checkSpread(TileFact& f, bool nsw) const;
+  using Saved = std::vector<std::pair<ValueId, TileFact>>;  // plain facts to restore after a region
+  static std::string_view negation(std::string_view pred);
+  void refine(ValueId v, const ScalarFact& bound, std::string_view pred, bool lhs, std::pair<OpId, uint32_t> where,
+              OpId cmp, Saved& saved);
+  void narrowDependent(ValueId d, ValueId v, const ScalarFact& nv, std::pair<OpId, uint32_t> where, Saved& saved);
+  void narrow(ValueId v, TileFact f, std::pair<OpId, uint32_t> where, Saved& saved);
+  void noteDependent(ValueId v);
+};
+
+TileFact FactBuilder::unknown(ValueId v) const {
+  TypeRef t = p_.typeOf(v);
+  TileFact f;
+  f.shape.assign(t->shape.begin(), t->shape.end());
+  f.strides.assign(t->shape.size(), std::nullopt);
+  f.pointer = t->isPtrTile();
+  f.elemBits = f.pointer ? pointeeBits(t) : intBits(t);
+  f.base.bits = f.pointer ? 64 : f.elemBits;
+  f.base.range = typeRange(f.base.bits);
+  // A scalar integer with nothing known is a symbol of its own.
+  if (!f.pointer && t->shape.empty()) f.base.affine = symbol(v);
+  return f;
+}
+
+TileFact FactBuilder::exactTile(ValueId v, int64_t value, Provenance basis) const {
+  TileFact f = unknown(v);
+  f.base.range = {value, value};
+  f.base.loKnown = f.base.hiKnown = true;
+  f.base.evidence = basis.kind;
+  f.base.basis = basis;
+  f.base.divisor = value == INT64_MIN ? 1 : (value < 0 ? -value : value);
+  f.base.affine = constantForm(value);
+  std::fill(f.strides.begin(), f.strides.end(), int64_t(0));
+  return f;
+}
+
+// continue: the enclosing for/loop (through ifs); break: the enclosing loop;
+// yield: the enclosing if (reduce and scan bodies need no facts).
+void FactBuilder::collectExits() {
+  for (OpId id = 0; id < p_.ops.size(); ++id) {
+    std::string_view n = nameOf(id);
+    if (n != "continue" && n != "break" && n != "yield") continue;
+    OpId q = p_.op(id).parent;
+    while (n != "yield" && q != kNoId && nameOf(q) == "if") q = p_.op(q).parent;
+    if (q == kNoId) continue;
+    std::string_view target = nameOf(q);
+    if ((n == "continue" && (target == "for" || target == "loop")) || (n == "break" && target == "loop") ||
+        (n == "yield" && target == "if"))
+      exits_[q].push_back(id);
+  }
+}
+
+void FactBuilder::walk(OpId id) {
+  const Operation& op = p_.op(id);
+  std::string_view n = op.info ? op.info->name : std::string_view();
+  if (n == "entry" || n == "testing$func") setupFunctionArgs(op);
+  else if ((n == "for" || n == "loop") && !op.broken) setupLoopArgs(id, op);
+  if (n == "if" && !op.broken) walkIf(id, op);
+  else
+    for (const Region& r : op.regions) walkRegion(r);
+  if (op.info && !op.broken) transfer(id, op);
+  for (ValueId r : op.results) {
+    setDefault(r);
+    noteDependent(r);
+  }
+}
+
+void FactBuilder::noteDependent(ValueId v) {
+  const TileFact* f = get(v);
+  if (!f || f->pointer || !f->shape.empty() || !f->base.affine) return;
+  const Affine& a = *f->base.affine;
+  if (a.exact && a.terms.size() == 1 && a.terms[0].first != v) dependents_[a.terms[0].first].push_back(v);
+}
+
+void FactBuilder::walkRegion(const Region& r) {
+  for (const Block& b : r.blocks) {
+    for (ValueId a : b.args) setDefault(a);
+    for (OpId id : b.ops) walk(id);
+  }
+}
+
+void FactBuilder::setupFunctionArgs(const Operation& op) {
+  if (op.regions.empty() || op.regions[0].blocks.empty()) return;
+  // A scalar pointer argument is a root; a tile of pointers (testing$func) may
+  // hold any pointers: nothing is known of it.
+  for (ValueId a : op.regions[0].blocks[0].args) {
+    if (!pointeeBits(p_.typeOf(a)) || !p_.typeOf(a)->shape.empty()) continue;
+    TileFact f = exactTile(a, 0, {Evidence::Constant, kNoId, a});
+    f.root = a;
+    set(a, std::move(f));
+  }
+}
+
+// --- control flow -----------------------------------------------------------------
+
+// The induction variable runs over [lb, ub - 1] (the upper bound is exclusive;
+// with a constant lb and step, up to the last value lb + k * step below ub).
+// Its lower end holds only while the increment cannot wrap.
+void FactBuilder::setupLoopArgs(OpId id, const Operation& op) {
+  if (op.regions.empty() || op.regions[0].blocks.empty()) return;
+  const auto& args = op.regions[0].blocks[0].args;
+  bool isFor = op.info->name == "for";
+  size_t first = isFor ? 1 : 0;
+  if (isFor && !args.empty() && intBits(p_.typeOf(args[0]))) {
+    const TileFact *lb = get(operandValue(op, "lowerBound")), *ub = get(operandValue(op, "upperBound")),
+                   *st = get(operandValue(op, "step"));
+    TileFact iv = unknown(args[0]);
+    if (lb && ub && st) {
+      const ScalarFact &l = lb->base, &u = ub->base, &s = st->base;
+      unsigned bits = iv.base.bits;
+      bool unsignedCmp = op.attr("unsignedCmp") != nullptr;
+      bool comparable = !unsignedCmp || (l.range.lo >= 0 && u.range.lo >= 0);
+      Wide hi = Wide(u.range.hi) - 1, lo = l.range.lo;
+      if (auto lb0 = l.exact(), s0 = s.exact(); lb0 && s0 && *s0 > 0 && hi >= *lb0)
+        hi = *lb0 + (hi - *lb0) / *s0 * *s0;
+      bool noWrap = s.range.lo >= 0 && fitsIn(Wide(u.range.hi) - 1 + s.range.hi, bits);
+      if (comparable && hi >= lo && fitsIn(hi, bits)) {
+        iv.base.range = {noWrap ? static_cast<int64_t>(lo) : minOf(bits), static_cast<int64_t>(hi)};
+        iv.base.loKnown = noWrap && l.loKnown && s.loKnown;
+        iv.base.hiKnown = u.hiKnown;
+        if (iv.base.known()) {
+          iv.base.evidence = Evidence::Loop;
+          iv.base.basis = {Evidence::Loop, id, args[0]};
+        }
+        if (noWrap) iv.base.divisor = std::gcd(l.divisor, s.divisor);
+      }
+    }
+    set(args[0], std::move(iv));
+  }
+  // An iter_value that every continue passes on unchanged keeps its initial value.
+  auto it = exits_.find(id);
+  for (size_t i = first; i < args.size(); ++i) {
+    const TileFact* init = get(operandValue(op, "initValues", i - first));
+    bool invariant = init != nullptr;
+    if (it != exits_.end())
+      for (OpId e : it->second) {
+        const Operation& x = p_.op(e);
+        if (x.info->name == "continue" && (i - first >= x.operands.size() || x.operands[i - first].value != args[i]))
+          invariant = false;
+      }
+    if (invariant && tracked(p_.typeOf(args[i]))) set(args[i], *init);
+  }
+}
+
+// `if %c` where %c = cmpi PRED %x, %y: inside the then region %x and %y obey
+// PRED, inside the else region its negation.
+void FactBuilder::walkIf(OpId id, const Operation& op) {
+  ValueId cond = operandValue(op, "condition");
+  const Operation* cmp = nullptr;
+  if (cond != kNoId && !p_.value(cond).blockArg && p_.value(cond).owner != kNoId) {
+    const Operation& def = p_.op(p_.value(cond).owner);
+    if (def.info && def.info->name == "cmpi" && !def.broken && def.operands.size() == 2) cmp = &def;
+  }
+  for (size_t ri = 0; ri < op.regions.size(); ++ri) {
+    Saved saved;
+    if (cmp) {
+      std::string_view pred = keywordOf(*cmp, "comparison_predicate");
+      if (ri == 1) pred = negation(pred);
+      ValueId x = cmp->operands[0].value, y = cmp->operands[1].value;
+      const TileFact *fx = get(x), *fy = get(y);
+      bool usable = fx && fy && fx->uniform() && fy->uniform() &&
+                    (keywordOf(*cmp, "signedness") == "signed" || (fx->base.range.lo >= 0 && fy->base.range.lo >= 0));
+      if (usable && !pred.empty()) {
+        ScalarFact bx = fx->base, by = fy->base;
+        std::pair<OpId, uint32_t> where{id, static_cast<uint32_t>(ri)};
+        OpId cmpId = p_.value(cond).owner;
+        refine(x, by, pred, true, where, cmpId, saved);
+        refine(y, bx, pred, false, where, cmpId, saved);
+      }
+    }
+    walkRegion(op.regions[ri]);
+    for (auto it = saved.rbegin(); it != saved.rend(); ++it) set(it->first, std::move(it->second));
+  }
+}
+
+// The predicate that holds in the else region ("" when none is useful).
+std::string_view FactBuilder::negation(std::string_view pred) {
+  static constexpr std::pair<std::string_view, std::string_view> negations[] = {
+      {"less_than", "greater_than_or_equal"}, {"greater_than_or_equal", "less_than"},
+      {"greater_than", "less_than_or_equal"}, {"less_than_or_equal", "greater_than"}};
+  for (const auto& [p, neg] : negations)
+    if (pred == p) return neg;
+  return {};
+}
+
+// Narrows v (the lhs or rhs of `lhs PRED rhs`) by the other side's bound, and
+// the values computed earlier as an exact c0 + k * v with it.
+void FactBuilder::refine(ValueId v, const ScalarFact& other, std::string_view pred, bool lhs,
+                         std::pair<OpId, uint32_t> where, OpId cmp, Saved& saved) {
+  const TileFact* cur = get(v);
+  if (!cur) return;
+  TileFact f = *cur;
+  ScalarFact& s = f.base;
+  // v < other (as lhs of less_than), or v > other (as rhs of less_than), ...
+  bool below = (pred == "less_than" || pred == "less_than_or_equal") == lhs;
+  bool strict = pred == "less_than" || pred == "greater_than";
+  if (pred == "equal") {
+    if (other.range.hi < s.range.hi) s.range.hi = other.range.hi, s.hiKnown = other.hiKnown;
+    if (other.range.lo > s.range.lo) s.range.lo = other.range.lo, s.loKnown = other.loKnown;
+  } else if (pred != "not_equal" && below) {
+    Wide bound = Wide(other.range.hi) - strict;
+    if (bound < s.range.hi) s.range.hi = static_cast<int64_t>(bound), s.hiKnown = other.hiKnown;
+  } else if (pred != "not_equal") {
+    Wide bound = Wide(other.range.lo) + strict;
+    if (bound > s.range.lo) s.range.lo = static_cast<int64_t>(bound), s.loKnown = other.loKnown;
+  }
+  if (s.range == cur->base.range || s.range.lo > s.range.hi) return;  // nothing new, or a dead branch
+  if (s.known()) {
+    s.basis = strongerBasis(s.basis, other.basis);
+    s.evidence = Evidence::Derived;
+  }
+  s.narrowedBy = cmp;
+  narrow(v, std::move(f), where, saved);
+  auto deps = dependents_.find(v);
+  if (deps == dependents_.end() || deps->second.size() > kMaxDependents) return;
+  for (ValueId d : deps->second) narrowDependent(d, v, s, where, saved);
+}
+
+// d = c0 + k * v exactly: its range follows v's narrowed one.
+void FactBuilder::narrowDependent(ValueId d, ValueId v, const ScalarFact& nv, std::pair<OpId, uint32_t> where,
+                                  Saved& saved) {
+  const TileFact* cur = get(d);
+  if (!cur || !cur->base.affine) return;
+  const Affine& form = *cur->base.affine;
+  int64_t k = form.terms[0].second;
+  Wide lo = form.c0 + Wide(k) * (k > 0 ? nv.range.lo : nv.range.hi);
+  Wide hi = form.c0 + Wide(k) * (k > 0 ? nv.range.hi : nv.range.lo);
+  TileFact f = *cur;
+  ScalarFact& s = f.base;
+  bool loFromV = k > 0 ? nv.loKnown : nv.hiKnown, hiFromV = k > 0 ? nv.hiKnown : nv.loKnown;
+  if (lo > s.range.lo) s.range.lo = static_cast<int64_t>(lo), s.loKnown = loFromV;
+  if (hi < s.range.hi) s.range.hi = static_cast<int64_t>(hi), s.hiKnown = hiFromV;
+  if (s.range == cur->base.range || s.range.lo > s.range.hi) return;
+  if (s.known()) {
+    s.evidence = Evidence::Derived;
+    s.basis = strongerBasis(nv.basis, s.basis);
+  }
+  narrow(d, std::move(f), where, saved);
+}
+
+// Records v's narrowed fact for the region and makes it current while the
+// region is walked (`saved` restores the plain one).
+void FactBuilder::narrow(ValueId v, TileFact f, std::pair<OpId, uint32_t> where, Saved& saved) {
+  saved.push_back({v, *get(v)});
+  vf_.narrowed_[where].push_back({v, static_cast<uint32_t>(vf_.facts_.size())});
+  vf_.facts_.push_back(f);
+  set(v, std::move(f));
+}
+
+// Loop results: the initial value (no iteration) or what a continue passes
+// (for), or what a break passes (loop); if results: what a yield passes.
+void FactBuilder::joinExits(OpId id, const Operation& op) {
+  bool isFor = op.info->name == "for";
+  auto it = exits_.find(id);
+  for (size_t i = 0; i < op.results.size(); ++i) {
+    ValueId r = op.results[i];
+    if (!tracked(p_.typeOf(r))) continue;
+    std::optional<TileFact> acc;
+    bool complete = true;
+    auto add = [&](ValueId v) {
+      const TileFact* f = get(v);
+      if (!f) complete = false;
+      else acc = acc ? join(*acc, *f, r) : *f;
+    };
+    if (isFor) add(operandValue(op, "initValues", i));
+    if (it != exits_.end())
+      for (OpId e : it->second) {
+        const Operation& x = p_.op(e);
+        if (!isFor && op.info->name != "if" && x.info->name != "break") continue;  // a loop's continue
+        if (i < x.operands.size()) add(x.operands[i].value);
+        else complete = false;
+      }
+    if (acc && complete) set(r, std::move(*acc));
+  }
+}
+
+// --- transfer ----------------------------------------------------------------------
+
+void FactBuilder::transfer(OpId id, const Operation& op) {
+  std::string_view n = op.info->name;
+  ValueId r = op.results.empty() ? kNoId : op.results[0];
+  if (n == "for" || n == "loop" || n == "if") return joinExits(id, op);
+  if (n == "get_tile_block_id" || n == "get_num_tile_blocks") return gridValues(id, op, n == "get_tile_block_id");
+  if (n == "get_index_space_shape" || n == "get_tensor_shape") return shapeQuery(id, op);
+  if (r == kNoId || !tracked(p_.typeOf(r))) return;
+  if (n == "constant") return constant(r, id, op);
+  if (n == "iota") {
+    TileFact f = exactTile(r, 0, {Evidence::Constant, id, r});
+    if (!f.strides.empty()) f.strides[0] = 1;
+    return set(r, std::move(f));
+  }
+  if (auto k = binaryKind(n)) return binary(r, op, *k);
+  if (n == "exti" || n == "trunci") return extend(r, op, n == "exti");
+  if (n == "assume") return assume(r, id, op);
+  if (n == "offset") return offset(r, op);
+  if (n == "ptr_to_ptr") return ptrToPtr(r, op);
+  if (n == "get_global" || n == "alloca") return rootPointer(r, id);
+  if (n == "select") {
+    const TileFact *a = get(operandValue(op, "val_if_true")), *b = get(operandValue(op, "val_if_false"));
+    if (a && b) set(r, join(*a, *b, r));
+    return;
+  }
+  structural(r, op, n);
+}
+
+void FactBuilder::rootPointer(ValueId r, OpId id) {
+  TileFact f = exactTile(r, 0, {Evidence::Constant, id, r});
+  f.root = r;
+  set(r, std::move(f));
+}
+
+// Dense literals: one value (a splat), or a nested list that is affine in the
+// element coordinates (strides), or at least bounded (values).
+void FactBuilder::constant(ValueId r, OpId id, const Operation& op) {
+  const Attr* a = op.attr("value");
+  if (!a || a->kind != AttrKind::Dense) return;
+  TileFact f = unknown(r);
+  unsigned bits = f.elemBits;
+  std::vector<int64_t> vals;
+  bool ok = true;
+  auto flatten = [&](const auto& self, const Attr& e) -> void {
+    if (e.kind == AttrKind::Array) {
+      for (const Attr& x : e.elems) self(self, x);
+    } else if (e.kind == AttrKind::Int || e.kind == AttrKind::Bool) {
+      auto lit = e.kind == AttrKind::Bool ? std::optional<int64_t>(e.i) : rules::literalInt(e);
+      auto v = lit ? asSigned(*lit, bits) : std::nullopt;
+      if (v) vals.push_back(*v);
+      else ok = false;
+    } else {
+      ok = false;
+    }
+  };
+  for (const Attr& e : a->elems) flatten(flatten, e);
+  int64_t count = 1;
+  for (int64_t d : f.shape) count *= d;
+  if (!ok || vals.empty() || (vals.size() != 1 && static_cast<int64_t>(vals.size()) != count)) return;
+  Provenance basis{Evidence::Constant, OpId(id), r};
+  TileFact c = exactTile(r, vals[0], basis);
+  if (vals.size() == 1) return set(r, std::move(c));
+  // Row-major strides of the literal; stride k = value at unit step along k.
+  int64_t row = 1;
+  for (size_t k = f.shape.size(); k-- > 0;) {
+    c.strides[k] = f.shape[k] > 1 ? std::optional<int64_t>(vals[row] - vals[0]) : int64_t(0);
+    row *= f.shape[k];
+  }
+  std::vector<int64_t> coord(f.shape.size(), 0);
+  for (size_t lin = 0; lin < vals.size(); ++lin) {
+    Wide expect = vals[0];
+    for (size_t k = 0; k < coord.size(); ++k) expect += Wide(*c.strides[k]) * coord[k];
+    if (expect != vals[lin]) {
+      std::fill(c.strides.begin(), c.strides.end(), std::nullopt);
+      break;
+    }
+    for (size_t k = coord.size(); k-- > 0 && ++coord[k] == f.shape[k];) coord[k] = 0;
+  }
+  auto [lo, hi] = std::minmax_element(vals.begin(), vals.end());
+  c.values = Interval{*lo, *hi};
+  if (!c.affine()) c.base.affine.reset();
+  set(r, std::move(c));
+}
+
+// Block ids lie in [0, grid - 1] and the grid size is the grid; without
+// --grid only the spec's limit (2^24 - 1 blocks per axis) is known, which is
+// not evidence.
+void FactBuilder::gridValues(OpId id, const Operation& op, bool ids) {
+  const auto& grid = vf_.options_.grid;
+  for (size_t d = 0; d < op.results.size() && d < 3; ++d) {
+    ValueId r = op.results[d];
+    if (!intBits(p_.typeOf(r))) continue;
+    TileFact f = unknown(r);
+    ScalarFact& s = f.base;
+    int64_t limit = (int64_t(1) << 24) - 1;
+    int64_t size = grid ? (*grid)[d] : limit;
+    s.range = ids ? Interval{0, size - 1} : Interval{grid ? size : 1, size};
+    if (!fitsIn(s.range.hi, s.bits)) s.range.hi = maxOf(s.bits);
+    s.loKnown = true;
+    s.hiKnown = grid.has_value();
+    s.evidence = Evidence::Grid;
+    s.basis = {Evidence::Grid, id, r};
+    if (!ids && grid) s.affine = constantForm(size), s.divisor = size;
+    set(r, std::move(f));
+  }
+}
+
+// Static dimensions of a tensor_view, or extents of a view's index space.
+void FactBuilder::shapeQuery(OpId id, const Operation& op) {
+  TypeRef src = op.operands.empty() ? nullptr : p_.typeOf(op.operands[0].value);
+  if (!src) return;
+  std::vector<std::optional<int64_t>> dims;
+  if (src->kind == TypeKind::TensorView) {
+    for (int64_t d : src->shape) dims.push_back(d == kDynamic ? std::nullopt : std::optional<int64_t>(d));
+  } else if (auto space = views::indexSpace(*src)) {
+    for (const auto& d : space->dims) dims.push_back(d.extent);
+  }
+  for (size_t i = 0; i < op.results.size() && i < dims.size(); ++i) {
+    ValueId r = op.results[i];
+    if (dims[i] && intBits(p_.typeOf(r)) && fitsIn(*dims[i], intBits(p_.typeOf(r))))
+      set(r, exactTile(r, *dims[i], {Evidence::Constant, id, r}));
+  }
+}
+
+// --- integer arithmetic ------------------------------------------------------------
+
+std::optional<Bounds> FactBuilder::bounds(Bin k, const ScalarFact& a, const ScalarFact& b, const Operation& op,
+                                          unsigned bits) const {
+  Wide alo = a.range.lo, ahi = a.range.hi, blo = b.range.lo, bhi = b.range.hi;
+  std::string_view sign = keywordOf(op, "signedness");
+  // Unsigned (or unstated) semantics agree with signed ones on non-negative values.
+  bool asSignedOk = sign == "signed" || (alo >= 0 && blo >= 0);
+  switch (k) {
+    case Bin::Add: return Bounds{alo + blo, ahi + bhi, a.loKnown && b.loKnown, a.hiKnown && b.hiKnown};
+    case Bin::Sub: return Bounds{alo - bhi, ahi - blo, a.loKnown && b.hiKnown, a.hiKnown && b.loKnown};
+    case Bin::Mul: {
+      Bounds r = corners(a, b, [](Wide x, Wide y) { return x * y; });
+      monotoneKnown(r, a, b, b.range.lo >= 0);
+      monotoneKnown(r, b, a, a.range.lo >= 0);
+      return r;
+    }
+    case Bin::Shl: {
+      if (blo < 0 || bhi >= bits || bhi > 62) return std::nullopt;
+      ScalarFact m = b;
+      m.range = {int64_t(1) << b.range.lo, int64_t(1) << b.range.hi};
+      Bounds r = corners(a, m, [](Wide x, Wide y) { return x * y; });
+      monotoneKnown(r, a, b, true);
+      return r;
+    }
+    case Bin::Div: {
+      if (blo <= 0 || !asSignedOk) return std::nullopt;
+      std::string_view mode = keywordOf(op, "rounding");
+      Wide c[4] = {divRound(alo, blo, mode), divRound(alo, bhi, mode), divRound(ahi, blo, mode),
+                   divRound(ahi, bhi, mode)};
+      bool all = a.loKnown && a.hiKnown && b.loKnown && b.hiKnown;
+      Bounds r{*std::min_element(c, c + 4), *std::max_element(c, c + 4), all, all};
+      monotoneKnown(r, a, b, true);
+      return r;
+    }
+    case Bin::Rem: {
+      if (blo <= 0 || !asSignedOk) return std::nullopt;
+      // The result has the dividend's sign and is smaller than the divisor.
+      Wide lo = alo >= 0 ? 0 : std::max(alo, 1 - bhi), hi = ahi <= 0 ? 0 : std::min(ahi, bhi - 1);
+      bool hiKnown = ahi <= 0 ? a.hiKnown : (ahi <= bhi - 1 ? a.hiKnown : b.hiKnown);
+      bool loKnown = alo >= 0 ? a.loKnown : (alo >= 1 - bhi ? a.loKnown : b.hiKnown);
+      return Bounds{lo, hi, loKnown, hiKnown};
+    }
+    case Bin::Shr: {
+      if (blo < 0 || bhi >= bits || !asSignedOk) return std::nullopt;
+      // Floor division by 2^s: the extremes are at the ends of both ranges.
+      Wide c[4] = {alo >> blo, alo >> bhi, ahi >> blo, ahi >> bhi};
+      bool all = a.loKnown && a.hiKnown && b.loKnown && b.hiKnown;
+      Bounds r{*std::min_element(c, c + 4), *std::max_element(c, c + 4), all, all};
+      monotoneKnown(r, a, b, true);
+      return r;
+    }
+    case Bin::Max:
+    case Bin::Min: {
+      if (!asSignedOk) return std::nullopt;
+      bool max = k == Bin::Max;
+      const ScalarFact& loSide = (alo >= blo) == max ? a : b;  // whose lower end bounds the result
+      const ScalarFact& hiSide = (ahi >= bhi) == max ? a : b;
+      Wide lo = max ? std::max(alo, blo) : std::min(alo, blo), hi = max ? std::max(ahi, bhi) : std::min(ahi, bhi);
+      bool loKnown = max ? loSide.loKnown : a.loKnown && b.loKnown;
+      bool hiKnown = max ? a.hiKnown && b.hiKnown : hiSide.hiKnown;
+      return Bounds{lo, hi, loKnown, hiKnown};
+    }
+    case Bin::And: {
+      // x & m lies in [0, m] for a non-negative m, whatever x is.
+      bool aPos = alo >= 0, bPos = blo >= 0;
+      if (!aPos && !bPos) return std::nullopt;
+      Wide hi = aPos && bPos ? std::min(ahi, bhi) : (aPos ? ahi : bhi);
+      bool hiKnown = aPos && bPos ? (ahi <= bhi ? a.hiKnown : b.hiKnown) : (aPos ? a.hiKnown : b.hiKnown);
+      return Bounds{0, hi, (aPos && a.loKnown) || (bPos && b.loKnown), hiKnown};
+    }
+  }
+  return std::nullopt;
+}
+
+// The fact for bounds computed without wrapping: kept when they fit the width
+// (or when an overflow flag makes wrapping undefined: then clamped).
+ScalarFact FactBuilder::finish(Bounds b, bool nsw, unsigned bits) const {
+  ScalarFact s;
+  s.bits = bits;
+  s.range = typeRange(bits);
+  bool fits = fitsIn(b.lo, bits) && fitsIn(b.hi, bits);
+  if (!fits && !nsw) return s;
+  Wide lo = std::max<Wide>(b.lo, minOf(bits)), hi = std::min<Wide>(b.hi, maxOf(bits));
+  if (lo > hi) return s;
+  s.range = {static_cast<int64_t>(lo), static_cast<int64_t>(hi)};
+  s.loKnown = b.loKnown && (fits || b.lo >= minOf(bits));
+  s.hiKnown = b.hiKnown && (fits || b.hi <= maxOf(bits));
+  return s;
+}
+
+ScalarFact FactBuilder::scalarBinary(Bin k, const ScalarFact& a, const ScalarFact& b, const Operation& op,
+                                     ValueId self, unsigned bits, bool noWrap) const {
+  std::optional<Bounds> bd = bounds(k, a, b, op, bits);
+  bool nsw = noWrap || noSignedWrap(op);
+  ScalarFact s = bd ? finish(*bd, nsw, bits) : finish(Bounds{0, -1, false, false}, false, bits);
+  // Whether the result may differ from the mathematical one.
+  bool wrapped = !bd || (!nsw && !(fitsIn(bd->lo, bits) && fitsIn(bd->hi, bits)));
+  if (s.known()) {
+    s.evidence = Evidence::Derived;
+    s.basis = strongerBasis(a.basis, b.basis);
+  }
+  // Divisors and affine forms of the exact operations (they hold modulo 2^bits
+  // even when the bounds are lost).
+  std::optional<Affine> form;
+  auto c = b.exact();
+  if (a.affine && b.affine) {
+    if (k == Bin::Add) form = addScaled(*a.affine, *b.affine, 1);
+    else if (k == Bin::Sub) form = addScaled(*a.affine, *b.affine, -1);
+    else if (k == Bin::Mul && c) form = scaled(*a.affine, *c);
+    else if (k == Bin::Mul && a.exact()) form = scaled(*b.affine, *a.exact());
+    else if (k == Bin::Shl && c && *c >= 0 && *c < 63) form = scaled(*a.affine, int64_t(1) << *c);
+  }
+  s.divisor = divisorOf(k, a, b);
+  // Wrapping modulo 2^bits keeps only the power-of-two part of a divisor.
+  if (wrapped && s.divisor != 0) s.divisor &= -s.divisor;
+  if (form && wrapped) form->exact = false;
+  s.affine = form ? *form : symbol(self);
+  if (auto v = s.exact()) s.affine = constantForm(*v);
+  return s;
+}
+
+// Element-wise: uniform operands are scalars; affine tiles add (and scale by a
+// uniform constant) stride by stride; anything else is unknown.
+void FactBuilder::binary(ValueId r, const Operation& op, Bin k) {
+  const TileFact *a = get(operandValue(op, "lhs")), *b = get(operandValue(op, "rhs"));
+  if (!a || !b || a->pointer || b->pointer) return;
+  TileFact f = unknown(r);
+  if (a->shape != f.shape || b->shape != f.shape) return;
+  unsigned bits = f.elemBits;
+  f.base = scalarBinary(k, a->base, b->base, op, r, bits);
+  if (f.shape.empty()) return set(r, std::move(f));
+  if (a->uniform() && b->uniform()) {
+    std::fill(f.strides.begin(), f.strides.end(), int64_t(0));
+    return set(r, std::move(f));
+  }
+  if (!f.base.affine || !f.base.affine->exact) f.base.affine.reset();
+  auto cb = b->uniform() ? b->base.exact() : std::nullopt;
+  auto ca = a->uniform() ? a->base.exact() : std::nullopt;
+  for (size_t d = 0; d < f.strides.size(); ++d) {
+    const auto &sa = a->strides[d], &sb = b->strides[d];
+    int64_t v;
+    bool ok = false;
+    if ((k == Bin::Add || k == Bin::Sub) && sa && sb)
+      ok = !(k == Bin::Add ? __builtin_add_overflow(*sa, *sb, &v) : __builtin_sub_overflow(*sa, *sb, &v));
+    else if (k == Bin::Mul && sa && cb) ok = !__builtin_mul_overflow(*sa, *cb, &v);
+    else if (k == Bin::Mul && sb && ca) ok = !__builtin_mul_overflow(*sb, *ca, &v);
+    else if (k == Bin::Shl && sa && cb && *cb >= 0 && *cb < 62)
+      ok = !__builtin_mul_overflow(*sa, int64_t(1) << *cb, &v);
+    if (ok) f.strides[d] = v;
+  }
+  if (!checkSpread(f, noSignedWrap(op))) f = unknown(r);
+  set(r, std::move(f));
+}
+
+// Whether every element of an affine tile fits its width (otherwise some
+// element wrapped and the structure is wrong).
+bool FactBuilder::checkSpread(TileFact& f, bool nsw) const {
+  if (!f.affine()) return true;
+  auto range = f.range();
+  return nsw || (range && fitsIn(range->lo, f.elemBits) && fitsIn(range->hi, f.elemBits));
+}
+
+// exti keeps every value (signed, or unsigned on non-negative values); trunci
+// keeps them when they fit the narrower type.
+void FactBuilder::extend(ValueId r, const Operation& op, bool ext) {
+  const TileFact* a = get(operandValue(op, "from"));
+  if (!a) return;
+  TileFact f = *a;
+  TileFact u = unknown(r);
+  f.elemBits = u.elemBits;
+  f.base.bits = u.base.bits;
+  auto range = a->range();
+  bool keeps = range && (ext ? keywordOf(op, "signedness") == "signed" || range->lo >= 0
+                             : fitsIn(range->lo, u.elemBits) && fitsIn(range->hi, u.elemBits));
+  if (keeps) {
+    // A form that held modulo the narrower width does not hold in the wider one.
+    if (ext && f.base.affine && !f.base.affine->exact)
+      f.base.affine = f.shape.empty() ? std::optional<Affine>(symbol(r)) : std::nullopt;
+    return set(r, std::move(f));
+  }
+  // Unsigned extension of possibly negative values: [0, 2^from - 1], no evidence.
+  if (ext && keywordOf(op, "signedness") == "unsigned" && a->elemBits < 63)
+    u.base.range = {0, (int64_t(1) << a->elemBits) - 1};
+  // Truncation keeps an affine form modulo the narrower width.
+  if (!ext && a->base.affine && u.base.affine) {
+    u.base.affine = a->base.affine;
+    u.base.affine->exact = false;
+  }
+  set(r, std::move(u));
+}
+
+// assume bounded<lo, hi> narrows the interval (ends given as `?` stay as they
+// were); div_by<n> adds a divisor and rounds the ends to its multiples.
+void FactBuilder::assume(ValueId r, OpId id, const Operation& op) {
+  const TileFact* a = get(operandValue(op, "value"));
+  const Attr* pred = op.attr("predicate");
+  if (!a) return;
+  TileFact f = *a;
+  if (!pred || pred->kind != AttrKind::Keyword || f.pointer || !f.uniform()) return set(r, std::move(f));
+  ScalarFact& s = f.base;
+  bool narrowed = false;
+  if (pred->s == "bounded") {
+    const Attr *lb = pred->get("lb"), *ub = pred->get("ub");
+    if (lb && lb->kind == AttrKind::Int && lb->i >= s.range.lo) s.range.lo = lb->i, s.loKnown = true, narrowed = true;
+    if (ub && ub->kind == AttrKind::Int && ub->i <= s.range.hi) s.range.hi = ub->i, s.hiKnown = true, narrowed = true;
+  } else if (pred->s == "div_by" && !pred->get("every")) {
+    const Attr* d = pred->get("divisor");
+    if (d && d->kind == AttrKind::Int && d->i > 0) {
+      // Now a multiple of both: of their lcm (d->i alone if that overflows).
+      int64_t l;
+      int64_t g = std::gcd(s.divisor, d->i);
+      if (s.divisor != 0) s.divisor = __builtin_mul_overflow(s.divisor / g, d->i, &l) ? d->i : l;
+      Wide lo = s.range.lo, hi = s.range.hi, m = d->i;
+      lo = lo >= 0 ? (lo + m - 1) / m * m : -((-lo) / m * m);
+      hi = hi >= 0 ? hi / m * m : -((-hi + m - 1) / m * m);
+      if (lo <= hi) s.range = {static_cast<int64_t>(lo), static_cast<int64_t>(hi)};
+    }
+  }
+  if (s.range.lo > s.range.hi) return set(r, unknown(r));  // contradictory: undefined behaviour
+  if (narrowed) {
+    s.evidence = Evidence::Assume;
+    s.basis = {Evidence::Assume, id, r};
+  }
+  if (auto v = s.exact()) s.affine = constantForm(*v);
+  set(r, std::move(f));
+}
+
+// --- shape ops and pointers ------------------------------------------------------
+
+void FactBuilder::structural(ValueId r, const Operation& op, std::string_view n) {
+  if (n != "broadcast" && n != "reshape" && n != "permute" && n != "extract") return;
+  const TileFact* a = get(operandValue(op, "source"));
+  if (!a) return;
+  TileFact f = unknown(r);
+  f.base = a->base;
+  f.root = a->root;
+  f.values = a->values;
+  if (f.shape.empty() && !f.pointer) {  // a rank-0 result of a uniform source keeps its symbol
+    if (!a->uniform()) f.base = unknown(r).base;
+    return set(r, std::move(f));
+  }
+  if (a->uniform()) {
+    std::fill(f.strides.begin(), f.strides.end(), int64_t(0));
+    return set(r, std::move(f));
+  }
+  if (n == "extract") {  // a sub-tile of a non-uniform tile: only the root and bounds are kept
+    f.base = unknown(r).base;
+  } else if (n == "broadcast" && a->shape.size() == f.shape.size()) {
+    for (size_t d = 0; d < f.shape.size(); ++d)
+      f.strides[d] = a->shape[d] == 1 && f.shape[d] != 1 ? std::optional<int64_t>(0) : a->strides[d];
+  } else if (n == "permute") {
+    const Attr* perm = op.attr("permutation");
+    if (perm && perm->elems.size() == f.shape.size())
+      for (size_t d = 0; d < f.shape.size(); ++d) {
+        int64_t src = perm->elems[d].i;
+        if (src >= 0 && static_cast<size_t>(src) < a->strides.size()) f.strides[d] = a->strides[src];
+      }
+  } else if (n == "reshape") {
+    reshapeStrides(*a, f);
+  }
+  set(r, std::move(f));
+}
+
+// Adding or dropping size-1 dimensions keeps the other strides in order; a
+// tile linear in its row-major index (iota, c * iota) stays linear after any
+// reshape.
+void FactBuilder::reshapeStrides(const TileFact& a, TileFact& f) const {
+  llvm::SmallVector<int64_t, 4> srcDims, dstDims;
+  llvm::SmallVector<std::optional<int64_t>, 4> kept;
+  for (size_t d = 0; d < a.shape.size(); ++d)
+    if (a.shape[d] != 1) srcDims.push_back(a.shape[d]), kept.push_back(a.strides[d]);
+  for (int64_t d : f.shape)
+    if (d != 1) dstDims.push_back(d);
+  if (srcDims == dstDims) {
+    for (size_t d = 0, next = 0; d < f.shape.size(); ++d) f.strides[d] = f.shape[d] == 1 ? int64_t(0) : kept[next++];
+    return;
+  }
+  if (!a.affine()) return;
+  std::optional<int64_t> unit;
+  int64_t row = 1;
+  for (size_t d = a.shape.size(); d-- > 0;) {
+    if (a.shape[d] == 1) continue;
+    if (!unit) unit = *a.strides[d];
+    if (Wide(*a.strides[d]) != Wide(*unit) * row) return;
+    row *= a.shape[d];
+  }
+  row = 1;
+  for (size_t d = f.shape.size(); d-- > 0;) {
+    int64_t v;
+    if (f.shape[d] != 1 && __builtin_mul_overflow(unit.value_or(0), row, &v)) return;
+    f.strides[d] = f.shape[d] == 1 ? 0 : v;
+    row *= f.shape[d];
+  }
+}
+
+// offset %ptr, %off: the pointers move by the offsets (in pointee elements).
+void FactBuilder::offset(ValueId r, const Operation& op) {
+  const TileFact *p = get(operandValue(op, "ptr")), *o = get(operandValue(op, "offset"));
+  if (!p || !o || !p->pointer || o->pointer) return;
+  TileFact f = unknown(r);
+  f.root = p->root;
+  ScalarFact ob = o->base;
+  ob.bits = 64;
+  f.base = scalarBinary(Bin::Add, p->base, ob, op, r, 64, true);  // pointer overflow is undefined
+  for (size_t d = 0; d < f.strides.size() && d < p->strides.size() && d < o->strides.size(); ++d) {
+    int64_t v;
+    if (p->strides[d] && o->strides[d] && !__builtin_add_overflow(*p->strides[d], *o->strides[d], &v))
+      f.strides[d] = v;
+  }
+  set(r, std::move(f));
+}
+
+// ptr_to_ptr: the same addresses counted in the new pointee's elements.
+void FactBuilder::ptrToPtr(ValueId r, const Operation& op) {
+  const TileFact* p = get(operandValue(op, "source"));
+  if (!p || !p->pointer) return;
+  TileFact f = unknown(r);
+  f.root = p->root;
+  unsigned from = p->elemBits, to = f.elemBits;
+  if (from == to) {
+    f.base = p->base;
+    f.strides = p->strides;
+  } else if (from > to && from % to == 0) {
+    int64_t k = from / to;
+    ScalarFact kf;
+    kf.bits = 64;
+    kf.range = {k, k};
+    kf.loKnown = kf.hiKnown = true;
+    kf.affine = constantForm(k);
+    f.base = scalarBinary(Bin::Mul, p->base, kf, op, r, 64, true);
+    for (size_t d = 0; d < f.strides.size() && d < p->strides.size(); ++d) {
+      int64_t v;
+      if (p->strides[d] && !__builtin_mul_overflow(*p->strides[d], k, &v)) f.strides[d] = v;
+    }
+  }
+  set(r, std::move(f));
+}
+
+// --- joins ---------------------------------------------------------------------------
+
+ScalarFact FactBuilder::joinScalar(const ScalarFact& a, const ScalarFact& b, ValueId self) const {
+  ScalarFact s;
+  s.bits = a.bits;
+  s.range = {std::min(a.range.lo, b.range.lo), std::max(a.range.hi, b.range.hi)};
+  s.loKnown = a.loKnown && b.loKnown;
+  s.hiKnown = a.hiKnown && b.hiKnown;
+  if (s.known()) {
+    s.evidence = a.evidence == b.evidence && a.basis.op == b.basis.op ? a.evidence : Evidence::Derived;
+    s.basis = strongerBasis(a.basis, b.basis);
+  }
+  s.divisor = std::gcd(a.divisor, b.divisor);
+  if (a.affine && b.affine && *a.affine == *b.affine) s.affine = a.affine;
+  else if (a.affine || b.affine) s.affine = symbol(self);
+  return s;
+}
+
+TileFact FactBuilder::join(const TileFact& a, const TileFact& b, ValueId self) const {
+  TileFact f = unknown(self);
+  if (a.shape != f.shape || b.shape != f.shape || a.pointer != b.pointer) return f;
+  f.base = joinScalar(a.base, b.base, self);
+  if (f.shape.empty() && f.pointer) f.base.affine.reset();
+  f.root = a.root == b.root ? a.root : kNoId;
+  for (size_t d = 0; d < f.strides.size(); ++d)
+    if (a.strides[d] == b.strides[d]) f.strides[d] = a.strides[d];
+  if (a.values && b.values)
+    f.values = Interval{std::min(a.values->lo, b.values->lo), std::max(a.values->hi, b.values->hi)};
+  return f;
+}
+
+// --- ValueFacts ------------------------------------------------------------------------
+
+ValueFacts::ValueFacts(const Program& program, const CheckOptions& options) : program_(program), options_(options) {
+  FactBuilder(*this).run();
+}
+
+const TileFact* ValueFacts::tile(ValueId v) const {
+  return v < slot_.size() && slot_[v] != kNoId ? &facts_[slot_[v]] : nullptr;
+}
+
+const ScalarFact* ValueFacts::scalar(ValueId v) const { return scalarAt(v, kNoId); }
+
+// The innermost enclosing if region that narrows v, else the plain fact.
+const TileFact* ValueFacts::tileAt(ValueId v, OpId user) const {
+  for (OpId q = user; !narrowed_.empty() && q < program_.ops.size();) {
+    OpId parent = program_.op(q).parent;
+    if (parent == kNoId) break;
+    const Operation& p = program_.op(parent);
+    Range at = program_.op(q).range;
+    for (uint32_t ri = 0; p.info && p.info->name == "if" && ri < p.regions.size(); ++ri) {
+      if (at.begin < p.regions[ri].range.begin || at.end > p.regions[ri].range.end) continue;
+      auto it = narrowed_.find({parent, ri});
+      if (it != narrowed_.end())
+        for (const auto& [value, index] : it->second)
+          if (value == v) return &facts_[index];
+    }
+    q = parent;
+  }
+  return tile(v);
+}
+
+const ScalarFact* ValueFacts::scalarAt(ValueId v, OpId user) const {
+  const TileFact* t = tileAt(v, user);
+  return t && !t->pointer && t->uniform() ? &t->base : nullptr;
+}
+
+uint32_t ValueFacts::line(uint32_t offset) const {
+  if (lineStarts_.empty()) {
+    lineStarts_.push_back(0);
+    for (uint32_t i = 0; i < program_.source.size(); ++i)
+      if (program_.source[i] == '\n') lineStarts_.push_back(i + 1);
+  }
+  return static_cast<uint32_t>(std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset) - lineStarts_.begin());
+}
+
+std::string ValueFacts::rangeText(const ScalarFact& f) {
+  if (auto v = f.exact()) return std::to_string(*v);
+  return "[" + (f.loKnown ? std::to_string(f.range.lo) : std::string("?")) + ", " +
+         (f.hiKnown ? std::to_string(f.range.hi) : std::string("?")) + "]";
+}
+
+namespace {
+
+std::string gridText(const CheckOptions& o) {
+  const auto& g = *o.grid;
+  return "--grid=" + std::to_string(g[0]) + "," + std::to_string(g[1]) + "," + std::to_string(g[2]);
+}
+
+}  // namespace
+
+std::string ValueFacts::describe(ValueId v, OpId user) const {
+  std::string p = predicate(v, user);
+  return p.empty() ? p : std::string(program_.value(v).name) + p;
+}
+
+// What describe() says after the value's name: " ranges over [0, 7] from ...".
+std::string ValueFacts::predicate(ValueId v, OpId user) const {
+  const TileFact* t = tileAt(v, user);
+  if (!t) return "";
+  OpId cmp = t->base.narrowedBy;
+  if (cmp == kNoId || cmp >= program_.ops.size()) return predicate(v, *t, user);
+  TileFact plain = *t;
+  plain.base.narrowedBy = kNoId;
+  std::string p = predicate(v, plain, user);
+  if (p.empty()) return p;
+  return p + ", narrowed by the comparison at line " + std::to_string(line(program_.op(cmp).range.begin));
+}
+
+std::string ValueFacts::predicate(ValueId v, const TileFact& t, OpId user) const {
+  if (t.pointer || !t.base.known()) return "";
+  const ScalarFact& f = t.base;
+  auto exact = f.exact();
+  std::string what = exact ? " is " + std::to_string(*exact) : " ranges over " + rangeText(f);
+  if (!t.uniform()) {
+    auto r = t.range();
+    if (!r) return "";
+    ScalarFact all = f;
+    all.range = *r;
+    what = " has elements in " + rangeText(all);
+  }
+  const Provenance& b = f.basis;
+  if (b.op == kNoId || b.op >= program_.ops.size()) return what;
+  const Operation& op = program_.op(b.op);
+  std::string at = " at line " + std::to_string(line(op.range.begin));
+  if (b.value != v) {
+    if (b.kind == Evidence::Constant) return what + ", computed from constants";
+    std::string leaf = predicate(b.value, user);
+    if (leaf.empty()) return what;
+    return what + ", derived from " + std::string(program_.value(b.value).name) + ", which" + leaf;
+  }
+  std::string_view opName = op.info ? op.info->name : std::string_view();
+  switch (b.kind) {
+    case Evidence::Constant:
+      if (opName == "constant" && exact && t.uniform()) return " is the constant " + std::to_string(*exact);
+      return what + " (" + (opName == "constant" ? std::string("the constant") : std::string(opName)) + at + ")";
+    case Evidence::Assume: {
+      const Attr* pred = op.attr("predicate");
+      std::string text = "assume";
+      if (pred) text = program_.source.substr(pred->range.begin, pred->range.end - pred->range.begin);
+      return what + " from assume " + text + at;
+    }
+    case Evidence::Loop: return what + " from the loop" + at;
+    case Evidence::Grid:
+      if (options_.grid) return what + " from the grid (" + gridText(options_) + ")";
+      return what + " (" + std::string(opName) + " is never negative)";
+    default: return what;
+  }
+}
+
+std::optional<Range> ValueFacts::evidenceRange(ValueId v, OpId user) const {
+  const TileFact* t = tileAt(v, user);
+  if (!t || !t->base.known()) return std::nullopt;
+  const Provenance& b = t->base.basis;
+  if (b.value != kNoId && b.value < program_.values.size()) return program_.value(b.value).range;
+  if (b.op != kNoId && b.op < program_.ops.size()) return program_.op(b.op).nameRange;
+  return std::nullopt;
+}
+
+}  // namespace tilesight

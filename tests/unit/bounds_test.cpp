@@ -1,0 +1,178 @@
+// bounds.index and bounds.partial-tile beyond the corpus: the padding fix
+// (applied, it leaves a program with no diagnostic at all), when no fix is
+// offered, and what stays silent.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "test_util.h"
+
+using namespace tilesight;
+using namespace tilesight::testing;
+
+namespace {
+
+std::string applied(std::string text, const Fix& f) {
+  std::vector<TextEdit> edits = f.edits;
+  std::sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.range.begin > b.range.begin; });
+  for (const TextEdit& e : edits) text.replace(e.range.begin, e.range.end - e.range.begin, e.newText);
+  return text;
+}
+
+std::vector<const Diagnostic*> withCode(const Analysis& a, std::string_view code) {
+  std::vector<const Diagnostic*> out;
+  for (const Diagnostic& d : a.diagnostics)
+    if (d.code == code) out.push_back(&d);
+  return out;
+}
+
+AnalyzeOptions withGrid(int64_t x, int64_t y, int64_t z) {
+  AnalyzeOptions o;
+  o.checks.grid = std::array<int64_t, 3>{x, y, z};
+  return o;
+}
+
+// A 100x64 f32 tensor in 32x32 tiles: index space 4x2, tile 3 of dimension 0
+// overhangs by 28 rows. `type` is the view type, `body` uses %pv.
+std::string edgeKernel(const std::string& type, const std::string& body, const std::string& elem = "f32") {
+  return kernel("%p: tile<ptr<" + elem + ">>",
+                "    %tv = make_tensor_view %p, shape = [100, 64], strides = [64, 1] : tensor_view<100x64x" + elem +
+                    ", strides=[64,1]>\n    %pv = make_partition_view %tv : " + type +
+                    "\n    %c0 = constant <i32: 0> : tile<i32>\n    %c3 = constant <i32: 3> : tile<i32>\n" + body);
+}
+
+const std::string kView = "partition_view<tile=(32x32), tensor_view<100x64xf32, strides=[64,1]>>";
+
+}  // namespace
+
+TEST(Bounds, PaddingFixChangesTheDefinitionAndEveryUse) {
+  std::string text = edgeKernel(
+      kView,
+      "    %a, %t = load_view_tko weak %pv[%c3, %c0] : " + kView + ", tile<i32> -> tile<32x32xf32>, token\n"
+      "    %b, %u = load_view_tko weak %pv[%c0, %c0] token = %t\n        : " + kView +
+          ", tile<i32> -> tile<32x32xf32>, token\n"
+          "    %s = store_view_tko weak %b, %pv[%c3, %c0] token = %u : tile<32x32xf32>, " + kView + ", tile<i32> -> token");
+  Analysis before = analyze(text);
+  auto partial = withCode(before, "bounds.partial-tile");
+  ASSERT_EQ(partial.size(), 1u);  // the store is masked; the second load reads tile 0
+  ASSERT_EQ(partial[0]->fixes.size(), 1u);
+  const Fix& fix = partial[0]->fixes[0];
+  EXPECT_EQ(fix.title, "add padding_value = zero to the type of %pv");
+  EXPECT_EQ(fix.edits.size(), 4u);  // make_partition_view, two loads, the store
+  std::string fixed = applied(text, fix);
+  Analysis after = analyze(fixed);
+  EXPECT_TRUE(after.diagnostics.empty()) << after.diagnostics.front().message << "\n" << fixed;
+  size_t n = 0;
+  for (size_t at = fixed.find("padding_value = zero, tensor_view<"); at != std::string::npos;
+       at = fixed.find("padding_value = zero, tensor_view<", at + 1))
+    ++n;
+  EXPECT_EQ(n, 4u);
+}
+
+TEST(Bounds, PaddingFixInLongFormTypes) {
+  std::string view = "!cuda_tile.partition_view<tile=(32x32), !cuda_tile.tensor_view<100x64xf32, strides=[64,1]>>";
+  std::string text = edgeKernel(
+      view, "    %a, %t = load_view_tko weak %pv[%c3, %c0] : " + view + ", tile<i32> -> tile<32x32xf32>, token");
+  Analysis before = analyze(text);
+  auto partial = withCode(before, "bounds.partial-tile");
+  ASSERT_EQ(partial.size(), 1u);
+  ASSERT_EQ(partial[0]->fixes.size(), 1u);
+  std::string fixed = applied(text, partial[0]->fixes[0]);
+  EXPECT_NE(fixed.find("tile=(32x32), padding_value = zero, !cuda_tile.tensor_view<"), std::string::npos);
+  EXPECT_TRUE(analyze(fixed).diagnostics.empty()) << fixed;
+}
+
+TEST(Bounds, NoPaddingFixForIntegerViews) {
+  std::string view = "partition_view<tile=(32x32), tensor_view<100x64xi32, strides=[64,1]>>";
+  Analysis a = analyze(edgeKernel(
+      view, "    %a, %t = load_view_tko weak %pv[%c3, %c0] : " + view + ", tile<i32> -> tile<32x32xi32>, token", "i32"));
+  auto partial = withCode(a, "bounds.partial-tile");
+  ASSERT_EQ(partial.size(), 1u);
+  EXPECT_TRUE(partial[0]->fixes.empty());
+}
+
+TEST(Bounds, NoPaddingFixForViewsOfAtomicReductions) {
+  Analysis a = analyze(edgeKernel(
+      kView, "    %a, %t = load_view_tko weak %pv[%c3, %c0] : " + kView + ", tile<i32> -> tile<32x32xf32>, token\n"
+             "    %r = atomic_red_view_tko relaxed device %pv[%c0, %c0], addf, %a : tile<32x32xf32>, " + kView +
+                 ", tile<i32> -> token"));
+  auto partial = withCode(a, "bounds.partial-tile");
+  ASSERT_EQ(partial.size(), 1u);
+  EXPECT_TRUE(partial[0]->fixes.empty());
+}
+
+TEST(Bounds, UnknownIndicesStaySilent) {
+  // Without --grid a block id's upper end is not evidence: nothing to say.
+  Analysis a = analyze(edgeKernel(
+      kView, "    %bx, %by, %bz = get_tile_block_id : tile<i32>\n"
+             "    %a, %t = load_view_tko weak %pv[%bx, %by] : " + kView + ", tile<i32> -> tile<32x32xf32>, token"));
+  EXPECT_TRUE(a.diagnostics.empty()) << a.diagnostics.front().message;
+}
+
+TEST(Bounds, GridMakesBlockIdsEvidence) {
+  std::string text = edgeKernel(
+      kView, "    %bx, %by, %bz = get_tile_block_id : tile<i32>\n"
+             "    %a, %t = load_view_tko weak %pv[%bx, %by] : " + kView + ", tile<i32> -> tile<32x32xf32>, token");
+  Analysis fits = analyze(text, withGrid(4, 2, 1));
+  auto partial = withCode(fits, "bounds.partial-tile");
+  ASSERT_EQ(partial.size(), 1u);
+  EXPECT_EQ(partial[0]->severity, Severity::Warning);
+  EXPECT_TRUE(withCode(fits, "bounds.index").empty());
+  Analysis over = analyze(text, withGrid(4, 3, 1));
+  auto index = withCode(over, "bounds.index");
+  ASSERT_EQ(index.size(), 1u);
+  EXPECT_EQ(index[0]->message,
+            "index of dimension 1 may reach 2, outside the index space 4x2 of %pv (valid: 0..1): %by ranges over "
+            "[0, 2] from the grid (--grid=4,3,1)");
+}
+
+TEST(Bounds, GuardedIndexIsInside) {
+  // %i runs to 5, but the load only happens while %i < 3.
+  std::string text = edgeKernel(
+      kView, "    %c1 = constant <i32: 1> : tile<i32>\n    %c6 = constant <i32: 6> : tile<i32>\n"
+             "    for %i in (%c0 to %c6, step %c1) : tile<i32> {\n"
+             "      %ok = cmpi less_than %i, %c3, signed : tile<i32> -> tile<i1>\n"
+             "      if %ok {\n"
+             "        %a, %t = load_view_tko weak %pv[%i, %c0] : " + kView + ", tile<i32> -> tile<32x32xf32>, token\n"
+             "      }\n"
+             "      continue\n"
+             "    }");
+  Analysis a = analyze(text);
+  EXPECT_TRUE(a.diagnostics.empty()) << a.diagnostics.front().message;
+}
+
+TEST(Bounds, DisabledCodesAreDropped) {
+  std::string text = edgeKernel(
+      kView, "    %a, %t = load_view_tko weak %pv[%c3, %c0] : " + kView + ", tile<i32> -> tile<32x32xf32>, token");
+  AnalyzeOptions o;
+  o.checks.disabled = {"bounds.partial-tile"};
+  EXPECT_TRUE(analyze(text, o).diagnostics.empty());
+  EXPECT_EQ(withCode(analyze(text), "bounds.partial-tile").size(), 1u);
+}
+
+TEST(Bounds, GuardOnTheBlockIdCoversTheIndexComputedBefore) {
+  // %prev = %bx - 1 is -1 for block 0, which the branch excludes.
+  std::string body =
+      "    %bx, %by, %bz = get_tile_block_id : tile<i32>\n"
+      "    %c1 = constant <i32: 1> : tile<i32>\n"
+      "    %prev = subi %bx, %c1 : tile<i32>\n"
+      "    %first = cmpi equal %bx, %c0, signed : tile<i32> -> tile<i1>\n"
+      "    %later = cmpi greater_than %bx, %c0, signed : tile<i32> -> tile<i1>\n"
+      "    if %COND {\n"
+      "      %a, %t = load_view_tko weak %pv[%c0, %prev] : " + kView + ", tile<i32> -> tile<32x32xf32>, token\n"
+      "    }";
+  auto with = [&](const std::string& cond) {
+    std::string b = body;
+    b.replace(b.find("%COND"), 5, cond);
+    return analyze(edgeKernel(kView, b));
+  };
+  EXPECT_TRUE(with("%later").diagnostics.empty()) << with("%later").diagnostics.front().message;
+  // Block 0 is the only one in the other branch: there the index is -1.
+  Analysis first = with("%first");
+  auto index = withCode(first, "bounds.index");
+  ASSERT_EQ(index.size(), 1u);
+  EXPECT_EQ(index[0]->severity, Severity::Error);
+  EXPECT_EQ(index[0]->message,
+            "index -1 of dimension 1 is outside the index space 4x2 of %pv (valid: 0..1); %prev is -1, derived from "
+            "%bx, which is 0 (get_tile_block_id is never negative), narrowed by the comparison at line 10");
+}
