@@ -16,38 +16,6 @@ namespace {
 
 std::string_view nameOf(const Operation& op) { return op.info ? op.info->name : std::string_view(); }
 
-llvm::ArrayRef<Operand> group(const Operation& op, std::string_view name) {
-  if (!op.info || op.segments.size() != op.info->operands.size()) return {};
-  int g = op.info->operandGroup(name);
-  if (g < 0) return {};
-  size_t start = 0;
-  for (int i = 0; i < g; ++i) start += op.segments[i];
-  if (start + op.segments[g] > op.operands.size()) return {};
-  return llvm::ArrayRef<Operand>(op.operands).slice(start, op.segments[g]);
-}
-
-Affine constantForm(int64_t c) {
-  Affine a;
-  a.c0 = c;
-  return a;
-}
-
-// a + k * b; nullopt when a coefficient overflows.
-std::optional<Affine> addScaled(const Affine& a, const Affine& b, int64_t k) {
-  Affine r;
-  r.exact = a.exact && b.exact;
-  int64_t kc;
-  if (__builtin_mul_overflow(b.c0, k, &kc) || __builtin_add_overflow(a.c0, kc, &r.c0)) return std::nullopt;
-  std::map<ValueId, int64_t> terms(a.terms.begin(), a.terms.end());
-  for (const auto& [sym, c] : b.terms) {
-    int64_t kb;
-    if (__builtin_mul_overflow(c, k, &kb) || __builtin_add_overflow(terms[sym], kb, &terms[sym]))
-      return std::nullopt;
-  }
-  for (const auto& [sym, c] : terms)
-    if (c) r.terms.push_back({sym, c});
-  return r;
-}
 
 // Offsets of a box's elements relative to its base: the extremes, the count.
 struct Hull {
@@ -188,16 +156,16 @@ void Footprints::addView(Access& a, const Operation& op) {
   a.view = operandValue(op, "view");
   TypeRef vt = p_.typeOf(a.view);
   if (!vt || !vt->isView() || !vt->tensorView) return;
-  auto idx = group(op, "index");
+  auto idx = operandGroup(op, "index");
   for (const Operand& o : idx) {
     a.indices.push_back(o.value);
     const ScalarFact* f = facts_.scalar(o.value);
     if (f && f->exact())
-      a.forms.push_back(constantForm(*f->exact()));
+      a.forms.push_back(Affine::constant(*f->exact()));
     else
       a.forms.push_back(f && f->affine ? f->affine : std::nullopt);
   }
-  a.at = group(op, "view").front().range;
+  a.at = operandGroup(op, "view").front().range;
   if (!idx.empty() && idx.back().range.end > a.at.end && p_.source.substr(idx.back().range.end, 1) == "]")
     a.at.end = idx.back().range.end + 1;
   // The root: the pointer under the tensor view, else the view or tensor view argument itself.
@@ -213,13 +181,13 @@ void Footprints::addView(Access& a, const Operation& op) {
   const Value& t = p_.value(tv);
   if (t.blockArg || t.owner == kNoId || nameOf(p_.op(t.owner)) != "make_tensor_view") {
     a.root = tv;
-    base = constantForm(0);
+    base = Affine::constant(0);
   } else {
     const TileFact* f = facts_.tile(operandValue(p_.op(t.owner), "base"));
     if (!f || f->root == kNoId) return;
     a.root = f->root;
     if (f->base.exact())
-      base = constantForm(*f->base.exact());
+      base = Affine::constant(*f->base.exact());
     else if (f->base.affine)
       base = f->base.affine;
   }
@@ -280,7 +248,7 @@ std::optional<Box> Footprints::viewBox(const Access& a, const Type& view,
     b.dims.push_back({extent, bits});
   }
   if (!start) return std::nullopt;
-  auto scaledStart = addScaled(constantForm(0), *start, b.width);
+  auto scaledStart = addScaled(Affine::constant(0), *start, b.width);
   if (!scaledStart) return std::nullopt;
   b.base = *scaledStart;
   return b;
@@ -290,16 +258,16 @@ void Footprints::addPointer(Access& a, const Operation& op, ValueId pointers, bo
   const TileFact* f = facts_.tile(pointers);
   if (!f || f->root == kNoId || !f->elemBits) return;
   a.root = f->root;
-  auto ptrs = group(op, nameOf(op) == "load_ptr_tko"    ? "source"
+  auto ptrs = operandGroup(op, nameOf(op) == "load_ptr_tko"    ? "source"
                         : nameOf(op) == "store_ptr_tko" ? "destination"
                                                         : "pointers");
   if (!ptrs.empty()) a.at = ptrs.front().range;
-  std::optional<Affine> base = f->base.exact() ? constantForm(*f->base.exact()) : f->base.affine;
+  std::optional<Affine> base = f->base.exact() ? Affine::constant(*f->base.exact()) : f->base.affine;
   if (!base || !f->affine()) return;
   Box b;
   b.width = f->elemBits;
   b.exact = !masked;
-  auto bits = addScaled(constantForm(0), *base, b.width);
+  auto bits = addScaled(Affine::constant(0), *base, b.width);
   if (!bits) return;
   b.base = *bits;
   for (size_t k = 0; k < f->shape.size(); ++k) {
@@ -357,7 +325,7 @@ std::string Footprints::elementText(ValueId root, const Affine& base, int64_t bi
     unit = elemBits(t->elem);
   else if (t && t->isView() && t->tensorView)
     unit = elemBits(t->tensorView->elem);
-  auto at = addScaled(base, constantForm(bits), 1);
+  auto at = addScaled(base, Affine::constant(bits), 1);
   if (!at || unit <= 0 || at->c0 % unit) return "the same memory of " + rootName(root);
   Affine e;
   e.c0 = at->c0 / unit;
@@ -412,7 +380,7 @@ Footprints::Result Footprints::sameTiles(const Access& a, const Access& b, bool 
       const Value& ov = p_.value(other);
       if (!k->exact() || !ov.blockArg || ov.index != 0 || nameOf(p_.op(ov.owner)) != "for") continue;
       OpId loop = ov.owner;
-      auto st = group(p_.op(loop), "step");
+      auto st = operandGroup(p_.op(loop), "step");
       const ScalarFact* sf = st.empty() ? nullptr : facts_.scalar(st.front().value);
       hit = sf && sf->exact() == 1 && o->loKnown && o->hiKnown && o->range.contains(*k->exact());
       if (hit) dims.push_back(std::to_string(*k->exact()));
@@ -733,8 +701,8 @@ Footprints::BlockResult Footprints::acrossBlocks(const Access& a, const Access& 
   if (a.root != b.root || !a.box || !b.box) return {};
   // Box offsets: the block-computed terms per block; uniform terms must match.
   auto offsets = [&](const Box& box, Affine& uniformPart, std::vector<int64_t>& out) {
-    uniformPart = constantForm(0);
-    Affine computedPart = constantForm(box.base.c0);
+    uniformPart = Affine::constant(0);
+    Affine computedPart = Affine::constant(box.base.c0);
     for (const auto& t : box.base.terms) {
       if (inBlock(t.first, bs[0]))
         computedPart.terms.push_back(t);

@@ -4,13 +4,19 @@
 
 namespace tilesight {
 
-const Operand* operandOf(const Operation& op, std::string_view group, size_t i) {
-  if (!op.info) return nullptr;
+llvm::ArrayRef<Operand> operandGroup(const Operation& op, std::string_view group) {
+  if (!op.info || op.segments.size() != op.info->operands.size()) return {};
   int g = op.info->operandGroup(group);
-  if (g < 0 || op.segments.size() != op.info->operands.size() || i >= op.segments[g]) return nullptr;
+  if (g < 0) return {};
   size_t start = 0;
   for (int k = 0; k < g; ++k) start += op.segments[k];
-  return start + i < op.operands.size() ? &op.operands[start + i] : nullptr;
+  if (start + op.segments[g] > op.operands.size()) return {};
+  return llvm::ArrayRef<Operand>(op.operands).slice(start, op.segments[g]);
+}
+
+const Operand* operandOf(const Operation& op, std::string_view group, size_t i) {
+  llvm::ArrayRef<Operand> g = operandGroup(op, group);
+  return i < g.size() ? &g[i] : nullptr;
 }
 
 ValueId operandValue(const Operation& op, std::string_view group, size_t i) {

@@ -6,10 +6,15 @@
 #include <string_view>
 #include <vector>
 
+#include <llvm/ADT/ArrayRef.h>
+
 #include "analysis/ir/ir.h"
 
 namespace tilesight {
 
+// The operands of declared group `group` (empty when absent, or when the op
+// does not match its table entry).
+llvm::ArrayRef<Operand> operandGroup(const Operation& op, std::string_view group);
 // The operand of group `group` at position i (nullptr when absent, or when
 // the op does not match its table entry).
 const Operand* operandOf(const Operation& op, std::string_view group, size_t i = 0);

@@ -1,5 +1,7 @@
 #include "analysis/checks/token_graph.h"
 
+#include "analysis/checks/ir_query.h"
+
 #include <algorithm>
 
 #include <llvm/ADT/ArrayRef.h>
@@ -15,17 +17,6 @@ std::string_view nameOf(const Operation& op) { return op.info ? op.info->name : 
 bool isToken(const Program& p, ValueId v) {
   TypeRef t = p.typeOf(v);
   return t && t->isToken();
-}
-
-// The operands of declared group `name`.
-llvm::ArrayRef<Operand> group(const Operation& op, std::string_view name) {
-  if (!op.info || op.segments.size() != op.info->operands.size()) return {};
-  int g = op.info->operandGroup(name);
-  if (g < 0) return {};
-  size_t start = 0;
-  for (int i = 0; i < g; ++i) start += op.segments[i];
-  if (start + op.segments[g] > op.operands.size()) return {};
-  return llvm::ArrayRef<Operand>(op.operands).slice(start, op.segments[g]);
 }
 
 }  // namespace
@@ -48,7 +39,7 @@ TokenGraph::TokenGraph(const Program& program) : p_(program) {
 }
 
 ValueId TokenGraph::tokenIn(OpId id) const {
-  auto g = group(p_.op(id), "token");
+  auto g = operandGroup(p_.op(id), "token");
   return g.empty() ? kNoId : g.front().value;
 }
 
@@ -157,7 +148,7 @@ void TokenGraph::visitLoop(OpId id, OpId loop) {
   bool isFor = nameOf(op) == "for";
   if (op.regions.empty() || op.regions[0].blocks.empty()) return;
   const Block& body = op.regions[0].blocks[0];
-  auto inits = group(op, "initValues");
+  auto inits = operandGroup(op, "initValues");
   uint32_t first = isFor ? 1 : 0;
   LoopInfo info;
   for (uint32_t j = 0; first + j < body.args.size(); ++j) {

@@ -59,34 +59,9 @@ Affine symbol(ValueId v) {
   return a;
 }
 
-Affine constantForm(int64_t c) {
-  Affine a;
-  a.c0 = c;
-  return a;
-}
 
-// a + k * b, nullopt when a coefficient overflows or the form grows too long.
-std::optional<Affine> addScaled(const Affine& a, const Affine& b, int64_t k) {
-  Affine r;
-  r.exact = a.exact && b.exact;
-  int64_t kc;
-  if (__builtin_mul_overflow(b.c0, k, &kc) || __builtin_add_overflow(a.c0, kc, &r.c0)) return std::nullopt;
-  // Merge the two term lists (both sorted by symbol).
-  size_t i = 0, j = 0;
-  while (i < a.terms.size() || j < b.terms.size()) {
-    bool fromA = j == b.terms.size() || (i < a.terms.size() && a.terms[i].first <= b.terms[j].first);
-    bool fromB = i == a.terms.size() || (j < b.terms.size() && b.terms[j].first <= a.terms[i].first);
-    ValueId sym = fromA ? a.terms[i].first : b.terms[j].first;
-    int64_t coeff = fromA ? a.terms[i++].second : 0, kb;
-    if (fromB && (__builtin_mul_overflow(b.terms[j++].second, k, &kb) || __builtin_add_overflow(coeff, kb, &coeff)))
-      return std::nullopt;
-    if (coeff) r.terms.push_back({sym, coeff});
-  }
-  if (r.terms.size() > Affine::kMaxTerms) return std::nullopt;
-  return r;
-}
 
-std::optional<Affine> scaled(const Affine& a, int64_t k) { return addScaled(constantForm(0), a, k); }
+std::optional<Affine> scaled(const Affine& a, int64_t k) { return addScaled(Affine::constant(0), a, k); }
 
 // Rounded quotient of a / b for b > 0 (divi's rounding modes).
 Wide divRound(Wide a, Wide b, std::string_view mode) {
@@ -298,7 +273,7 @@ TileFact FactBuilder::exactTile(ValueId v, int64_t value, Provenance basis) cons
   f.base.evidence = basis.kind;
   f.base.basis = basis;
   f.base.divisor = value == INT64_MIN ? 1 : (value < 0 ? -value : value);
-  f.base.affine = constantForm(value);
+  f.base.affine = Affine::constant(value);
   std::fill(f.strides.begin(), f.strides.end(), int64_t(0));
   return f;
 }
@@ -646,7 +621,7 @@ void FactBuilder::gridValues(OpId id, const Operation& op, bool ids) {
     s.hiKnown = grid.has_value();
     s.evidence = Evidence::Grid;
     s.basis = {Evidence::Grid, id, r};
-    if (!ids && grid) s.affine = constantForm(size), s.divisor = size;
+    if (!ids && grid) s.affine = Affine::constant(size), s.divisor = size;
     set(r, std::move(f));
   }
 }
@@ -786,7 +761,7 @@ ScalarFact FactBuilder::scalarBinary(Bin k, const ScalarFact& a, const ScalarFac
   if (wrapped && s.divisor != 0) s.divisor &= -s.divisor;
   if (form && wrapped) form->exact = false;
   s.affine = form ? *form : symbol(self);
-  if (auto v = s.exact()) s.affine = constantForm(*v);
+  if (auto v = s.exact()) s.affine = Affine::constant(*v);
   return s;
 }
 
@@ -892,7 +867,7 @@ void FactBuilder::assume(ValueId r, OpId id, const Operation& op) {
     s.evidence = Evidence::Assume;
     s.basis = {Evidence::Assume, id, r};
   }
-  if (auto v = s.exact()) s.affine = constantForm(*v);
+  if (auto v = s.exact()) s.affine = Affine::constant(*v);
   set(r, std::move(f));
 }
 
@@ -997,7 +972,7 @@ void FactBuilder::ptrToPtr(ValueId r, const Operation& op) {
     kf.bits = 64;
     kf.range = {k, k};
     kf.loKnown = kf.hiKnown = true;
-    kf.affine = constantForm(k);
+    kf.affine = Affine::constant(k);
     f.base = scalarBinary(Bin::Mul, p->base, kf, op, r, 64, true);
     for (size_t d = 0; d < f.strides.size() && d < p->strides.size(); ++d) {
       int64_t v;
@@ -1164,6 +1139,26 @@ std::optional<Range> ValueFacts::evidenceRange(ValueId v, OpId user) const {
   if (b.value != kNoId && b.value < program_.values.size()) return program_.value(b.value).range;
   if (b.op != kNoId && b.op < program_.ops.size()) return program_.op(b.op).nameRange;
   return std::nullopt;
+}
+
+std::optional<Affine> addScaled(const Affine& a, const Affine& b, int64_t k) {
+  Affine r;
+  r.exact = a.exact && b.exact;
+  int64_t kc;
+  if (__builtin_mul_overflow(b.c0, k, &kc) || __builtin_add_overflow(a.c0, kc, &r.c0)) return std::nullopt;
+  // Merge the two term lists (both sorted by symbol).
+  size_t i = 0, j = 0;
+  while (i < a.terms.size() || j < b.terms.size()) {
+    bool fromA = j == b.terms.size() || (i < a.terms.size() && a.terms[i].first <= b.terms[j].first);
+    bool fromB = i == a.terms.size() || (j < b.terms.size() && b.terms[j].first <= a.terms[i].first);
+    ValueId sym = fromA ? a.terms[i].first : b.terms[j].first;
+    int64_t coeff = fromA ? a.terms[i++].second : 0, kb;
+    if (fromB && (__builtin_mul_overflow(b.terms[j++].second, k, &kb) || __builtin_add_overflow(coeff, kb, &coeff)))
+      return std::nullopt;
+    if (coeff) r.terms.push_back({sym, coeff});
+  }
+  if (r.terms.size() > Affine::kMaxTerms) return std::nullopt;
+  return r;
 }
 
 }  // namespace tilesight

@@ -92,7 +92,17 @@ struct Affine {
   bool operator==(const Affine&) const = default;
   // this - other, when both have the same terms (then the difference is a constant).
   std::optional<int64_t> minus(const Affine& other) const;
+
+  static Affine constant(int64_t c) {
+    Affine a;
+    a.c0 = c;
+    return a;
+  }
 };
+
+// a + k * b; nullopt when a coefficient overflows or the form grows past
+// Affine::kMaxTerms.
+std::optional<Affine> addScaled(const Affine& a, const Affine& b, int64_t k);
 
 struct ScalarFact {
   // Sound: every run-time value lies in it (the type's range when nothing is
