@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -256,4 +257,39 @@ TEST(LayoutCli, UsageErrorsExitTwo) {
   EXPECT_EQ(layout("--format=yaml", "4:1").status, 2);
   EXPECT_EQ(layout("--at", "").status, 2);
   EXPECT_EQ(run("").status, 2);
+}
+
+// tests/cli/all_codes.tile holds one diagnostic of each code, pinned to its
+// line by expected-* comments; the SARIF report must have a rule with help
+// for every code and, for every diagnostic, a result at its line and column.
+TEST(CheckCli, SarifHasEveryCode) {
+  std::string file = std::string(TILESIGHT_TESTS_DIR) + "/cli/all_codes.tile";
+  std::string options = "check --split-input-file --grid=4,1,1 ";
+  ASSERT_EQ(run(options + "--verify-diagnostics " + file).status, 0) << "the expected-* comments no longer match";
+  auto diags = nlohmann::json::parse(run(options + "--format=json " + file).out)["diagnostics"];
+  auto sarif = nlohmann::json::parse(run(options + "--format=sarif " + file).out);
+  const auto& run0 = sarif["runs"][0];
+  std::set<std::string> ruleIds, resultIds;
+  for (const auto& rule : run0["tool"]["driver"]["rules"]) {
+    ruleIds.insert(rule["id"].get<std::string>());
+    EXPECT_FALSE(rule["help"]["text"].get<std::string>().empty()) << rule["id"];
+  }
+  const std::set<std::string> codes = {"syntax",         "type",          "bounds.index",   "bounds.partial-tile",
+                                       "layout.overlap", "layout.claim",  "layout.invalid", "subbyte.align",
+                                       "race.unordered", "race.scope"};
+  for (const std::string& code : codes) EXPECT_TRUE(ruleIds.count(code)) << code;
+  const auto& results = run0["results"];
+  ASSERT_EQ(results.size(), diags.size());
+  for (size_t i = 0; i < diags.size(); ++i) {
+    const auto& d = diags[i];
+    const auto& r = results[i];
+    const auto& region = r["locations"][0]["physicalLocation"]["region"];
+    resultIds.insert(r["ruleId"].get<std::string>());
+    EXPECT_EQ(r["ruleId"], d["code"]);
+    EXPECT_EQ(r["level"], d["severity"]);
+    EXPECT_EQ(region["startLine"], d["line"]) << d["code"];
+    EXPECT_EQ(region["startColumn"], d["column"]) << d["code"];
+    EXPECT_EQ(r["message"]["text"], d["message"]);
+  }
+  EXPECT_EQ(resultIds, codes);
 }
