@@ -203,6 +203,7 @@ std::string Footprints::sourceKey(const Access& a) const {
   if (v.blockArg || v.owner == kNoId || p_.op(v.owner).operands.empty())
     return key + "|" + std::to_string(a.view);
   ValueId tv = p_.op(v.owner).operands[0].value;
+  if (tv == kNoId) return key + "|" + std::to_string(a.view);  // an operand that did not resolve
   const Value& t = p_.value(tv);
   if (t.blockArg || t.owner == kNoId || nameOf(p_.op(t.owner)) != "make_tensor_view")
     return key + "|" + std::to_string(tv);

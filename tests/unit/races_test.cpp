@@ -422,6 +422,16 @@ TEST(Races, BrokenProgramsStaySilent) {
   }
 }
 
+// A view over a tensor view that did not resolve (found by the parser fuzzer:
+// the footprint's source key read value kNoId).
+TEST(Races, ViewOverAnUndefinedTensorView) {
+  std::string body = "    %pv = make_partition_view %undefined : " + kPV + "\n" +
+                     "    %c0 = constant <i32: 0> : tile<i32>\n    %x = constant <f32: 1.0> : tile<16xf32>\n" +
+                     storeV("s", "c0") + loadV("l", "c0");
+  Analysis a = run(kernelP(body));
+  EXPECT_GT(a.errorCount(), 0u);  // the undefined value
+}
+
 // A 50,000-op kernel: 12,500 load, compute, store rounds through one view,
 // each round ordered after the previous one, then the same without tokens on
 // distinct tiles. Quadratic pair work would take minutes.
