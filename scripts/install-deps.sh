@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages tilesight needs to build and test, if missing.
+# Installs what tilesight needs to build and test, if missing: Debian 12 packages, and
+# the VS Code extension's npm packages (editors/vscode, from its lock file).
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 # zlib1g-dev: LLVM 14's CMake package links LLVMSupport against ZLIB::ZLIB but llvm-14-dev does not pull it in.
 # neovim: the editor that the e2e.nvim test drives (tests/e2e/nvim); strace and
 # python3: the language server's I/O audit (tests/e2e/audit).
-PACKAGES=(cmake make g++ llvm-14-dev zlib1g-dev nlohmann-json3-dev libboost-dev libgtest-dev googletest neovim strace python3)
+# nodejs, npm: the VS Code extension's build and tests (editors/vscode); npm only when
+# no npm command exists (NodeSource's nodejs package brings its own and conflicts with Debian's).
+PACKAGES=(cmake make g++ llvm-14-dev zlib1g-dev nlohmann-json3-dev libboost-dev libgtest-dev googletest neovim strace python3
+          nodejs)
+command -v npm >/dev/null || PACKAGES+=(npm)
 if [[ "${TILESIGHT_EXTRA_PACKAGES:-}" != "" ]]; then
   read -r -a extra <<<"$TILESIGHT_EXTRA_PACKAGES"
   PACKAGES+=("${extra[@]}")
@@ -15,15 +21,19 @@ missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [[ ${#missing[@]} -eq 0 ]]; then
-  exit 0
+if [[ ${#missing[@]} -gt 0 ]]; then
+  SUDO=""
+  if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 2; }
+    SUDO=sudo
+  fi
+  echo "install-deps: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-SUDO=""
-if [[ $(id -u) -ne 0 ]]; then
-  command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 2; }
-  SUDO=sudo
+# The VS Code extension's npm packages, exactly as its lock file pins them.
+if [[ ! -d editors/vscode/node_modules ]]; then
+  echo "install-deps: npm ci in editors/vscode"
+  (cd editors/vscode && npm ci --no-audit --no-fund >/dev/null)
 fi
-echo "install-deps: installing ${missing[*]}"
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
