@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The README's two commands:
-#   scripts/quickstart.sh example   install what is missing, build, check a shipped example
+#   scripts/quickstart.sh example   install what is missing, build, check the shipped examples
 #   scripts/quickstart.sh test      install what is missing, build, run every test
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +12,11 @@ case "${1:-}" in
     status=0
     build/tilesight check examples/gemm_with_bugs.tile || status=$?
     echo "== exit status $status (1: the example has errors on purpose)"
+    [[ $status -eq 1 ]]
+    echo "== build/tilesight check --grid=8,8,1 examples/gemm_ub.tile"
+    status=0
+    build/tilesight check --grid=8,8,1 examples/gemm_ub.tile || status=$?
+    echo "== exit status $status (1: undefined behaviour, proved with concrete values)"
     [[ $status -eq 1 ]]
     echo "== build/tilesight check examples/gemm.tile"
     build/tilesight check examples/gemm.tile
