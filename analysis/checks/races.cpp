@@ -60,8 +60,8 @@ struct Finding {
 
 class RaceChecker {
 public:
-  RaceChecker(const CheckContext& cx, const TokenGraph& tokens, const ValueFacts& facts, const Footprints& fp)
-      : p_(cx.program), options_(cx.options), tokens_(tokens), facts_(facts), fp_(fp) {}
+  RaceChecker(const CheckContext& cx, const TokenGraph& tokens, const Footprints& fp)
+      : p_(cx.program), options_(cx.options), tokens_(tokens), facts_(cx.facts), fp_(fp) {}
 
   void run(DiagSink& diags);
 
@@ -418,7 +418,7 @@ void checkRaces(const CheckContext& cx, DiagSink& diags) {
   TokenGraph tokens(cx.program);
   if (tokens.memoryOps().empty()) return;
   Footprints fp(cx.program, cx.facts, tokens.memoryOps());
-  RaceChecker(cx, tokens, cx.facts, fp).run(diags);
+  RaceChecker(cx, tokens, fp).run(diags);
 }
 
 }  // namespace tilesight

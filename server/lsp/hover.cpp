@@ -4,6 +4,7 @@
 
 #include "analysis/ir/op_table.h"
 #include "analysis/layout/render.h"
+#include "server/lsp/mentions.h"
 #include "server/lsp/hover_types.h"
 
 namespace tilesight::lsp {
@@ -184,10 +185,8 @@ std::optional<HoverInfo> hoverInChunk(const Snapshot &s, const ChunkAnalysis &c,
 } // namespace
 
 std::optional<HoverInfo> hoverAt(const Snapshot &snap, uint32_t offset) {
-  for (const ChunkAnalysis &c : snap.analysis.chunks)
-    if (c.chunk.begin <= offset && offset < c.chunk.end)
-      return hoverInChunk(snap, c, offset);
-  return std::nullopt;
+  const ChunkAnalysis *c = chunkAt(snap, offset);
+  return c ? hoverInChunk(snap, *c, offset) : std::nullopt;
 }
 
 json hover(const FeatureContext &cx, const json &params) {

@@ -44,10 +44,7 @@ void Scheduler::request(std::string uri, std::function<void(bool)> run) {
 
 bool Scheduler::updateQueued(const std::string &uri) {
   std::lock_guard<std::mutex> lock(mu_);
-  for (const Task &t : queue_)
-    if (t.isUpdate && t.uri == uri)
-      return true;
-  return false;
+  return updateQueuedFrom(0, uri);
 }
 
 void Scheduler::stop() {
@@ -86,8 +83,8 @@ void Scheduler::resume() {
   wake_.notify_all();
 }
 
-bool Scheduler::updateQueuedAfter(size_t i, const std::string &uri) const {
-  for (size_t j = i + 1; j < queue_.size(); ++j)
+bool Scheduler::updateQueuedFrom(size_t first, const std::string &uri) const {
+  for (size_t j = first; j < queue_.size(); ++j)
     if (queue_[j].isUpdate && queue_[j].uri == uri)
       return true;
   return false;
@@ -96,7 +93,7 @@ bool Scheduler::updateQueuedAfter(size_t i, const std::string &uri) const {
 bool Scheduler::takeNext(Task &out, bool &modified, Clock::time_point &until) {
   while (!paused_ && !queue_.empty()) {
     Task &t = queue_.front();
-    if (t.isUpdate && updateQueuedAfter(0, t.uri)) {
+    if (t.isUpdate && updateQueuedFrom(1, t.uri)) {
       log_.verbose("skipped a stale version of " + t.uri);
       queue_.pop_front();
       continue;
@@ -108,7 +105,7 @@ bool Scheduler::takeNext(Task &out, bool &modified, Clock::time_point &until) {
       until = t.queuedAt + t.debounce;
       return false;
     }
-    modified = !t.isUpdate && !t.uri.empty() && updateQueuedAfter(0, t.uri);
+    modified = !t.isUpdate && !t.uri.empty() && updateQueuedFrom(1, t.uri);
     out = std::move(t);
     queue_.pop_front();
     return true;

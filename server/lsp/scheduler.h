@@ -69,8 +69,9 @@ private:
   };
 
   void loop();
-  // Under the lock: whether an update of `uri` is queued after position i.
-  bool updateQueuedAfter(size_t i, const std::string &uri) const;
+  // Under the lock: whether an update of `uri` is queued at position `first`
+  // or later.
+  bool updateQueuedFrom(size_t first, const std::string &uri) const;
   // Under the lock: the next task to run, or false when the worker must wait
   // (paused, empty, debouncing; `until` says how long when it is a deadline).
   bool takeNext(Task &out, bool &modified, Clock::time_point &until);

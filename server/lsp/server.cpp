@@ -335,7 +335,7 @@ void LspServer::analyzeAndPublish(const std::string &uri, int64_t version,
   // the new one is built: dropping it first halves the peak memory.
   snapshots_.erase(uri);
   std::shared_ptr<const Snapshot> snap =
-      analyzeDocument(uri, version, std::move(text), settings->checkOptions());
+      analyzeDocument(uri, version, std::move(text), settings->checks);
   snapshots_[uri] = snap;
   json diagnostics = json::array();
   for (const Diagnostic &d : snap->analysis.diagnostics)
@@ -453,8 +453,8 @@ void LspServer::answerDocumentRequest(FeatureFn feature, const Incoming &m,
     log_.info(m.method + " on a document that is not open: " + uri);
     return reply.result(nullptr);
   }
-  Settings settings = *this->settings();
-  FeatureContext cx{*snap->second, encoding_, settings};
+  std::shared_ptr<const Settings> settings = this->settings();
+  FeatureContext cx{*snap->second, encoding_, *settings};
   try {
     reply.result(feature(cx, m.params));
   } catch (const RpcError &e) {

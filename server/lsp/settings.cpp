@@ -4,18 +4,11 @@ namespace tilesight::lsp {
 
 using json = nlohmann::json;
 
-CheckOptions Settings::checkOptions() const {
-  CheckOptions o;
-  o.grid = grid;
-  o.disabled.assign(disabledChecks.begin(), disabledChecks.end());
-  return o;
-}
-
 namespace {
 
 void applyGrid(Settings &s, const json &v, std::vector<std::string> &problems) {
   if (v.is_null()) {
-    s.grid.reset();
+    s.checks.grid.reset();
     return;
   }
   if (!v.is_array() || v.empty() || v.size() > 3) {
@@ -32,21 +25,21 @@ void applyGrid(Settings &s, const json &v, std::vector<std::string> &problems) {
     }
     grid[i] = v[i].get<int64_t>();
   }
-  s.grid = grid;
+  s.checks.grid = grid;
 }
 
 // `checks` is either a list of codes to turn off or an object
 // {"code": false, ...}.
 void applyChecks(Settings &s, const json &v,
                  std::vector<std::string> &problems) {
-  std::set<std::string, std::less<>> off;
+  std::vector<std::string> off;
   if (v.is_array()) {
     for (const json &c : v) {
       if (!c.is_string()) {
         problems.push_back("tilesight.checks: " + c.dump() + " is not a code");
         return;
       }
-      off.insert(c.get<std::string>());
+      off.push_back(c.get<std::string>());
     }
   } else if (v.is_object()) {
     for (const auto &[code, on] : v.items()) {
@@ -56,14 +49,14 @@ void applyChecks(Settings &s, const json &v,
         return;
       }
       if (!on.get<bool>())
-        off.insert(code);
+        off.push_back(code);
     }
   } else {
     problems.push_back("tilesight.checks must be a list of codes to turn off "
                        "or an object {\"code\": false}");
     return;
   }
-  s.disabledChecks = std::move(off);
+  s.checks.disabled = std::move(off);
 }
 
 } // namespace

@@ -3,10 +3,8 @@
 // workspace/didChangeConfiguration (`{"tilesight": {...}}` or the bare
 // object). Unknown keys are ignored; a malformed key is reported and keeps
 // its previous value.
-#include <array>
 #include <cstdint>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -17,10 +15,10 @@
 namespace tilesight::lsp {
 
 struct Settings {
-  // `tilesight.grid`: the launch grid (X, Y, Z), when known.
-  std::optional<std::array<int64_t, 3>> grid;
-  // `tilesight.checks`: codes (or code prefixes such as "race") turned off.
-  std::set<std::string, std::less<>> disabledChecks;
+  // `tilesight.grid` (checks.grid): the launch grid (X, Y, Z), when known.
+  // `tilesight.checks` (checks.disabled): codes, or prefixes such as "race",
+  // turned off. Kept in the analysis's own form, handed to every analysis.
+  CheckOptions checks;
   // `tilesight.logLevel`: "error", "info" or "verbose".
   std::string logLevel = "info";
   // `tilesight.debounceMs`: the longest wait after an edit before analysis
@@ -28,8 +26,6 @@ struct Settings {
   // faster than analyses (server.cpp, debounceFor).
   int debounceMs = 50;
 
-  // What the analysis needs of these settings.
-  CheckOptions checkOptions() const;
 };
 
 // Applies the keys present in `j` to `s`; returns one line per problem.
