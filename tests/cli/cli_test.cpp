@@ -293,3 +293,29 @@ TEST(CheckCli, SarifHasEveryCode) {
   }
   EXPECT_EQ(resultIds, codes);
 }
+
+// The dataflow checks' options: bad values are usage errors (exit 2) that say
+// what is wrong; --disable drops a code or a prefix's codes; --grid is what
+// makes cross-block races visible.
+TEST(CheckCli, CheckOptions) {
+  std::string file = std::string(TILESIGHT_TESTS_DIR) + "/cli/all_codes.tile";
+  CliRun badCode = run("check --disable=rcae " + file);
+  EXPECT_EQ(badCode.status, 2);
+  EXPECT_NE(badCode.out.find("'rcae' is not a diagnostic code"), std::string::npos) << badCode.out;
+  CliRun badGrid = run("check --grid=4,0 " + file);
+  EXPECT_EQ(badGrid.status, 2);
+  EXPECT_NE(badGrid.out.find("--grid wants 1 to 3 positive integers"), std::string::npos) << badGrid.out;
+
+  auto codes = [&](const std::string& options) {
+    std::set<std::string> out;
+    auto j = nlohmann::json::parse(run("check --split-input-file --format=json " + options + " " + file).out);
+    for (const auto& d : j["diagnostics"]) out.insert(d["code"].get<std::string>());
+    return out;
+  };
+  std::set<std::string> all = codes("--grid=4,1,1");
+  EXPECT_TRUE(all.count("race.scope"));
+  EXPECT_FALSE(codes("").count("race.scope"));  // no grid: no cross-block findings
+  std::set<std::string> noRaces = codes("--grid=4,1,1 --disable=race,type");
+  EXPECT_FALSE(noRaces.count("race.scope") || noRaces.count("race.unordered") || noRaces.count("type"));
+  EXPECT_EQ(noRaces.size(), all.size() - 3);
+}
