@@ -1,4 +1,4 @@
-// `tilesight lsp [--listen HOST:PORT]` (DESIGN §3): the language server.
+// `tilesight lsp [--stdio | --listen HOST:PORT]` (DESIGN §3): the language server.
 // Messages go over stdout (or the socket); the log goes to stderr.
 #include <csignal>
 
@@ -13,6 +13,10 @@ namespace tilesight::cli {
 
 int runLsp() {
   LspOptions opts = lspOptions();
+  if (!opts.problem.empty()) {
+    llvm::errs() << "tilesight lsp: " << opts.problem << "\n";
+    return 2;
+  }
   // A client that goes away must end the server through a failed write, not a
   // signal.
   std::signal(SIGPIPE, SIG_IGN);

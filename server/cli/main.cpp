@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
   if (tilesight::cli::lspCommand()) return tilesight::cli::runLsp();
   llvm::errs() << "usage: tilesight check [options] FILE... | -\n"
                   "       tilesight layout [--format=text|table|markdown|json|svg] [--at COORD] EXPR\n"
-                  "       tilesight lsp [--listen HOST:PORT]\n"
+                  "       tilesight lsp [--stdio | --listen HOST:PORT]\n"
                   "(see tilesight --help)\n";
   return 2;
 }

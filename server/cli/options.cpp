@@ -87,6 +87,10 @@ cl::SubCommand& lspSubcommand() {
 namespace {
 cl::opt<std::string> listenOpt("listen", cl::desc("Serve one client over TCP instead of stdio (PORT alone: 127.0.0.1)"),
                                cl::value_desc("HOST:PORT"), cl::sub(lspSubcommand()), cl::cat(lspCategory()));
+// vscode-languageclient appends --stdio to a server's arguments when its
+// transport is stdio, as do other clients' generic configurations.
+cl::opt<bool> stdioOpt("stdio", cl::desc("Serve over stdin and stdout (the default)"), cl::sub(lspSubcommand()),
+                       cl::cat(lspCategory()));
 cl::opt<LogLevel> logOpt("log", cl::desc("What the server logs on stderr"), cl::init(LogLevel::Info),
                          cl::values(clEnumValN(LogLevel::Error, "error", "errors only"),
                                     clEnumValN(LogLevel::Info, "info", "each message and request duration"),
@@ -99,6 +103,7 @@ bool lspCommand() { return static_cast<bool>(lspSubcommand()); }
 LspOptions lspOptions() {
   LspOptions o;
   if (listenOpt.getNumOccurrences()) o.listen = listenOpt;
+  if (o.listen && stdioOpt) o.problem = "--stdio and --listen name two transports; give one";
   o.log = logOpt;
   return o;
 }

@@ -43,8 +43,9 @@ bool lspCommand();  // was `lsp` given?
 
 enum class LogLevel { Error, Info, Verbose };
 struct LspOptions {
-  std::optional<std::string> listen;  // --listen HOST:PORT; stdio when absent
+  std::optional<std::string> listen;  // --listen HOST:PORT; stdio when absent (or --stdio)
   LogLevel log = LogLevel::Info;
+  std::string problem;  // a usage error (exit 2), or empty
 };
 LspOptions lspOptions();
 

@@ -319,3 +319,26 @@ TEST(CheckCli, CheckOptions) {
   EXPECT_FALSE(noRaces.count("race.scope") || noRaces.count("race.unordered") || noRaces.count("type"));
   EXPECT_EQ(noRaces.size(), all.size() - 3);
 }
+
+namespace {
+std::string framed(const std::string& body) {
+  return "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+}  // namespace
+
+// vscode-languageclient starts a stdio server as `tilesight lsp --stdio`: the
+// flag names the default transport. With --listen it is a usage error.
+TEST(LspCli, StdioFlagServesStdio) {
+  std::string session = framed(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}})") +
+                        framed(R"({"jsonrpc":"2.0","method":"initialized","params":{}})") +
+                        framed(R"({"jsonrpc":"2.0","id":2,"method":"shutdown"})") +
+                        framed(R"({"jsonrpc":"2.0","method":"exit"})");
+  CliRun served = run("lsp --stdio --log=error", session);
+  EXPECT_EQ(served.status, 0) << served.out;
+  EXPECT_NE(served.out.find(R"("textDocumentSync")"), std::string::npos) << served.out;
+  EXPECT_NE(served.out.find(R"("id":2,"jsonrpc":"2.0","result":null)"), std::string::npos) << served.out;
+
+  CliRun both = run("lsp --stdio --listen 127.0.0.1:9", "");
+  EXPECT_EQ(both.status, 2);
+  EXPECT_NE(both.out.find("--stdio and --listen name two transports"), std::string::npos) << both.out;
+}

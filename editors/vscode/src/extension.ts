@@ -9,7 +9,6 @@ import {
   LanguageClientOptions,
   RevealOutputChannelOn,
   ServerOptions,
-  TransportKind,
 } from 'vscode-languageclient/node';
 import { layoutAt } from './layoutAt';
 
@@ -105,11 +104,10 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   if (client) return;
   const exe = resolveExecutable();
   if (!exe) return;
-  const serverOptions: ServerOptions = {
-    command: exe,
-    args: ['lsp'],
-    transport: TransportKind.stdio,
-  };
+  // No `transport`: for an executable, vscode-languageclient's stdio
+  // transport would append `--stdio`; without it the command runs as written
+  // and still talks over stdin/stdout.
+  const serverOptions: ServerOptions = { command: exe, args: ['lsp'] };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
       { language: LANGUAGE, scheme: 'file' },
