@@ -285,7 +285,9 @@ export function activate(context: vscode.ExtensionContext): void {
       if (doc.languageId === LANGUAGE) await startClient(context);
     }),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
-      if (e.affectsConfiguration('tilesight.server.path') && client) {
+      // Also without a client: after "cannot find the tilesight executable",
+      // fixing the path starts the server without a reload.
+      if (e.affectsConfiguration('tilesight.server.path') && (client || anyTileDocument())) {
         await stopClient();
         await startClient(context);
         return;
