@@ -9,9 +9,12 @@ cd "$(dirname "$0")/.."
 # python3: the language server's I/O audit (tests/e2e/audit).
 # nodejs, npm: the VS Code extension's build and tests (editors/vscode); npm only when
 # no npm command exists (NodeSource's nodejs package brings its own and conflicts with Debian's).
+# chromium, ripgrep and Node's headers (libnode-dev, unless the installed nodejs brings them):
+# VS Code itself in e2e.vscode_editor (tests/e2e/vscode_editor: code-server in headless Chromium).
 PACKAGES=(cmake make g++ llvm-14-dev zlib1g-dev nlohmann-json3-dev libboost-dev libgtest-dev googletest neovim strace python3
-          nodejs)
+          nodejs chromium ripgrep)
 command -v npm >/dev/null || PACKAGES+=(npm)
+[[ -f /usr/include/node/node_api.h ]] || PACKAGES+=(libnode-dev)
 if [[ "${TILESIGHT_EXTRA_PACKAGES:-}" != "" ]]; then
   read -r -a extra <<<"$TILESIGHT_EXTRA_PACKAGES"
   PACKAGES+=("${extra[@]}")
@@ -36,4 +39,11 @@ fi
 if [[ ! -d editors/vscode/node_modules ]]; then
   echo "install-deps: npm ci in editors/vscode"
   (cd editors/vscode && npm ci --no-audit --no-fund >/dev/null)
+fi
+
+# VS Code (code-server) and playwright-core for e2e.vscode_editor, from their lock file; the
+# native modules are compiled here, once.
+if [[ ! -f tests/e2e/vscode_editor/node_modules/.tilesight-ready ]]; then
+  echo "install-deps: VS Code for the editor test (tests/e2e/vscode_editor/setup.sh)"
+  tests/e2e/vscode_editor/setup.sh >/dev/null
 fi

@@ -1,0 +1,384 @@
+// e2e.vscode_editor: the packaged extension in VS Code itself. code-server is
+// VS Code OSS serving its workbench to a browser, with the same Node extension
+// host as the desktop app; headless Chromium (playwright-core) is the user.
+// Everything is checked on what the workbench shows, against what the
+// tilesight command line says about the same files.
+//
+// Environment (run.sh sets it):
+//   TILESIGHT_BINARY   the tilesight executable (put on PATH as `tilesight`)
+//   TILESIGHT_VSIX     the packaged extension
+//   TILESIGHT_E2E_DIR  an empty scratch directory
+//   TILESIGHT_E2E_SHOTS  optional: a directory for the documentation screenshot
+// Prints `ok: ...` per check; exits 1 with a FAIL line (and a screenshot in
+// the scratch directory) at the first failure.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { spawn, spawnSync, execFileSync } = require('child_process');
+const { chromium } = require('playwright-core');
+
+const WAIT_MS = 30000;
+const binary = need('TILESIGHT_BINARY');
+const vsix = need('TILESIGHT_VSIX');
+const scratch = need('TILESIGHT_E2E_DIR');
+const shots = process.env.TILESIGHT_E2E_SHOTS;
+const codeServer = require.resolve('code-server/out/node/entry.js', { paths: [__dirname] });
+const dirs = {
+  bin: path.join(scratch, 'bin'),
+  home: path.join(scratch, 'home'),
+  userData: path.join(scratch, 'user-data'),
+  extensions: path.join(scratch, 'extensions'),
+  workspace: path.join(scratch, 'workspace'),
+};
+const settingsFile = path.join(dirs.userData, 'User', 'settings.json');
+// The workbench's own settings for a quiet, offline start; nothing of ours.
+const baseSettings = {
+  'workbench.startupEditor': 'none',
+  'security.workspace.trust.enabled': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'workbench.enableExperiments': false,
+  'editor.hover.delay': 200,
+};
+
+function need(name) {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set`);
+  return v;
+}
+
+function ok(what) {
+  console.log(`ok: ${what}`);
+}
+
+function writeSettings(extra) {
+  fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
+  fs.writeFileSync(settingsFile, JSON.stringify({ ...baseSettings, ...extra }, null, 2));
+}
+
+/** The CLI's diagnostics for a workspace file, with VS Code's UTF-16 columns. */
+function cliDiagnostics(file, extraArgs = []) {
+  const full = path.join(dirs.workspace, file);
+  let out;
+  try {
+    out = execFileSync(binary, ['check', '--format=json', ...extraArgs, full], { encoding: 'utf8' });
+  } catch (e) {
+    out = e.stdout; // exit 1: the file has errors on purpose
+  }
+  const lines = fs.readFileSync(full, 'utf8').split('\n');
+  return JSON.parse(out).diagnostics.map((d) => {
+    const before = Buffer.from(lines[d.line - 1], 'utf8').subarray(0, d.column - 1).toString('utf8');
+    return { severity: d.severity, code: d.code, message: d.message, line: d.line, character: before.length + 1 };
+  });
+}
+
+const key = (d) => `${d.severity} ${d.line}:${d.character} ${d.message}`;
+
+// --- the workbench ---------------------------------------------------------
+
+async function startCodeServer() {
+  // VS Code gives extensions the environment of the user's login shell, so
+  // `tilesight` goes on PATH the way a user puts it there: in a shell profile.
+  fs.writeFileSync(path.join(dirs.home, '.bash_profile'), `export PATH="${dirs.bin}:$PATH"\n`);
+  const env = { ...process.env, HOME: dirs.home, SHELL: '/bin/bash' };
+  const args = [codeServer, '--auth', 'none', '--bind-addr', '127.0.0.1:0', '--disable-telemetry',
+    '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+    '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions,
+    '--config', path.join(scratch, 'code-server.yaml'), dirs.workspace];
+  fs.writeFileSync(path.join(scratch, 'code-server.yaml'), 'cert: false\n');
+  const proc = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const log = fs.createWriteStream(path.join(scratch, 'code-server.log'));
+  proc.stderr.pipe(log);
+  const url = await new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`code-server did not start:\n${seen}`)), WAIT_MS);
+    proc.stdout.on('data', (chunk) => {
+      log.write(chunk);
+      seen += chunk;
+      const m = /HTTP server listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(seen);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    proc.on('exit', (code) => reject(new Error(`code-server exited with ${code}:\n${seen}`)));
+  });
+  return { proc, url };
+}
+
+async function quickOpen(page, file) {
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor({ timeout: WAIT_MS });
+  await input.fill(file);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor({ timeout: WAIT_MS });
+  await page.keyboard.press('Enter');
+  await page.locator('.tab.active', { hasText: file }).waitFor({ timeout: WAIT_MS });
+}
+
+async function goTo(page, line, character) {
+  await page.keyboard.press('Control+G');
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor({ timeout: WAIT_MS });
+  await input.fill(`:${line}:${character}`); // Go to Line is quick access with the prefix `:`
+  await page.keyboard.press('Enter');
+  await page.locator('#status\\.editor\\.selection', { hasText: `Ln ${line}, Col ${character}` })
+    .waitFor({ timeout: WAIT_MS });
+}
+
+async function runCommand(page, title) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor({ timeout: WAIT_MS });
+  await input.fill(`>${title}`);
+  // A click on the row, not Enter: Enter takes whichever row is highlighted.
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click({ timeout: WAIT_MS });
+}
+
+/**
+ * Changes the user settings as a user does: in VS Code's settings.json
+ * editor, saved, then closed (the kernel's editor comes back).
+ */
+async function editSettings(page, extra) {
+  await runCommand(page, 'Preferences: Open User Settings (JSON)');
+  const editor = '.monaco-editor[data-uri$="/User/settings.json"]';
+  await page.locator(`${editor} .view-lines`).click({ timeout: WAIT_MS });
+  // The keys must reach settings.json, not the kernel's editor that had the
+  // focus a moment ago: wait until Monaco says this editor has it.
+  await page.locator(`${editor}.focused`).waitFor({ timeout: WAIT_MS });
+  await page.keyboard.press('Control+A');
+  // A paste, so that no bracket or quote is auto-closed and nothing re-indented.
+  const text = JSON.stringify({ ...baseSettings, ...extra }, null, 2);
+  await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+  await page.keyboard.press('Control+V');
+  await page.keyboard.press('Control+S');
+  // Saved, and what was saved is what was pasted: nothing went elsewhere.
+  const deadline = Date.now() + WAIT_MS;
+  while (fs.readFileSync(settingsFile, 'utf8') !== text) {
+    if (Date.now() > deadline) throw new Error(`settings.json was not saved as pasted:\n${text}`);
+    await page.waitForTimeout(100);
+  }
+  await page.keyboard.press('Control+W');
+  await page.locator('.tab', { hasText: 'settings.json' }).waitFor({ state: 'detached', timeout: WAIT_MS });
+}
+
+/** The Problems panel's rows, per file: [{severity, message, line, character}]. */
+async function problems(page) {
+  const labels = await page.locator('.markers-panel .monaco-list-row').evaluateAll((rows) =>
+    rows.map((r) => r.getAttribute('aria-label') || ''));
+  const byFile = {};
+  let file = null;
+  for (const label of labels) {
+    const header = /problems? in file (.+) of folder/.exec(label);
+    if (header) {
+      file = header[1];
+      byFile[file] = [];
+      continue;
+    }
+    const m = /^(Error|Warning|Info): ([\s\S]*) at line (\d+) and character (\d+)\. generated by /.exec(label);
+    if (m && file) {
+      byFile[file].push({ severity: m[1].toLowerCase(), message: m[2], line: +m[3], character: +m[4] });
+    }
+  }
+  return byFile;
+}
+
+/** Waits until the Problems panel lists exactly `want` for `file`. */
+async function expectProblems(page, file, want, what) {
+  const wanted = want.map(key).sort();
+  let got = [];
+  const deadline = Date.now() + WAIT_MS;
+  while (Date.now() < deadline) {
+    got = ((await problems(page))[file] || []).map(key).sort();
+    if (JSON.stringify(got) === JSON.stringify(wanted)) {
+      ok(`${what}: ${wanted.length} diagnostic(s) in ${file}, as \`tilesight check\` reports them`);
+      return;
+    }
+    await page.waitForTimeout(200);
+  }
+  throw new Error(`${what}: Problems for ${file}\n  want ${JSON.stringify(wanted)}\n  got  ${JSON.stringify(got)}`);
+}
+
+/** Hovers the first token whose text is exactly `text`; returns the hover. */
+async function hoverToken(page, text, mustContain) {
+  const token = page.locator('.monaco-editor .view-lines span span').filter({ hasText: new RegExp(`^${text}$`) });
+  await page.mouse.move(0, 0);
+  await token.first().hover();
+  const hover = page.locator('.monaco-hover-content').filter({ hasText: mustContain }).first();
+  await hover.waitFor({ timeout: WAIT_MS });
+  return hover;
+}
+
+/** The rows of a rendered markdown table, as arrays of cell texts. */
+async function tableRows(hover) {
+  return hover.locator('table tr').evaluateAll((rows) =>
+    rows.map((r) => Array.from(r.querySelectorAll('th,td')).map((c) => c.textContent.trim())));
+}
+
+// --- the checks ----------------------------------------------------------------
+
+async function checkLanguageAndDiagnostics(page) {
+  await page.locator('#status\\.editor\\.mode', { hasText: 'CUDA Tile IR' }).waitFor({ timeout: WAIT_MS });
+  ok('kernel.tile opens as CUDA Tile IR');
+  await page.keyboard.press('Control+Shift+M');
+  await expectProblems(page, 'kernel.tile', cliDiagnostics('kernel.tile'),
+    'diagnostics from the server that the emptied path found on PATH');
+}
+
+async function checkLayoutHover(page) {
+  const hover = await hoverToken(page, '#sA', 'bijective');
+  const facts = JSON.parse(execFileSync(binary, ['layout', '--format=json', '(4,2):(2,1)'], { encoding: 'utf8' }));
+  const rows = await tableRows(hover);
+  // CuTe's grid: a header of column indices, then one row per mode-0 index.
+  const [m, n] = facts.shape;
+  if (rows.length !== m + 1) throw new Error(`hover table has ${rows.length} rows, want ${m + 1}: ${JSON.stringify(rows)}`);
+  for (let i = 0; i < m; i++) {
+    for (let j = 0; j < n; j++) {
+      const cell = rows[i + 1][j + 1];
+      if (cell !== String(facts.offsets[i + m * j])) {
+        throw new Error(`hover table (${i},${j}) is ${cell}, want ${facts.offsets[i + m * j]}: ${JSON.stringify(rows)}`);
+      }
+    }
+  }
+  ok(`hover on #sA shows its ${m}x${n} table of offsets, equal to \`tilesight layout --format=json\``);
+  if (shots) {
+    fs.mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: path.join(shots, 'vscode.png') });
+    ok(`screenshot ${path.join(shots, 'vscode.png')}`);
+  }
+}
+
+async function checkTypeHover(page) {
+  const hover = await hoverToken(page, 'tensor_view', 'strides');
+  const text = await hover.textContent();
+  const rows = await tableRows(hover);
+  if (!/\(8,8\):\(8,1\)/.test(text) || rows.length < 2) {
+    throw new Error(`tensor_view hover lacks its layout or table: ${text}`);
+  }
+  ok(`hover on a tensor_view type shows its layout (8,8):(8,1) and a ${rows.length - 1}-row table`);
+}
+
+async function checkTyping(page, before) {
+  // `tile<3xi32>` on line 9 becomes `tile<4xi32>`: its error goes away.
+  const line = fs.readFileSync(path.join(dirs.workspace, 'kernel.tile'), 'utf8').split('\n')[8];
+  const at = line.indexOf('tile<3') + 'tile<'.length + 1;
+  await goTo(page, 9, at);
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.type('4');
+  const after = before.filter((d) => d.line !== 9);
+  await expectProblems(page, 'kernel.tile', after, 'after typing a fix');
+  await page.keyboard.press('Control+Z');
+  await expectProblems(page, 'kernel.tile', before, 'after undoing it');
+}
+
+async function checkSettingsReachServer(page, before) {
+  await editSettings(page, { 'tilesight.checks': ['type'] });
+  await expectProblems(page, 'kernel.tile', cliDiagnostics('kernel.tile', ['--disable=type']),
+    'tilesight.checks = ["type"] (pulled by the server, no restart)');
+  await editSettings(page, {});
+  await expectProblems(page, 'kernel.tile', before, 'tilesight.checks back to its default');
+}
+
+async function checkLayoutPicture(page) {
+  await goTo(page, 4, 2);
+  await runCommand(page, 'tilesight: Show Layout Picture');
+  await page.locator('.tab', { hasText: 'Layout #sA' }).waitFor({ timeout: WAIT_MS });
+  const deadline = Date.now() + WAIT_MS;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      const img = await frame.$('img[alt="Layout #sA"]').catch(() => null);
+      const src = img && (await img.getAttribute('src'));
+      if (src && src.startsWith('data:image/svg+xml;base64,')) {
+        const svg = Buffer.from(src.slice(src.indexOf(',') + 1), 'base64').toString('utf8');
+        const cli = execFileSync(binary, ['layout', '--format=svg', '(4,2):(2,1)'], { encoding: 'utf8' });
+        if (svg !== cli) throw new Error('the panel\'s picture differs from `tilesight layout --format=svg`');
+        ok('Show Layout Picture on #sA opens a panel with the SVG of `tilesight layout --format=svg`');
+        return;
+      }
+    }
+    await page.waitForTimeout(200);
+  }
+  throw new Error('the layout panel has no picture');
+}
+
+async function checkMlirDetection(page) {
+  await quickOpen(page, 'detect.mlir');
+  await page.locator('#status\\.editor\\.mode', { hasText: 'CUDA Tile IR' }).waitFor({ timeout: WAIT_MS });
+  ok('detect.mlir (a cuda_tile.module on line 3) switches to CUDA Tile IR');
+  await expectProblems(page, 'detect.mlir', cliDiagnostics('detect.mlir'), 'diagnostics of the .mlir file');
+}
+
+async function checkMissingServer(page) {
+  // settings.json names a tilesight that does not exist (main() wrote it).
+  await quickOpen(page, 'kernel.tile');
+  const toast = page.locator('.notification-toast', { hasText: 'cannot start the language server' });
+  await toast.waitFor({ timeout: WAIT_MS });
+  ok('a server.path that does not exist: an error notification that says why');
+  await toast.locator('.monaco-button', { hasText: 'Open Settings' }).first().click();
+  const search = page.locator('.settings-editor .suggest-input-container .view-lines');
+  await search.filter({ hasText: 'tilesight.server.path' }).waitFor({ timeout: WAIT_MS });
+  ok('its Open Settings button opens the settings at tilesight.server.path');
+  await page.keyboard.press('Control+W');
+  // The README's other way: leave the path empty and put tilesight on PATH.
+  await editSettings(page, {});
+  await page.locator('.tab.active', { hasText: 'kernel.tile' }).waitFor({ timeout: WAIT_MS });
+  ok('tilesight.server.path emptied in settings.json (tilesight is on PATH); no reload');
+}
+
+// --- main ------------------------------------------------------------------
+
+async function main() {
+  for (const d of Object.values(dirs)) fs.mkdirSync(d, { recursive: true });
+  fs.symlinkSync(path.resolve(binary), path.join(dirs.bin, 'tilesight'));
+  for (const f of fs.readdirSync(path.join(__dirname, 'workspace'))) {
+    fs.copyFileSync(path.join(__dirname, 'workspace', f), path.join(dirs.workspace, f));
+  }
+  writeSettings({ 'tilesight.server.path': '/nonexistent/tilesight' });
+
+  // As the README says: `code --install-extension tilesight.vsix`.
+  const install = spawnSync(process.execPath, [codeServer, '--user-data-dir', dirs.userData,
+    '--extensions-dir', dirs.extensions, '--install-extension', vsix], { encoding: 'utf8' });
+  if (install.status !== 0 || !/successfully installed/.test(install.stdout)) {
+    throw new Error(`--install-extension failed:\n${install.stdout}${install.stderr}`);
+  }
+  ok('code-server --install-extension tilesight.vsix');
+
+  const { proc, url } = await startCodeServer();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${url}/?folder=${encodeURIComponent(dirs.workspace)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: WAIT_MS });
+    ok(`VS Code ${require('code-server/lib/vscode/package.json').version} (code-server) is up`);
+    await checkMissingServer(page);
+    await checkLanguageAndDiagnostics(page);
+    const before = cliDiagnostics('kernel.tile');
+    await checkLayoutHover(page);
+    await checkTypeHover(page);
+    await checkTyping(page, before);
+    await checkSettingsReachServer(page, before);
+    await checkLayoutPicture(page);
+    await checkMlirDetection(page);
+  } catch (e) {
+    const shot = path.join(scratch, 'failure.png');
+    await page.screenshot({ path: shot }).catch(() => {});
+    throw new Error(`${e.message}\n(screenshot: ${shot}; log: ${path.join(scratch, 'code-server.log')})`);
+  } finally {
+    await browser.close();
+    proc.kill();
+  }
+  console.log('PASS: VS Code shows tilesight\'s diagnostics, hover tables and layout pictures');
+}
+
+main().catch((e) => {
+  console.log(`FAIL: ${e.message}`);
+  process.exit(1);
+});
