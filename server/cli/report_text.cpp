@@ -1,6 +1,10 @@
 // clang-style text: FILE:LINE:COL: severity: MESSAGE [CODE], the line, a caret.
+#include <algorithm>
+
+#include <llvm/Support/ConvertUTF.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/Unicode.h>
 
 #include "server/cli/report.h"
 
@@ -16,6 +20,44 @@ llvm::SourceMgr::DiagKind kindOf(Severity s) {
     case Severity::Remark: return llvm::SourceMgr::DK_Remark;
   }
   return llvm::SourceMgr::DK_Error;
+}
+
+// Terminal columns taken by `text` printed from column 0: SourceMgr's tab
+// stops of 8, and each character's width from LLVM's Unicode tables (one
+// column for a character the tables cannot measure).
+size_t displayWidth(llvm::StringRef text) {
+  size_t col = 0;
+  for (size_t i = 0; i < text.size();) {
+    if (text[i] == '\t') {
+      col += 8 - col % 8;
+      ++i;
+      continue;
+    }
+    size_t len = std::clamp<size_t>(llvm::getNumBytesForUTF8(static_cast<llvm::UTF8>(text[i])), 1, text.size() - i);
+    int width = llvm::sys::unicode::columnWidthUTF8(text.substr(i, len));
+    col += width < 0 ? 1 : static_cast<size_t>(width);
+    i += len;
+  }
+  return col;
+}
+
+// SourceMgr prints a line with non-ASCII text but no caret under it, as it
+// cannot tell how wide the characters are; this prints the caret it left out.
+void printWideCaret(llvm::raw_ostream& os, const SourceText& src, Range rg, bool colors) {
+  LineCol at = src.lineCol(std::min(rg.begin, src.size()));
+  LineCol end = src.lineCol(std::min(rg.end, src.size()));
+  std::string_view text = src.lineText(at.line);
+  llvm::StringRef line = llvm::StringRef(text.data(), text.size()).rtrim("\r\n");
+  if (llvm::all_of(line, [](char c) { return static_cast<unsigned char>(c) < 0x80; })) return;
+  size_t beginByte = std::min<size_t>(at.col, line.size());
+  size_t endByte = end.line == at.line ? std::min<size_t>(end.col, line.size()) : beginByte;
+  size_t column = displayWidth(line.take_front(beginByte));
+  size_t tildes = std::max(displayWidth(line.take_front(endByte)), column + 1) - column - 1;
+  os.indent(static_cast<unsigned>(column));
+  if (colors) os.changeColor(llvm::raw_ostream::GREEN, true);
+  os << '^' << std::string(tildes, '~');
+  if (colors) os.resetColor();
+  os << '\n';
 }
 
 }  // namespace
@@ -34,10 +76,15 @@ void printText(llvm::raw_ostream& os, const FileReport& r, bool colors) {
   for (const Diagnostic& d : r.diagnostics) {
     std::string msg = d.message + (d.code.empty() ? "" : " [" + d.code + "]");
     sm.PrintMessage(os, loc(d.range.begin), kindOf(d.severity), msg, range(d.range), {}, colors);
-    for (const RelatedNote& n : d.notes)
+    printWideCaret(os, *r.source, d.range, colors);
+    for (const RelatedNote& n : d.notes) {
       sm.PrintMessage(os, loc(n.range.begin), llvm::SourceMgr::DK_Note, n.message, range(n.range), {}, colors);
-    for (const Fix& f : d.fixes)
+      printWideCaret(os, *r.source, n.range, colors);
+    }
+    for (const Fix& f : d.fixes) {
       sm.PrintMessage(os, loc(d.range.begin), llvm::SourceMgr::DK_Note, "fix: " + f.title, {}, {}, colors);
+      printWideCaret(os, *r.source, {d.range.begin, d.range.begin}, colors);
+    }
   }
 }
 

@@ -62,6 +62,24 @@ TEST(CheckCli, TextFormatIsClangStyleWithCaret) {
   EXPECT_NE(r.out.find("_bad.tile:4:19: error: use of undefined value '%undefined'"), std::string::npos) << r.out;
 }
 
+// LLVM's SourceMgr leaves the caret out under a line with non-ASCII text; the
+// caret must still sit under the value, measured in terminal columns: a tab
+// stops at a multiple of 8 (as the printed line is expanded), U+6838 is two
+// columns wide, the arrow and the accented letter one each.
+TEST(CheckCli, TextCaretUnderNonAsciiLine) {
+  const char* text =
+      "cuda_tile.module @m {\n"
+      "\tentry @\"\xE6\xA0\xB8\xE2\x86\x92\xC3\xA9\"(%n: tile<i32>) { %d = addi %n, %undefined : tile<i32>\n"
+      "  }\n"
+      "}\n";
+  CliRun r = run("check " + write("wide.tile", text));
+  EXPECT_EQ(r.status, 1);
+  const std::string before = "entry @\"\"(%n: tile<i32>) { %d = addi %n, ";
+  size_t column = 8 + before.size() + 2 + 1 + 1;
+  std::string caret = "\n" + std::string(column, ' ') + "^" + std::string(9, '~') + "\n";  // %undefined
+  EXPECT_NE(r.out.find(caret), std::string::npos) << r.out;
+}
+
 TEST(CheckCli, ExitCodes) {
   EXPECT_EQ(run("check " + write("good.tile", kGood)).status, 0);
   EXPECT_EQ(run("check " + write("bad.tile", kBad)).status, 1);
