@@ -35,15 +35,15 @@ if [[ ${#missing[@]} -gt 0 ]]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The VS Code extension's npm packages, exactly as its lock file pins them.
-if [[ ! -d editors/vscode/node_modules ]]; then
+# The VS Code extension's npm packages, exactly as its lock file pins them; again
+# whenever the lock file changes (a stamp in node_modules holds its hash).
+lock=$(sha256sum <editors/vscode/package-lock.json)
+if [[ "$(cat editors/vscode/node_modules/.tilesight-lock 2>/dev/null)" != "$lock" ]]; then
   echo "install-deps: npm ci in editors/vscode"
   (cd editors/vscode && npm ci --no-audit --no-fund >/dev/null)
+  echo "$lock" >editors/vscode/node_modules/.tilesight-lock
 fi
 
 # VS Code (code-server) and playwright-core for e2e.vscode_editor, from their lock file; the
-# native modules are compiled here, once.
-if [[ ! -f tests/e2e/vscode_editor/node_modules/.tilesight-ready ]]; then
-  echo "install-deps: VS Code for the editor test (tests/e2e/vscode_editor/setup.sh)"
-  tests/e2e/vscode_editor/setup.sh >/dev/null
-fi
+# native modules are compiled here, once per lock file (setup.sh keeps its own stamp).
+tests/e2e/vscode_editor/setup.sh >/dev/null

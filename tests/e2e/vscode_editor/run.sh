@@ -21,8 +21,8 @@ missing() {
 command -v node >/dev/null || missing "node is not installed"
 chromium=$(command -v chromium || true)
 [[ -n "$chromium" ]] || missing "chromium is not installed (scripts/install-deps.sh installs it)"
-[[ -f "$here/node_modules/.tilesight-ready" ]] ||
-  missing "VS Code is not set up: run tests/e2e/vscode_editor/setup.sh (scripts/install-deps.sh does)"
+[[ "$(cat "$here/node_modules/.tilesight-ready" 2>/dev/null)" == "$(sha256sum <"$here/package-lock.json")" ]] ||
+  missing "VS Code is not set up for this package-lock.json: run tests/e2e/vscode_editor/setup.sh (scripts/install-deps.sh does)"
 [[ -d "$root/editors/vscode/node_modules" ]] || missing "editors/vscode has no node_modules: run npm ci there"
 
 scratch=$(mktemp -d)

@@ -6,11 +6,13 @@
 # the server loads compiled against this Node, and Debian's ripgrep in place
 # of the binary @vscode/ripgrep would fetch. Needs node, npm, g++, make,
 # python3, Node's headers and rg (scripts/install-deps.sh installs them).
-# Does nothing when already done.
+# Does nothing when already done for this package-lock.json.
 set -euo pipefail
 cd "$(dirname "$0")"
-ready=node_modules/.tilesight-ready
-[[ -f $ready ]] && exit 0
+ready=node_modules/.tilesight-ready  # holds the hash of the lock file it was set up from
+lock=$(sha256sum <package-lock.json)
+[[ -f $ready && "$(cat "$ready")" == "$lock" ]] && exit 0
+echo "setup: VS Code (code-server) for e2e.vscode_editor" >&2
 
 npm ci --no-audit --no-fund
 vscode=node_modules/code-server/lib/vscode
@@ -31,4 +33,4 @@ mkdir -p "$vscode/node_modules/@vscode/ripgrep/bin"
 ln -sfn "$(command -v rg)" "$vscode/node_modules/@vscode/ripgrep/bin/rg"
 
 node node_modules/code-server/out/node/entry.js --version
-touch "$ready"
+echo "$lock" >"$ready"
