@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what tilesight needs to build and test, if missing: Debian 12 packages, and
-# the VS Code extension's npm packages (editors/vscode, from its lock file).
+# Installs what tilesight needs to build and test, if missing: Debian 12 packages, the VS Code
+# extension's npm packages (editors/vscode) and VS Code for its end-to-end test
+# (tests/e2e/vscode_editor), both from their lock files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

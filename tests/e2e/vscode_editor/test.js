@@ -76,6 +76,17 @@ function cliDiagnostics(file, extraArgs = []) {
 
 const key = (d) => `${d.severity} ${d.line}:${d.character} ${d.message}`;
 
+/** Calls `attempt` until it returns something truthy (returned) or WAIT_MS pass (null). */
+async function poll(page, attempt) {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const result = await attempt();
+    if (result) return result;
+    if (Date.now() > deadline) return null;
+    await page.waitForTimeout(150);
+  }
+}
+
 // --- the workbench ---------------------------------------------------------
 
 async function startCodeServer() {
@@ -155,10 +166,8 @@ async function editSettings(page, extra) {
   await page.keyboard.press('Control+V');
   await page.keyboard.press('Control+S');
   // Saved, and what was saved is what was pasted: nothing went elsewhere.
-  const deadline = Date.now() + WAIT_MS;
-  while (fs.readFileSync(settingsFile, 'utf8') !== text) {
-    if (Date.now() > deadline) throw new Error(`settings.json was not saved as pasted:\n${text}`);
-    await page.waitForTimeout(100);
+  if (!(await poll(page, async () => fs.readFileSync(settingsFile, 'utf8') === text))) {
+    throw new Error(`settings.json was not saved as pasted:\n${text}`);
   }
   await page.keyboard.press('Control+W');
   await page.locator('.tab', { hasText: 'settings.json' }).waitFor({ state: 'detached', timeout: WAIT_MS });
@@ -189,14 +198,13 @@ async function problems(page) {
 async function expectProblems(page, file, want, what) {
   const wanted = want.map(key).sort();
   let got = [];
-  const deadline = Date.now() + WAIT_MS;
-  while (Date.now() < deadline) {
+  const same = await poll(page, async () => {
     got = ((await problems(page))[file] || []).map(key).sort();
-    if (JSON.stringify(got) === JSON.stringify(wanted)) {
-      ok(`${what}: ${wanted.length} diagnostic(s) in ${file}, as \`tilesight check\` reports them`);
-      return;
-    }
-    await page.waitForTimeout(200);
+    return JSON.stringify(got) === JSON.stringify(wanted);
+  });
+  if (same) {
+    ok(`${what}: ${wanted.length} diagnostic(s) in ${file}, as \`tilesight check\` reports them`);
+    return;
   }
   throw new Error(`${what}: Problems for ${file}\n  want ${JSON.stringify(wanted)}\n  got  ${JSON.stringify(got)}`);
 }
@@ -285,22 +293,20 @@ async function checkLayoutPicture(page) {
   await goTo(page, 4, 2);
   await runCommand(page, 'tilesight: Show Layout Picture');
   await page.locator('.tab', { hasText: 'Layout #sA' }).waitFor({ timeout: WAIT_MS });
-  const deadline = Date.now() + WAIT_MS;
-  while (Date.now() < deadline) {
+  // The webview's picture lives in a frame of its own.
+  const src = await poll(page, async () => {
     for (const frame of page.frames()) {
       const img = await frame.$('img[alt="Layout #sA"]').catch(() => null);
-      const src = img && (await img.getAttribute('src'));
-      if (src && src.startsWith('data:image/svg+xml;base64,')) {
-        const svg = Buffer.from(src.slice(src.indexOf(',') + 1), 'base64').toString('utf8');
-        const cli = execFileSync(binary, ['layout', '--format=svg', '(4,2):(2,1)'], { encoding: 'utf8' });
-        if (svg !== cli) throw new Error('the panel\'s picture differs from `tilesight layout --format=svg`');
-        ok('Show Layout Picture on #sA opens a panel with the SVG of `tilesight layout --format=svg`');
-        return;
-      }
+      const value = img && (await img.getAttribute('src'));
+      if (value && value.startsWith('data:image/svg+xml;base64,')) return value;
     }
-    await page.waitForTimeout(200);
-  }
-  throw new Error('the layout panel has no picture');
+    return null;
+  });
+  if (!src) throw new Error('the layout panel has no picture');
+  const svg = Buffer.from(src.slice(src.indexOf(',') + 1), 'base64').toString('utf8');
+  const cli = execFileSync(binary, ['layout', '--format=svg', '(4,2):(2,1)'], { encoding: 'utf8' });
+  if (svg !== cli) throw new Error('the panel\'s picture differs from `tilesight layout --format=svg`');
+  ok('Show Layout Picture on #sA opens a panel with the SVG of `tilesight layout --format=svg`');
 }
 
 async function checkMlirDetection(page) {
