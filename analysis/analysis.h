@@ -15,9 +15,12 @@ namespace tilesight {
 
 struct AnalyzeOptions {
   bool splitInputFile = false;  // check each `// -----` chunk on its own
-  // How hard the exact layout decisions may work (layout.h); an editor passes
-  // layout::kInteractiveWorkBudget.
+  // How hard the exact layout decisions may work (layout.h): each at most
+  // layoutWorkBudget, all of one analysis (the #layout claims and the views of
+  // every chunk) together at most layoutTotalBudget. An editor passes
+  // layout::kInteractiveWorkBudget and kInteractiveTotalBudget.
   double layoutWorkBudget = layout::kBatchWorkBudget;
+  double layoutTotalBudget = layout::kBatchWorkBudget;
   CheckOptions checks;  // the dataflow checks: grid, aliasing, codes turned off
 };
 

@@ -12,11 +12,19 @@
 
 #include "analysis/diag/diagnostic.h"
 #include "analysis/ir/ir.h"
+#include "analysis/layout/layout.h"
 #include "analysis/syntax/parser.h"
 
 namespace tilesight {
 
 class ValueFacts;
+
+// The spec's limit on a launch grid: at most 2^24 - 1 tile blocks per axis.
+constexpr int64_t kMaxGridAxis = (int64_t(1) << 24) - 1;
+
+// Why `grid` cannot be a launch grid (an axis below 1 or above kMaxGridAxis),
+// or empty when it can. Shared by `--grid` and the server's `tilesight.grid`.
+std::string gridProblem(const std::array<int64_t, 3>& grid);
 
 struct CheckOptions {
   // The launch grid (x, y, z) when known: `--grid`, `tilesight.grid`.
@@ -36,12 +44,14 @@ struct CheckContext {
   const Program& program;
   const CheckOptions& options;
   const ValueFacts& facts;
+  layout::WorkBudget& layoutBudget;  // the analysis's, shared with the #layout claims
 };
 
 // Runs the enabled checks; their diagnostics go to `diags`. (A check file
 // that covers two codes may still report a disabled one: analyze() drops
 // every diagnostic whose code is off.)
-void runChecks(const ParseResult& parsed, const CheckOptions& options, DiagSink& diags);
+void runChecks(const ParseResult& parsed, const CheckOptions& options, layout::WorkBudget& layoutBudget,
+               DiagSink& diags);
 
 // One entry point per check file.
 void checkBounds(const CheckContext& cx, DiagSink& diags);

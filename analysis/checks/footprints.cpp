@@ -115,8 +115,9 @@ Footprints::Result result(Overlap o, std::string where, int64_t distance = 0) {
 
 }  // namespace
 
-Footprints::Footprints(const Program& program, const ValueFacts& facts, const std::vector<OpId>& memoryOps)
-    : p_(program), facts_(facts), blocks_(blocks(facts.options())) {
+Footprints::Footprints(const Program& program, const ValueFacts& facts, const std::vector<OpId>& memoryOps,
+                       layout::WorkBudget& layoutBudget)
+    : p_(program), facts_(facts), layoutBudget_(layoutBudget), blocks_(blocks(facts.options())) {
   std::map<std::string, uint32_t> sources;
   llvm::DenseMap<ValueId, uint32_t> sourceOfView;  // the key is built once per view value
   accesses_.reserve(memoryOps.size());
@@ -282,7 +283,7 @@ void Footprints::addPointer(Access& a, const Operation& op, ValueId pointers, bo
 bool Footprints::injective(TypeRef tv) const {
   auto [it, inserted] = injective_.try_emplace(tv, false);
   if (inserted) {
-    auto l = views::tensorViewLayout(*tv);
+    auto l = views::tensorViewLayout(*tv, layoutBudget_);
     it->second = l && l->injective == views::Injectivity::Yes;
   }
   return it->second;
@@ -567,8 +568,9 @@ Footprints::Result Footprints::acrossIterations(const Access& a, const Access& b
 std::vector<Footprints::Block> Footprints::blocks(const CheckOptions& options) {
   const auto& g = options.grid;
   std::vector<Block> out;
-  if (!g || (*g)[0] <= 0 || (*g)[1] <= 0 || (*g)[2] <= 0) return out;
-  if ((*g)[0] * (*g)[1] * (*g)[2] > kMaxBlocks) return out;
+  if (!g || !gridProblem(*g).empty()) return out;
+  // Each axis is below 2^24, so the product fits in 128 bits.
+  if (__int128((*g)[0]) * (*g)[1] * (*g)[2] > kMaxBlocks) return out;
   for (int64_t z = 0; z < (*g)[2]; ++z)
     for (int64_t y = 0; y < (*g)[1]; ++y)
       for (int64_t x = 0; x < (*g)[0]; ++x) out.push_back({x, y, z});

@@ -65,7 +65,8 @@ public:
   static constexpr int64_t kBlockWork = int64_t(1) << 20;
   static constexpr int64_t kMaxEnumerated = 4096;  // elements per box compared one by one
 
-  Footprints(const Program& program, const ValueFacts& facts, const std::vector<OpId>& memoryOps);
+  Footprints(const Program& program, const ValueFacts& facts, const std::vector<OpId>& memoryOps,
+             layout::WorkBudget& layoutBudget);
 
   const std::vector<Access>& accesses() const { return accesses_; }
 
@@ -124,6 +125,7 @@ private:
 
   const Program& p_;
   const ValueFacts& facts_;
+  layout::WorkBudget& layoutBudget_;  // for tensor_view injectivity
   std::vector<Access> accesses_;
   std::vector<Block> blocks_;  // the grid's tile blocks, when known and small enough
   mutable llvm::DenseMap<TypeRef, bool> injective_;

@@ -1,5 +1,6 @@
 #include "analysis/checks/layout_aliases.h"
 
+#include <cstdio>
 #include <string>
 #include <unordered_map>
 
@@ -34,10 +35,17 @@ std::string propertyText(const layout::Properties& p) {
   return "neither injective nor surjective";
 }
 
+// A budget in the units `tilesight check --layout-budget` takes.
+std::string budgetText(double work) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2g", work / layout::kWorkUnit);
+  return buf;
+}
+
 }  // namespace
 
 void checkLayoutAliases(const ParseResult& parsed, DiagSink& diags, std::vector<LayoutAliasFact>& facts,
-                        double workBudget) {
+                        layout::WorkBudget& budget) {
   std::unordered_map<std::string, layout::Value> env;
   std::vector<std::string> failed;
   for (const AliasDef& a : parsed.aliases) {
@@ -65,15 +73,25 @@ void checkLayoutAliases(const ParseResult& parsed, DiagSink& diags, std::vector<
       continue;
     }
     const layout::LayoutAttr& attr = r.value();
-    layout::Properties props = layout::valueProperties(attr.value, workBudget);
-    if (attr.claim && !layout::claimHolds(*attr.claim, props)) {
-      uint32_t at = bodyBegin + static_cast<uint32_t>(attr.claimColumn);
-      std::string claim = layout::claimName(*attr.claim);
-      auto& d = diags.error({at, at + static_cast<uint32_t>(claim.size())}, "layout.claim",
+    double allowed = budget.next();
+    layout::Properties props = layout::valueProperties(attr.value, allowed);
+    budget.charge(props);
+    layout::ClaimVerdict verdict = attr.claim ? layout::claimVerdict(*attr.claim, props) : layout::ClaimVerdict::Holds;
+    uint32_t at = bodyBegin + static_cast<uint32_t>(attr.claimColumn);
+    std::string claim = attr.claim ? layout::claimName(*attr.claim) : "";
+    Range claimRange{at, at + static_cast<uint32_t>(claim.size())};
+    if (verdict == layout::ClaimVerdict::Fails) {
+      auto& d = diags.error(claimRange, "layout.claim",
                             "#" + name + " is claimed " + claim + ", but " + layout::valueText(attr.value) + " is " +
                                 propertyText(props));
       d.notes.push_back({bodyRange, witness(props)});
       if (!attr.value.note.empty()) d.notes.push_back({bodyRange, attr.value.note});
+    } else if (verdict == layout::ClaimVerdict::Undecided) {
+      diags.add(Severity::Remark, claimRange, "layout.claim",
+                "#" + name + " is claimed " + claim + ", but whether " + layout::valueText(attr.value) +
+                    " is injective was not decided within the work budget left for it (" + budgetText(allowed) +
+                    " units of 2^30 operations): the claim is neither proved nor refuted; `tilesight check "
+                    "--layout-budget=N` with a larger N searches longer");
     }
     env.emplace(name, attr.value);
     facts.push_back({a.name, a.nameRange, bodyRange, attr.value, props});

@@ -20,8 +20,10 @@ struct LayoutAliasFact {
 };
 
 // Evaluates every #layout alias of a chunk in definition order (later aliases
-// may use earlier ones); appends the facts of the ones that evaluated.
+// may use earlier ones); appends the facts of the ones that evaluated. Their
+// properties are decided within `budget`; a claim that could not be decided
+// within it is a remark that says so, never an error.
 void checkLayoutAliases(const ParseResult& parsed, DiagSink& diags, std::vector<LayoutAliasFact>& facts,
-                        double workBudget);
+                        layout::WorkBudget& budget);
 
 }  // namespace tilesight

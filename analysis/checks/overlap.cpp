@@ -151,7 +151,7 @@ struct Repeat {
 class OverlapCheck {
 public:
   OverlapCheck(const CheckContext& cx, DiagSink& diags)
-      : p_(cx.program), facts_(cx.facts), diags_(diags) {}
+      : p_(cx.program), facts_(cx.facts), budget_(cx.layoutBudget), diags_(diags) {}
 
   void run() {
     for (const Operation& op : p_.ops) {
@@ -331,7 +331,8 @@ private:
     layout::Layout l = ext.size() == 1
                            ? layout::Layout{ext[0], stride[0]}
                            : layout::Layout{layout::IntTuple::tuple(s), layout::IntTuple::tuple(d)};
-    layout::Properties props = layout::decide(l, layout::kInteractiveWorkBudget);
+    layout::Properties props = layout::decide(l, budget_.next());
+    budget_.charge(props);
     if (props.decided && !props.injective && props.collision)
       it->second =
           std::pair{layout::leaves(props.collision->coord1), layout::leaves(props.collision->coord2)};
@@ -464,6 +465,7 @@ private:
 
   const Program& p_;
   const ValueFacts& facts_;
+  layout::WorkBudget& budget_;
   DiagSink& diags_;
   std::map<std::vector<int64_t>, std::optional<std::pair<Coord, Coord>>> decided_;
 };

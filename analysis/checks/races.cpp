@@ -35,6 +35,7 @@
 #include "analysis/checks/footprints.h"
 #include "analysis/checks/token_graph.h"
 #include "analysis/checks/value_facts.h"
+#include "analysis/source/source_text.h"
 
 namespace tilesight {
 
@@ -137,7 +138,7 @@ void RaceChecker::run(DiagSink& diags) {
     if (b.writes) bucket.writes.push_back(i);
     group.recent[group.seen++ % kNearest] = {i, key};
   }
-  for (auto& [key, f] : findings_) diags.all().push_back(std::move(f.diag));
+  for (auto& [key, f] : findings_) diags.push(std::move(f.diag));
 }
 
 // Distinct entry pointer arguments are distinct memory unless --assume-aliasing.
@@ -307,7 +308,7 @@ Diagnostic RaceChecker::make(const Access& on, Severity s, std::string code, std
   Range r = on.at;
   bool sameLine =
       !r.empty() && r.begin >= op.range.begin &&
-      p_.source.substr(op.range.begin, r.begin - op.range.begin).find('\n') == std::string_view::npos;
+      !hasLineEnd(p_.source.substr(op.range.begin, r.begin - op.range.begin));
   Diagnostic d{sameLine ? r : op.nameRange, s, std::move(code), std::move(message), {}, {}};
   if (!sameLine && !r.empty()) d.notes.push_back({r, "the access"});
   return d;
@@ -386,8 +387,7 @@ std::optional<Fix> RaceChecker::threadToken(const Access& later, const Access& e
   // The token operand comes last in every memory op.
   const Operand* use = op.operands.empty() || op.operands.back().value != in ? nullptr : &op.operands.back();
   if (!use) return std::nullopt;
-  uint32_t lineStart =
-      static_cast<uint32_t>(p_.source.rfind('\n', op.range.begin == 0 ? 0 : op.range.begin - 1) + 1);
+  uint32_t lineStart = static_cast<uint32_t>(lineStartOf(p_.source, op.range.begin));
   std::string_view indent = p_.source.substr(lineStart, op.range.begin - lineStart);
   if (indent.find_first_not_of(" \t") != std::string_view::npos) return std::nullopt;
   std::string joined = freshName("%joined");
@@ -417,7 +417,7 @@ std::optional<Fix> RaceChecker::widenScope(const Access& a, const Access& b) con
 void checkRaces(const CheckContext& cx, DiagSink& diags) {
   TokenGraph tokens(cx.program);
   if (tokens.memoryOps().empty()) return;
-  Footprints fp(cx.program, cx.facts, tokens.memoryOps());
+  Footprints fp(cx.program, cx.facts, tokens.memoryOps(), cx.layoutBudget);
   RaceChecker(cx, tokens, fp).run(diags);
 }
 

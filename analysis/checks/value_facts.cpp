@@ -13,6 +13,7 @@
 
 #include "analysis/checks/views.h"
 #include "analysis/ir/op_table.h"
+#include "analysis/source/source_text.h"
 #include "analysis/verify/verify_util.h"
 
 namespace tilesight {
@@ -613,8 +614,7 @@ void FactBuilder::gridValues(OpId id, const Operation& op, bool ids) {
     if (!intBits(p_.typeOf(r))) continue;
     TileFact f = unknown(r);
     ScalarFact& s = f.base;
-    int64_t limit = (int64_t(1) << 24) - 1;
-    int64_t size = grid ? (*grid)[d] : limit;
+    int64_t size = grid ? (*grid)[d] : kMaxGridAxis;
     s.range = ids ? Interval{0, size - 1} : Interval{grid ? size : 1, size};
     if (!fitsIn(s.range.hi, s.bits)) s.range.hi = maxOf(s.bits);
     s.loKnown = true;
@@ -1052,8 +1052,10 @@ const ScalarFact* ValueFacts::scalarAt(ValueId v, OpId user) const {
 uint32_t ValueFacts::line(uint32_t offset) const {
   if (lineStarts_.empty()) {
     lineStarts_.push_back(0);
-    for (uint32_t i = 0; i < program_.source.size(); ++i)
-      if (program_.source[i] == '\n') lineStarts_.push_back(i + 1);
+    for (size_t i = 0; (i = findLineEnd(program_.source, i)) < program_.source.size(); ++i) {
+      if (program_.source.substr(i, 2) == "\r\n") ++i;
+      lineStarts_.push_back(static_cast<uint32_t>(i + 1));
+    }
   }
   return static_cast<uint32_t>(std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset) - lineStarts_.begin());
 }

@@ -39,7 +39,7 @@ bool allPositive(const std::vector<int64_t>& v) {
   return std::all_of(v.begin(), v.end(), [](int64_t x) { return x == kDynamic || x > 0; });
 }
 
-void decideInjective(TensorViewLayout& out, const std::vector<int64_t>& shape) {
+void decideInjective(TensorViewLayout& out, const std::vector<int64_t>& shape, layout::WorkBudget& budget) {
   int64_t size = 1;
   for (int64_t d : shape) size = layout::satMul(size, d);
   // A size past int64 is beyond any exact search (and its arithmetic).
@@ -47,7 +47,8 @@ void decideInjective(TensorViewLayout& out, const std::vector<int64_t>& shape) {
     out.injective = Injectivity::Undecided;
     return;
   }
-  layout::Properties p = layout::decide(*out.layout, layout::kInteractiveWorkBudget);
+  layout::Properties p = layout::decide(*out.layout, budget.next());
+  budget.charge(p);
   if (!p.decided) out.injective = Injectivity::Undecided;
   else if (p.injective) out.injective = Injectivity::Yes;
   else {
@@ -122,7 +123,7 @@ std::optional<IndexSpace> gatherScatterSpace(const Type& view, const Type& tv) {
 
 }  // namespace
 
-std::optional<TensorViewLayout> tensorViewLayout(const Type& tv) {
+std::optional<TensorViewLayout> tensorViewLayout(const Type& tv, layout::WorkBudget& budget) {
   if (tv.kind != TypeKind::TensorView || tv.shape.size() != tv.strides.size()) return std::nullopt;
   // Strides are not checked: the verifier reports zero and negative ones, and
   // the layout facts stay meaningful for them (a zero stride is a broadcast).
@@ -137,7 +138,7 @@ std::optional<TensorViewLayout> tensorViewLayout(const Type& tv) {
   out.text = tupleText(tv.shape) + ":" + tupleText(tv.strides);
   if (!allStatic(tv.shape) || !allStatic(tv.strides)) return out;  // Injectivity::Dynamic
   out.layout = layout::Layout{tupleOf(tv.shape), tupleOf(tv.strides)};
-  decideInjective(out, tv.shape);
+  decideInjective(out, tv.shape, budget);
   return out;
 }
 

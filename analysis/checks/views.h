@@ -28,8 +28,9 @@ struct TensorViewLayout {
 };
 
 // For a TensorView type; nullopt for anything else or a malformed one (the
-// shape and strides differ in rank, a size is not positive).
-std::optional<TensorViewLayout> tensorViewLayout(const Type& tv);
+// shape and strides differ in rank, a size is not positive). Injectivity is
+// decided within `budget` (Undecided past it).
+std::optional<TensorViewLayout> tensorViewLayout(const Type& tv, layout::WorkBudget& budget);
 
 // --- index spaces -----------------------------------------------------------------
 

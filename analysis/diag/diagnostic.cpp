@@ -12,10 +12,4 @@ const char* severityName(Severity s) {
   return "error";
 }
 
-size_t DiagSink::errorCount() const {
-  size_t n = 0;
-  for (const auto& d : diags_) n += d.severity == Severity::Error;
-  return n;
-}
-
 }  // namespace tilesight

@@ -50,15 +50,24 @@ public:
     return add(Severity::Warning, r, std::move(code), std::move(message));
   }
   Diagnostic& add(Severity s, Range r, std::string code, std::string message) {
-    diags_.push_back({r, s, std::move(code), std::move(message), {}, {}});
+    return push({r, s, std::move(code), std::move(message), {}, {}});
+  }
+  Diagnostic& push(Diagnostic d) {
+    errors_ += d.severity == Severity::Error;
+    diags_.push_back(std::move(d));
     return diags_.back();
   }
-  std::vector<Diagnostic>& all() { return diags_; }
   const std::vector<Diagnostic>& all() const { return diags_; }
-  size_t errorCount() const;
+  // Counted as they come: the verifier asks once per op.
+  size_t errorCount() const { return errors_; }
+  std::vector<Diagnostic> take() {
+    errors_ = 0;
+    return std::move(diags_);
+  }
 
 private:
   std::vector<Diagnostic> diags_;
+  size_t errors_ = 0;
 };
 
 }  // namespace tilesight

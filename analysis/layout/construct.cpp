@@ -64,8 +64,9 @@ Expected<Layout> downcast(const Layout& l, int64_t n) {
   if (std::none_of(d.begin(), d.end(), [](int64_t x) { return std::llabs(x) == 1; }))
     return fail("recast_layout: downcast needs a unit-stride mode", toString(l) + " has none");
   return mapLeaves(l, n, [](int64_t s, int64_t x, int64_t k) -> std::pair<int64_t, int64_t> {
-    if (std::llabs(x) == 1) return {s * k, x};
-    return {s, x * k};
+    // Saturated: a result past int64 fails the size limit with its own message.
+    if (std::llabs(x) == 1) return {satMul(s, k), x};
+    return {s, satMul(x, k)};
   });
 }
 

@@ -10,6 +10,7 @@
 // translates the image (by minOffset), so the verdicts do not change.
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <numeric>
 #include <unordered_map>
 
@@ -261,16 +262,24 @@ std::optional<Witness> enumerationSearch(const std::vector<Mode>& m, size_t leav
   return std::nullopt;
 }
 
+// The enumeration's hash set takes about this many bytes per offset; it may
+// hold at most kMaxSearchBytes (the bitset's C/8 bytes are below that for
+// every C the expression language allows, 2^31).
+constexpr double kHashBytesPerEntry = 40;
+constexpr double kMaxSearchBytes = double(1 << 30);
+
 // The cheaper exact search: the DP costs about log2(s) passes over C/64 words
-// per mode, the enumeration about N hash-set insertions.
-Verdict exactSearch(const std::vector<Mode>& m, size_t leaves, int64_t n, Wide c, double budget) {
+// per mode, the enumeration about N hash-set insertions. Its cost is taken
+// from `budget`; when it is over, the answer is undecided.
+Verdict exactSearch(const std::vector<Mode>& m, size_t leaves, int64_t n, Wide c, double& budget) {
   double dpCost = 0;
   for (const Mode& x : m) dpCost += 2.0 * std::bit_width(static_cast<uint64_t>(x.s)) * (double(c) / 64 + 1);
-  double enumCost = 16.0 * double(n);
+  double enumCost = kHashBytesPerEntry * double(n) > kMaxSearchBytes ? INFINITY : 16.0 * double(n);
   if (std::min(dpCost, enumCost) > budget) {
     Verdict v{false, false, {"undecided: the exact search exceeds the work budget"}, std::nullopt};
     return v;
   }
+  budget -= std::min(dpCost, enumCost);
   if (enumCost < dpCost) {
     auto w = enumerationSearch(m, leaves, n);
     return w ? collisionBy("enumeration", *w) : injectiveBy("enumeration");
@@ -279,7 +288,7 @@ Verdict exactSearch(const std::vector<Mode>& m, size_t leaves, int64_t n, Wide c
   return w ? collisionBy("bitset over [0, C)", *w) : injectiveBy("bitset over [0, C)");
 }
 
-Verdict injectivity(std::vector<Mode> m, size_t leaves, double budget);
+Verdict injectivity(std::vector<Mode> m, size_t leaves, double& budget);
 
 // v with `first` named before its own methods.
 Verdict prefixed(std::string first, const Verdict& v) {
@@ -288,7 +297,7 @@ Verdict prefixed(std::string first, const Verdict& v) {
   return out;
 }
 
-Verdict splitAt(const std::vector<Mode>& m, size_t leaves, size_t k, int64_t g, double budget) {
+Verdict splitAt(const std::vector<Mode>& m, size_t leaves, size_t k, int64_t g, double& budget) {
   std::vector<Mode> low(m.begin(), m.begin() + static_cast<std::ptrdiff_t>(k + 1));
   std::vector<Mode> high(m.begin() + static_cast<std::ptrdiff_t>(k + 1), m.end());
   for (Mode& x : high) x.d /= g;
@@ -303,8 +312,8 @@ Verdict splitAt(const std::vector<Mode>& m, size_t leaves, size_t k, int64_t g, 
 }
 
 // The cascade on modes with s > 1 and d > 0, sorted by d: cheap exact tests
-// first, then exact reductions, then the exact search.
-Verdict injectivity(std::vector<Mode> m, size_t leaves, double budget) {
+// first, then exact reductions, then the exact search (charged to `budget`).
+Verdict injectivity(std::vector<Mode> m, size_t leaves, double& budget) {
   int64_t g = 0;
   for (const Mode& x : m) g = std::gcd(g, x.d);
   for (Mode& x : m) x.d /= g;
@@ -355,7 +364,9 @@ Properties decide(const Layout& l, double workBudget) {
     w.b[m.front().leaf] = 1;
     v = collisionBy("stride 0 (broadcast)", w);
   } else {
-    v = injectivity(m, s.size(), workBudget);
+    double left = workBudget;
+    v = injectivity(m, s.size(), left);
+    p.work = workBudget - left;
   }
   p.injective = v.injective;
   p.decided = v.decided;

@@ -285,13 +285,15 @@ const char* claimName(Claim c) {
   return "";
 }
 
-bool claimHolds(Claim c, const Properties& p) {
+ClaimVerdict claimVerdict(Claim c, const Properties& p) {
+  auto verdict = [](bool holds) { return holds ? ClaimVerdict::Holds : ClaimVerdict::Fails; };
   switch (c) {
-    case Claim::Injective: return p.injective;
-    case Claim::Surjective: return p.surjective;
-    case Claim::Bijective: return p.bijective;
+    case Claim::Injective: return p.decided ? verdict(p.injective) : ClaimVerdict::Undecided;
+    case Claim::Surjective: return verdict(p.surjective);
+    case Claim::Bijective:
+      return !p.surjective ? ClaimVerdict::Fails : p.decided ? verdict(p.injective) : ClaimVerdict::Undecided;
   }
-  return false;
+  return ClaimVerdict::Fails;
 }
 
 }  // namespace tilesight::layout

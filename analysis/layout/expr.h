@@ -52,6 +52,10 @@ struct FunctionSignature {
 std::vector<FunctionSignature> layoutFunctions();
 
 const char* claimName(Claim c);
-bool claimHolds(Claim c, const Properties& p);
+// Undecided when the claim rests on an injectivity that the work budget left
+// undecided (a surjectivity, or a bijective claim on a layout with gaps, is
+// always decided).
+enum class ClaimVerdict { Holds, Fails, Undecided };
+ClaimVerdict claimVerdict(Claim c, const Properties& p);
 
 }  // namespace tilesight::layout

@@ -1,6 +1,7 @@
 #include "analysis/layout/int_tuple.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace tilesight::layout {
 
@@ -114,7 +115,13 @@ std::string toString(const IntTuple& t) {
   return s + ")";
 }
 
-int64_t ceilDiv(int64_t a, int64_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
+// Without the usual (a + b - 1) / b, which overflows for a near INT64_MAX.
+int64_t ceilDiv(int64_t a, int64_t b) {
+  if (b == 0) return 0;
+  if (b == -1) return a == INT64_MIN ? INT64_MAX : -a;  // INT64_MIN / -1 overflows; saturate
+  int64_t q = a / b;
+  return q + (a % b != 0 && (a > 0) == (b > 0));
+}
 
 int64_t innerProduct(const IntTuple& a, const IntTuple& b) {
   if (a.isLeaf()) return satMul(a.value(), b.isLeaf() ? b.value() : product(b));

@@ -8,6 +8,7 @@
 // (composition, complement, inverses), divide_product.cpp, construct.cpp
 // (ordered/identity/recast/TV), swizzle.cpp, decide.cpp (injective,
 // surjective, bijective with witnesses).
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -101,13 +102,33 @@ struct Properties {
   // False only for layouts that no exact test reduces and whose exact search
   // would exceed the work budget; `injective` is then unknown (reported false).
   bool decided = true;
+  double work = 0;  // what the exact searches cost, in the budget's units
 };
 // The exact search's work budget, in word operations (or bytes of memory):
 // about 2^33 costs seconds, which a command that asks about one layout can
 // afford; an editor or a whole-program check asks with the interactive one
 // (milliseconds) and reports "undecided" sooner.
-constexpr double kBatchWorkBudget = 8.6e9;
+constexpr double kWorkUnit = double(1 << 30);  // what `check --layout-budget` counts in
+constexpr double kBatchWorkBudget = 8 * kWorkUnit;
 constexpr double kInteractiveWorkBudget = 1.6e7;
+// What one analysis in the editor may spend on all its decisions together.
+constexpr double kInteractiveTotalBudget = 16 * kInteractiveWorkBudget;
 Properties decide(const Layout& l, double workBudget = kBatchWorkBudget);
+
+// A budget that many decisions share, so that no input can make them cost
+// more than `total` (one file's #layout claims in `check`, one analysis in
+// the editor): each decision may spend at most `perDecision` and is charged
+// what it spent. Past the total, decisions come back undecided, which every
+// user of them treats as "unknown".
+class WorkBudget {
+public:
+  WorkBudget(double perDecision, double total) : perDecision_(perDecision), total_(total) {}
+  // What the next decision may spend.
+  double next() const { return std::max(0.0, std::min(perDecision_, total_ - spent_)); }
+  void charge(const Properties& p) { spent_ += p.work; }
+
+private:
+  double perDecision_, total_, spent_ = 0;
+};
 
 }  // namespace tilesight::layout

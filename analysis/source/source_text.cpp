@@ -9,8 +9,14 @@ SourceText::SourceText(std::string text) : text_(std::move(text)) {
   lineStarts_.push_back(0);
   const char* base = text_.data();
   const char* end = base + text_.size();
-  for (const char* p = base; (p = static_cast<const char*>(std::memchr(p, '\n', end - p))); ++p)
-    lineStarts_.push_back(static_cast<uint32_t>(p - base) + 1);
+  if (!std::memchr(base, '\r', text_.size())) {  // the common case, at memchr's speed
+    for (const char* p = base; (p = static_cast<const char*>(std::memchr(p, '\n', end - p))); ++p)
+      lineStarts_.push_back(static_cast<uint32_t>(p - base) + 1);
+    return;
+  }
+  for (const char* p = base; p < end; ++p)
+    if (*p == '\n' || (*p == '\r' && (p + 1 == end || p[1] != '\n')))
+      lineStarts_.push_back(static_cast<uint32_t>(p - base) + 1);
 }
 
 LineCol SourceText::lineCol(uint32_t offset) const {
@@ -63,8 +69,7 @@ std::vector<Chunk> splitChunks(std::string_view text) {
   std::vector<Chunk> chunks;
   uint32_t chunkBegin = 0, pos = 0;
   while (pos <= text.size()) {
-    size_t nl = text.find('\n', pos);
-    uint32_t lineEnd = nl == std::string_view::npos ? static_cast<uint32_t>(text.size()) : static_cast<uint32_t>(nl);
+    uint32_t lineEnd = static_cast<uint32_t>(findLineEnd(text, pos));
     std::string_view line = text.substr(pos, lineEnd - pos);
     size_t first = line.find_first_not_of(" \t");
     // MLIR's marker: a line holding `// -----` (trailing text allowed).
@@ -72,8 +77,8 @@ std::vector<Chunk> splitChunks(std::string_view text) {
       chunks.push_back({chunkBegin, pos});
       chunkBegin = lineEnd;
     }
-    if (nl == std::string_view::npos) break;
-    pos = lineEnd + 1;
+    if (lineEnd == text.size()) break;
+    pos = lineEnd + (text.substr(lineEnd, 2) == "\r\n" ? 2 : 1);
   }
   chunks.push_back({chunkBegin, static_cast<uint32_t>(text.size())});
   return chunks;

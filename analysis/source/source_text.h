@@ -8,6 +8,21 @@
 
 namespace tilesight {
 
+// Line ends, as MLIR's lexer and the LSP specification count them: "\n",
+// "\r\n" and a lone "\r".
+inline bool isLineEnd(char c) { return c == '\n' || c == '\r'; }
+inline bool hasLineEnd(std::string_view s) { return s.find_first_of("\r\n") != std::string_view::npos; }
+// The offset of the first line end at or after `pos` (text.size() if none).
+inline size_t findLineEnd(std::string_view text, size_t pos) {
+  size_t e = text.find_first_of("\r\n", pos);
+  return e == std::string_view::npos ? text.size() : e;
+}
+// The offset where the line holding `pos` starts.
+inline size_t lineStartOf(std::string_view text, size_t pos) {
+  size_t nl = pos == 0 ? std::string_view::npos : text.find_last_of("\r\n", pos - 1);
+  return nl == std::string_view::npos ? 0 : nl + 1;
+}
+
 struct LineCol {
   uint32_t line = 0;  // 0-based
   uint32_t col = 0;   // 0-based, in UTF-8 bytes

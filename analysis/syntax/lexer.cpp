@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "analysis/source/source_text.h"
+
 namespace tilesight {
 
 const char* tokName(Tok t) {
@@ -63,7 +65,7 @@ void Lexer::skipTrivia() {
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
       ++pos_;
     } else if (c == '/' && peek(1) == '/') {
-      while (pos_ < end_ && text_[pos_] != '\n') ++pos_;
+      while (pos_ < end_ && !isLineEnd(text_[pos_])) ++pos_;
     } else {
       break;
     }
@@ -147,7 +149,7 @@ Token Lexer::lexString(uint32_t b) {
     char c = text_[pos_++];
     if (c == '\\' && pos_ < end_) { ++pos_; continue; }
     if (c == '"') return make(Tok::String, b);
-    if (c == '\n') break;
+    if (isLineEnd(c)) break;
   }
   return make(Tok::Error, b);  // unterminated string
 }

@@ -1,5 +1,6 @@
 // Attributes: builtin literals, arrays, dictionaries, dialect attributes, and
 // the keyword-style attributes of the op table's format kinds.
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -41,6 +42,10 @@ bool toInt(std::string_view t, int64_t& v, bool& wide) {
   return true;
 }
 
+// -v in two's complement: `-9223372036854775808` is INT64_MIN, and negating
+// it (as any wide value) wraps instead of overflowing.
+int64_t negated(int64_t v) { return static_cast<int64_t>(0 - static_cast<uint64_t>(v)); }
+
 }  // namespace
 
 bool Parser::parseIntValue(int64_t& v) {
@@ -53,7 +58,7 @@ bool Parser::parseIntValue(int64_t& v) {
   toInt(tok_.text, v, wide);
   bool minInt = neg && wide && tok_.text == "9223372036854775808";  // INT64_MIN is fine
   if (wide && !minInt) error(tok_.range(), "integer " + std::string(tok_.text) + " does not fit in 64 bits");
-  if (neg && !minInt) v = -v;
+  if (neg && !minInt) v = negated(v);
   consume();
   return true;
 }
@@ -129,7 +134,7 @@ bool Parser::parseAttribute(Attr& a) {
       if (tok_.is(Tok::Integer)) {
         a.kind = AttrKind::Int;
         toInt(tok_.text, a.i, a.wide);
-        if (neg) a.i = -a.i;
+        if (neg) a.i = negated(a.i);
         a.f = static_cast<double>(a.i);
         a.s = (neg ? "-" : "") + std::string(tok_.text);
       } else if (tok_.is(Tok::Float)) {
@@ -297,7 +302,7 @@ bool Parser::parseDenseLiteral(Attr& a) {
     if (tok_.is(Tok::Integer)) {
       e.kind = AttrKind::Int;
       toInt(tok_.text, e.i, e.wide);
-      if (neg) e.i = -e.i;
+      if (neg) e.i = negated(e.i);
       e.s = (neg ? "-" : "") + std::string(tok_.text);
     } else if (tok_.is(Tok::Float)) {
       e.kind = AttrKind::Float;
@@ -305,7 +310,8 @@ bool Parser::parseDenseLiteral(Attr& a) {
       e.s = (neg ? "-" : "") + std::string(tok_.text);
     } else if (tok_.is(Tok::BareId) && (tok_.text == "inf" || tok_.text == "nan")) {
       e.kind = AttrKind::Float;
-      e.s = std::string(tok_.text);
+      e.f = (tok_.text == "inf" ? HUGE_VAL : NAN) * (neg ? -1 : 1);
+      e.s = (neg ? "-" : "") + std::string(tok_.text);
     } else {
       expectedHere("a number in the literal");
       return false;

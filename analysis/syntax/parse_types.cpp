@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "analysis/diag/fixes.h"
+#include "analysis/source/source_text.h"
 #include "analysis/syntax/keywords.h"
 #include "analysis/syntax/parser.h"
 
@@ -34,7 +35,7 @@ uint32_t Parser::typeSpanEnd() const {
     char c = text_[p];
     if (c == '<') ++depth;
     else if (c == '>' && --depth == 0) return p + 1;
-    else if (c == '\n' || c == '{' || c == '}' || c == '%') return 0;
+    else if (isLineEnd(c) || c == '{' || c == '}' || c == '%') return 0;
   }
   return 0;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analysis/diag/fixes.h"
+#include "analysis/source/source_text.h"
 #include "analysis/syntax/keywords.h"
 
 namespace tilesight {
@@ -120,7 +121,7 @@ bool Parser::expect(Tok k, std::string_view what) {
   std::string w(what.empty() ? std::string_view(tokName(k)) : what);
   // Missing punctuation is reported right after the previous token when the
   // next one starts a new line (the line that lacks it), as MLIR does.
-  bool newLine = text_.substr(lastEnd_, tok_.begin - lastEnd_).find('\n') != std::string_view::npos;
+  bool newLine = hasLineEnd(text_.substr(lastEnd_, tok_.begin - lastEnd_));
   Range r = tok_.is(Tok::Eof) || newLine ? Range{lastEnd_, lastEnd_} : tok_.range();
   Diagnostic& d = error(r, "expected " + w + ", found " + describeToken(tok_));
   if (std::string_view insert = missingTokenText(k, tok_, newLine || tok_.is(Tok::Eof)); !insert.empty())
@@ -250,8 +251,6 @@ bool Parser::parseRegion(Region& region, OpId owner, const std::vector<ArgDecl>&
   }
   scopes_.emplace_back();
   scopes_.back().isolated = isolated;
-  // A function body defines about one value per 40 bytes: size its table once.
-  if (isolated) scopes_.back().names.reserve((lex_.end() - tok_.begin) / 40);
   region.range.begin = open.begin;
   bool generic = genericRegion_;
   genericRegion_ = false;  // nested regions are not the generic op's own
@@ -354,7 +353,7 @@ void Parser::recover() {
   uint32_t start = tok_.begin;
   while (!tok_.is(Tok::Eof)) {
     if (depth == 0 && tok_.is(Tok::RBrace)) return;
-    bool lineStart = text_.substr(lastEnd_, tok_.begin - lastEnd_).find('\n') != std::string_view::npos;
+    bool lineStart = hasLineEnd(text_.substr(lastEnd_, tok_.begin - lastEnd_));
     if (depth == 0 && lineStart && atOpStart() && tok_.begin != start) return;
     if (depth == 0 && lineStart && atOpStart() && tok_.begin == start && lastEnd_ < start) return;
     if (tok_.is(Tok::LBrace)) ++depth;

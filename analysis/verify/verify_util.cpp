@@ -1,5 +1,7 @@
 #include "analysis/verify/verify_util.h"
 
+#include "analysis/source/source_text.h"
+
 namespace tilesight::rules {
 
 std::vector<const Operand*> OpRef::group(std::string_view name) const {
@@ -32,7 +34,7 @@ std::string OpRef::keyword(std::string_view attrName, std::string_view dflt) con
 Range OpRef::onOpLine(Range r) const {
   uint32_t b = op.range.begin;
   if (r.begin < b || r.begin > p.source.size()) return op.nameRange;
-  return p.source.substr(b, r.begin - b).find('\n') == std::string_view::npos ? r : op.nameRange;
+  return !hasLineEnd(p.source.substr(b, r.begin - b)) ? r : op.nameRange;
 }
 
 Diagnostic& fail(DiagSink& d, const OpRef& o, const std::string& msg) {

@@ -52,7 +52,8 @@ int runCheck() {
   CheckOptions opts = checkOptions();
   if (opts.files.empty()) {
     llvm::errs() << "usage: tilesight check [--format=text|json|sarif] [--split-input-file] "
-                    "[--verify-diagnostics] [--grid=X,Y,Z] [--assume-aliasing] [--disable=CODE,...] FILE... | -\n";
+                    "[--verify-diagnostics] [--grid=X,Y,Z] [--assume-aliasing] [--disable=CODE,...] "
+                    "[--layout-budget=N] FILE... | -\n";
     return 2;
   }
   if (!opts.problem.empty()) {
@@ -70,6 +71,7 @@ int runCheck() {
     AnalyzeOptions analyzeOptions;
     analyzeOptions.splitInputFile = opts.splitInputFile;
     analyzeOptions.checks = opts.checks;
+    analyzeOptions.layoutWorkBudget = analyzeOptions.layoutTotalBudget = opts.layoutBudget;
     Analysis a = analyze(src.text(), analyzeOptions);
     FileReport r{path == "-" ? "<stdin>" : path, &src, std::move(a.diagnostics)};
     if (opts.verifyDiagnostics) r.diagnostics = mismatches(src, r.diagnostics);

@@ -8,6 +8,7 @@
 #include "analysis/layout/expr.h"
 #include "analysis/layout/render.h"
 #include "server/cli/commands.h"
+#include "server/cli/json_text.h"
 #include "server/cli/options.h"
 
 namespace tilesight::cli {
@@ -90,7 +91,7 @@ int printAt(const LayoutOptions& o, const ly::Value& v) {
   }
   json at = v.identity ? tupleJson(ly::idx2crd(idx.value(), v.layout.shape)) : json(ly::valueOffset(v, idx.value()));
   if (o.format == LayoutFormat::Json)
-    llvm::outs() << json{{"expr", o.expr}, {"coord", tupleJson(coord.value())}, {"offset", at}}.dump() << "\n";
+    llvm::outs() << jsonText(json{{"expr", o.expr}, {"coord", tupleJson(coord.value())}, {"offset", at}}) << "\n";
   else
     llvm::outs() << (v.identity ? ly::toString(ly::idx2crd(idx.value(), v.layout.shape)) : at.dump()) << "\n";
   return 0;
@@ -114,7 +115,7 @@ int runLayout() {
     case LayoutFormat::Text: llvm::outs() << ly::valueText(v.value()) << "\n"; break;
     case LayoutFormat::Table: llvm::outs() << ly::renderTable(v.value()); break;
     case LayoutFormat::Markdown: llvm::outs() << ly::renderMarkdown(v.value()); break;
-    case LayoutFormat::Json: llvm::outs() << factsJson(o.expr, v.value()).dump() << "\n"; break;
+    case LayoutFormat::Json: llvm::outs() << jsonText(factsJson(o.expr, v.value())) << "\n"; break;
     case LayoutFormat::Svg: llvm::outs() << ly::renderSvg(v.value()); break;
   }
   return 0;

@@ -1,13 +1,15 @@
 // tilesight: one executable, subcommands per DESIGN §1.
 #include <llvm/Support/CommandLine.h>
-#include <llvm/Support/InitLLVM.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include "server/cli/commands.h"
+#include "server/cli/crash_handler.h"
 #include "server/cli/options.h"
 
 int main(int argc, char** argv) {
-  llvm::InitLLVM init(argc, argv);
+  // Not llvm::InitLLVM: its crash handler runs llvm-symbolizer and writes
+  // temporary files, which the language server promises never to do.
+  tilesight::cli::installCrashHandler();
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream& os) { os << "tilesight " TILESIGHT_VERSION "\n"; });
   llvm::cl::HideUnrelatedOptions({&tilesight::cli::checkCategory(), &tilesight::cli::layoutCategory(),
                                      &tilesight::cli::lspCategory()});

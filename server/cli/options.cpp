@@ -34,6 +34,13 @@ cl::opt<bool> aliasingOpt("assume-aliasing", cl::desc("Distinct pointer argument
 cl::list<std::string> disableOpt("disable", cl::desc("Turn off a diagnostic code or prefix (race, bounds.index, ...)"),
                                  cl::value_desc("CODE"), cl::CommaSeparated, cl::sub(checkSubcommand()),
                                  cl::cat(checkCategory()));
+// Per file, so that no file can keep a CI run busy for long: 8 units of 2^30
+// operations decide the hardest claims of the layout tests in seconds.
+cl::opt<unsigned> layoutBudgetOpt(
+    "layout-budget",
+    cl::desc("Work budget of the exact layout decisions (#layout claims, tensor_view injectivity) of one "
+             "file, in units of 2^30 operations; past it they say 'undecided'"),
+    cl::value_desc("N"), cl::init(8), cl::sub(checkSubcommand()), cl::cat(checkCategory()));
 cl::list<std::string> filesOpt(cl::Positional, cl::desc("FILE... | -"), cl::sub(checkSubcommand()),
                                cl::cat(checkCategory()));
 }  // namespace
@@ -116,13 +123,22 @@ bool isCodeOrPrefix(std::string_view code) {
   return false;
 }
 
-std::optional<std::array<int64_t, 3>> parseGrid(llvm::StringRef text) {
+// X[,Y[,Z]]; `problem` says why not when the text is no launch grid.
+std::optional<std::array<int64_t, 3>> parseGrid(llvm::StringRef text, std::string& problem) {
   llvm::SmallVector<llvm::StringRef, 3> parts;
   text.split(parts, ',');
-  if (parts.empty() || parts.size() > 3) return std::nullopt;
   std::array<int64_t, 3> grid{1, 1, 1};
-  for (size_t i = 0; i < parts.size(); ++i)
-    if (parts[i].trim().getAsInteger(10, grid[i]) || grid[i] < 1) return std::nullopt;
+  bool ok = !parts.empty() && parts.size() <= 3;
+  for (size_t i = 0; ok && i < parts.size(); ++i) ok = !parts[i].trim().getAsInteger(10, grid[i]);
+  if (!ok) {
+    problem = "--grid wants 1 to 3 positive integers separated by commas, not '" + text.str() + "'";
+    return std::nullopt;
+  }
+  problem = gridProblem(grid);
+  if (!problem.empty()) {
+    problem = "--grid=" + text.str() + ": " + problem;
+    return std::nullopt;
+  }
   return grid;
 }
 }  // namespace
@@ -136,12 +152,17 @@ CheckOptions checkOptions() {
   o.verifyDiagnostics = verifyOpt;
   o.files.assign(filesOpt.begin(), filesOpt.end());
   o.checks.assumeAliasing = aliasingOpt;
+  // Beyond 2^14 units (hours) a budget is no budget.
+  if (layoutBudgetOpt < 1 || layoutBudgetOpt > (1u << 14))
+    o.problem = "--layout-budget wants a number of units from 1 to 16384, not " + std::to_string(layoutBudgetOpt);
+  o.layoutBudget = layoutBudgetOpt * layout::kWorkUnit;
   o.checks.disabled.assign(disableOpt.begin(), disableOpt.end());
   for (const std::string& code : o.checks.disabled)
     if (!isCodeOrPrefix(code)) o.problem = "--disable: '" + code + "' is not a diagnostic code (docs/checks.md lists them)";
   if (gridOpt.getNumOccurrences()) {
-    o.checks.grid = parseGrid(gridOpt);
-    if (!o.checks.grid) o.problem = "--grid wants 1 to 3 positive integers separated by commas, not '" + gridOpt + "'";
+    std::string problem;
+    o.checks.grid = parseGrid(gridOpt, problem);
+    if (!o.checks.grid) o.problem = problem;
   }
   return o;
 }

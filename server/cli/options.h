@@ -21,6 +21,7 @@ struct CheckOptions {
   bool verifyDiagnostics = false;
   std::vector<std::string> files;
   tilesight::CheckOptions checks;  // --grid, --assume-aliasing, --disable
+  double layoutBudget = 0;         // --layout-budget, in operations (per file)
   std::string problem;             // a malformed option: why (exit 2)
 };
 CheckOptions checkOptions();

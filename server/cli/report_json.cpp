@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/diag/codes.h"
+#include "server/cli/json_text.h"
 #include "server/cli/report.h"
 
 namespace tilesight::cli {
@@ -64,7 +65,7 @@ void printJson(llvm::raw_ostream& os, const std::vector<FileReport>& reports) {
                        {"message", d.message}, {"notes", notes}, {"fixes", fixes}});
     }
   }
-  os << json{{"diagnostics", diags}}.dump(2) << "\n";
+  os << jsonText(json{{"diagnostics", diags}}, 2) << "\n";
 }
 
 void printSarif(llvm::raw_ostream& os, const std::vector<FileReport>& reports) {
@@ -116,7 +117,7 @@ void printSarif(llvm::raw_ostream& os, const std::vector<FileReport>& reports) {
   json log = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
               {"runs", json::array({{{"tool", {{"driver", driver}}}, {"results", results}}})}};
-  os << log.dump(2) << "\n";
+  os << jsonText(log, 2) << "\n";
 }
 
 }  // namespace tilesight::cli

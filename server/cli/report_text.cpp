@@ -2,7 +2,6 @@
 #include <algorithm>
 
 #include <llvm/Support/ConvertUTF.h>
-#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/Unicode.h>
 
@@ -63,28 +62,28 @@ void printWideCaret(llvm::raw_ostream& os, const SourceText& src, Range rg, bool
 }  // namespace
 
 void printText(llvm::raw_ostream& os, const FileReport& r, bool colors) {
+  const SourceText& src = *r.source;
+  // Lines and columns come from our line table (which, unlike SourceMgr's,
+  // ends a line at a lone '\r' too, as the LSP positions do); SMDiagnostic
+  // only prints them.
   llvm::SourceMgr sm;
-  llvm::StringRef text = r.source->text();
-  sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(text, r.path, false), llvm::SMLoc());
-  const char* base = text.data();
-  auto loc = [&](uint32_t off) { return llvm::SMLoc::getFromPointer(base + std::min<uint32_t>(off, r.source->size())); };
-  auto range = [&](Range rg) -> std::vector<llvm::SMRange> {
-    // SourceMgr underlines within one line only.
-    if (rg.empty() || r.source->lineCol(rg.begin).line != r.source->lineCol(rg.end).line) return {};
-    return {llvm::SMRange(loc(rg.begin), loc(rg.end))};
+  auto print = [&](uint32_t at, llvm::SourceMgr::DiagKind kind, const std::string& msg, Range underline) {
+    at = std::min(at, src.size());
+    LineCol lc = src.lineCol(at);
+    std::string_view line = src.lineText(lc.line);
+    std::vector<std::pair<unsigned, unsigned>> ranges;
+    LineCol b = src.lineCol(std::min(underline.begin, src.size())), e = src.lineCol(std::min(underline.end, src.size()));
+    if (!underline.empty() && b.line == lc.line && e.line == lc.line) ranges.push_back({b.col, e.col});
+    llvm::SMDiagnostic d(sm, llvm::SMLoc(), r.path, static_cast<int>(lc.line + 1), static_cast<int>(lc.col), kind, msg,
+                         llvm::StringRef(line.data(), line.size()), ranges);
+    d.print(nullptr, os, colors);
+    printWideCaret(os, src, underline.empty() ? Range{at, at} : underline, colors);
   };
   for (const Diagnostic& d : r.diagnostics) {
-    std::string msg = d.message + (d.code.empty() ? "" : " [" + d.code + "]");
-    sm.PrintMessage(os, loc(d.range.begin), kindOf(d.severity), msg, range(d.range), {}, colors);
-    printWideCaret(os, *r.source, d.range, colors);
-    for (const RelatedNote& n : d.notes) {
-      sm.PrintMessage(os, loc(n.range.begin), llvm::SourceMgr::DK_Note, n.message, range(n.range), {}, colors);
-      printWideCaret(os, *r.source, n.range, colors);
-    }
-    for (const Fix& f : d.fixes) {
-      sm.PrintMessage(os, loc(d.range.begin), llvm::SourceMgr::DK_Note, "fix: " + f.title, {}, {}, colors);
-      printWideCaret(os, *r.source, {d.range.begin, d.range.begin}, colors);
-    }
+    print(d.range.begin, kindOf(d.severity), d.message + (d.code.empty() ? "" : " [" + d.code + "]"), d.range);
+    for (const RelatedNote& n : d.notes) print(n.range.begin, llvm::SourceMgr::DK_Note, n.message, n.range);
+    for (const Fix& f : d.fixes)
+      print(d.range.begin, llvm::SourceMgr::DK_Note, "fix: " + f.title, {d.range.begin, d.range.begin});
   }
 }
 

@@ -2,10 +2,14 @@
 
 #include <unistd.h>
 
+#include <thread>
+
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/write.hpp>
 
+#include "server/lsp/jsonrpc.h"
 #include "server/lsp/server.h"
 #include "server/lsp/transport.h"
 
@@ -36,7 +40,8 @@ private:
   Out &out_;
 };
 
-// HOST:PORT, PORT or :PORT; [v6]:PORT. False when malformed.
+// HOST:PORT, PORT or :PORT; [v6]:PORT, with PORT from 0 to 65535. False
+// when malformed.
 bool splitHostPort(const std::string &s, std::string &host, std::string &port) {
   size_t colon = s.rfind(':');
   host = colon == std::string::npos ? "" : s.substr(0, colon);
@@ -45,8 +50,44 @@ bool splitHostPort(const std::string &s, std::string &host, std::string &port) {
     host = host.substr(1, host.size() - 2);
   if (host.empty())
     host = "127.0.0.1";
-  return !port.empty() &&
-         port.find_first_not_of("0123456789") == std::string::npos;
+  return !port.empty() && port.size() <= 5 &&
+         port.find_first_not_of("0123456789") == std::string::npos &&
+         std::stoul(port) <= 65535;
+}
+
+// The one message a client that connects while another is served gets
+// before the connection is closed: a notification every client can show.
+std::string busyMessage(const std::string &first) {
+  json note = {{"jsonrpc", "2.0"},
+               {"method", "window/showMessage"},
+               {"params",
+                {{"type", 1},
+                 {"message", "tilesight lsp --listen serves one client at a "
+                             "time, and a client from " +
+                                 first +
+                                 " is connected; start another server "
+                                 "(another port) for this one"}}}};
+  std::string body = note.dump();
+  return "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" +
+         body;
+}
+
+// Answers every further connection with busyMessage() and closes it, on
+// io's thread, until the acceptor is closed.
+void refuseOthers(tcp::acceptor &acceptor, const std::string &first,
+                  Logger &log) {
+  acceptor.async_accept([&acceptor, first, &log](boost::system::error_code ec,
+                                                 tcp::socket other) {
+    if (ec)
+      return; // the acceptor was closed: the first client is done
+    boost::system::error_code ignored;
+    log.error("refused a second client from " +
+              other.remote_endpoint(ignored).address().to_string() +
+              ": one client at a time");
+    asio::write(other, asio::buffer(busyMessage(first)), ignored);
+    other.shutdown(tcp::socket::shutdown_both, ignored);
+    refuseOthers(acceptor, first, log);
+  });
 }
 
 } // namespace
@@ -65,7 +106,9 @@ int serveStdio(Logger &log) {
 int serveTcp(const std::string &hostPort, Logger &log) {
   std::string host, port;
   if (!splitHostPort(hostPort, host, port)) {
-    log.error("--listen needs HOST:PORT or PORT, got '" + hostPort + "'");
+    log.error("--listen needs HOST:PORT or PORT with a port from 0 to 65535, "
+              "got '" +
+              hostPort + "'");
     return 2;
   }
   asio::io_context io;
@@ -99,10 +142,17 @@ int serveTcp(const std::string &hostPort, Logger &log) {
     log.error("accept failed: " + ec.message());
     return 2;
   }
-  log.info("client connected from " +
-           socket.remote_endpoint(ec).address().to_string());
+  std::string first = socket.remote_endpoint(ec).address().to_string();
+  log.info("client connected from " + first);
+  // Further clients are told why they are not served (the kernel would
+  // otherwise accept them into the backlog and leave them waiting).
+  refuseOthers(acceptor, first, log);
+  std::thread refusing([&io] { io.run(); });
   AsioStream<tcp::socket, tcp::socket> stream(socket, socket);
-  return serve(stream, log);
+  int status = serve(stream, log);
+  asio::post(io, [&acceptor] { acceptor.close(); });
+  refusing.join();
+  return status;
 }
 
 } // namespace tilesight::lsp

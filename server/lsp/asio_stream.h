@@ -12,8 +12,9 @@ int serveStdio(Logger &log);
 
 // Listens on HOST:PORT (`PORT` or `:PORT` alone means 127.0.0.1), serves
 // the first client that connects, and returns the exit status (2 when the
-// address is bad or cannot be listened on). Port 0 picks a free port; the
-// log says which.
+// address is bad, the port outside 0-65535, or it cannot be listened on).
+// Port 0 picks a free port; the log says which. A client that connects while
+// the first is served gets a window/showMessage saying so, and is closed.
 int serveTcp(const std::string &hostPort, Logger &log);
 
 } // namespace tilesight::lsp

@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "analysis/source/source_text.h"
 #include "analysis/syntax/lexer.h"
 
 namespace tilesight::lsp {
@@ -18,7 +19,7 @@ uint32_t wordStart(std::string_view text, uint32_t lo, uint32_t p) {
 }
 
 uint32_t lineStart(std::string_view text, uint32_t lo, uint32_t p) {
-  while (p > lo && text[p - 1] != '\n')
+  while (p > lo && !isLineEnd(text[p - 1]))
     --p;
   return p;
 }

@@ -21,8 +21,10 @@ analyzeDocument(const std::string &uri, int64_t version,
   snap->source = std::move(source);
   bool split =
       endsWith(uri, ".mlir") && splitChunks(snap->source->text()).size() > 1;
-  snap->analysis = analyze(snap->source->text(),
-                           {split, layout::kInteractiveWorkBudget, checks});
+  snap->analysis =
+      analyze(snap->source->text(),
+              {split, layout::kInteractiveWorkBudget,
+               layout::kInteractiveTotalBudget, checks});
   return snap;
 }
 

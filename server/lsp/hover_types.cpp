@@ -96,7 +96,10 @@ std::string offsetTable(const Type &tv) {
 }
 
 std::string tensorViewSection(const Type &tv) {
-  std::optional<views::TensorViewLayout> l = views::tensorViewLayout(tv);
+  layout::WorkBudget budget(layout::kInteractiveWorkBudget,
+                            layout::kInteractiveWorkBudget);
+  std::optional<views::TensorViewLayout> l =
+      views::tensorViewLayout(tv, budget);
   if (!l)
     return "";
   std::string md = "layout: `" + l->text + "` (coordinate to element offset)";

@@ -38,6 +38,15 @@ struct RpcError : std::runtime_error {
   int code;
 };
 
+// Messages nested deeper than this are refused before they are parsed:
+// copying or walking a parsed value recurses once per level, and a client
+// (or an attacker on --listen) must not be able to overflow the stack.
+// Real LSP messages nest about ten levels.
+constexpr size_t kMaxJsonDepth = 512;
+// Whether the JSON text opens more than `limit` arrays and objects at once
+// (brackets inside strings do not count).
+bool nestsDeeperThan(std::string_view text, size_t limit);
+
 // One incoming message, by kind (JSON-RPC 2.0 §4, §5).
 struct Incoming {
   enum Kind { Request, Notification, Response, Invalid } kind = Invalid;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/source/source_text.h"
 #include "analysis/syntax/lexer.h"
 
 namespace tilesight::lsp {
@@ -46,7 +47,7 @@ std::vector<Range> prefixedWords(std::string_view text, Range r, char prefix) {
   for (uint32_t i = r.begin; i < r.end; ++i) {
     char c = text[i];
     if (c == '/' && i + 1 < r.end && text[i + 1] == '/') {
-      while (i + 1 < r.end && text[i + 1] != '\n')
+      while (i + 1 < r.end && !isLineEnd(text[i + 1]))
         ++i;
     } else if (c == '"') {
       for (++i; i < r.end && text[i] != '"'; ++i)

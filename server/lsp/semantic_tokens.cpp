@@ -73,8 +73,8 @@ std::vector<Token> normalized(std::string_view text, std::vector<Token> ts) {
   for (Token t : ts) {
     if (!kept.empty() && t.range.begin < kept.back().range.end)
       continue;
-    size_t nl =
-        text.substr(t.range.begin, t.range.end - t.range.begin).find('\n');
+    size_t nl = text.substr(t.range.begin, t.range.end - t.range.begin)
+                    .find_first_of("\r\n");
     if (nl != std::string_view::npos)
       t.range.end = t.range.begin + static_cast<uint32_t>(nl);
     if (t.range.end > t.range.begin)

@@ -92,6 +92,13 @@ LspServer::LspServer(MessageWriter &out, Logger &log)
 LspServer::~LspServer() { scheduler_.stop(); }
 
 void LspServer::handle(std::string_view body) {
+  if (nestsDeeperThan(body, kMaxJsonDepth)) {
+    std::string why = "the message nests arrays and objects deeper than " +
+                      std::to_string(kMaxJsonDepth) + " levels";
+    log_.error(why);
+    conn_.replyError(nullptr, error_code::InvalidRequest, why);
+    return;
+  }
   json message;
   try {
     message = json::parse(body);

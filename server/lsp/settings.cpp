@@ -25,6 +25,10 @@ void applyGrid(Settings &s, const json &v, std::vector<std::string> &problems) {
     }
     grid[i] = v[i].get<int64_t>();
   }
+  if (std::string problem = gridProblem(grid); !problem.empty()) {
+    problems.push_back("tilesight.grid: " + problem);
+    return;
+  }
   s.checks.grid = grid;
 }
 

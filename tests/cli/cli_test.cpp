@@ -1,46 +1,17 @@
 // Runs the tilesight executable and checks the `check` contract of DESIGN §3.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <fstream>
 #include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
+
+#include "tests/cli/cli_util.h"
+
+using namespace tilesight::clitest;
 
 namespace {
-
-struct CliRun {
-  int status = -1;
-  std::string out;
-};
-
-// Tests run in parallel: every file a test writes carries the test's name.
-std::string tempPath(const std::string& name) {
-  return ::testing::TempDir() + ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + name;
-}
-
-CliRun run(const std::string& args, const std::string& stdinText = "") {
-  std::string in = tempPath("stdin.txt");
-  std::ofstream(in) << stdinText;
-  std::string cmd = std::string(TILESIGHT_BINARY) + " " + args + " < " + in + " 2>&1";
-  CliRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
-
-std::string write(const std::string& name, const std::string& text) {
-  std::string path = tempPath(name);
-  std::ofstream(path) << text;
-  return path;
-}
 
 const char* kBad =
     "cuda_tile.module @m {\n"
@@ -322,7 +293,7 @@ TEST(CheckCli, CheckOptions) {
   EXPECT_NE(badCode.out.find("'rcae' is not a diagnostic code"), std::string::npos) << badCode.out;
   CliRun badGrid = run("check --grid=4,0 " + file);
   EXPECT_EQ(badGrid.status, 2);
-  EXPECT_NE(badGrid.out.find("--grid wants 1 to 3 positive integers"), std::string::npos) << badGrid.out;
+  EXPECT_NE(badGrid.out.find("--grid=4,0: the grid's y axis must be at least 1, not 0"), std::string::npos) << badGrid.out;
 
   auto codes = [&](const std::string& options) {
     std::set<std::string> out;

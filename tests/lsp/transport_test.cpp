@@ -218,7 +218,40 @@ TEST(LspExecutable, StdioExitStatus) {
             1); // the input ends without shutdown
 }
 
-TEST(LspExecutable, TcpServesOneClient) {
+// Copying such a message's params recursed once per level: 150,000 levels
+// overflowed the stack, and LLVM's crash handler then hung the server. Now it
+// is refused before it is parsed, and the session goes on.
+TEST(LspExecutable, DeeplyNestedMessageIsRefused) {
+  std::string deep = R"({"jsonrpc":"2.0","id":7,"method":"textDocument/hover","params":)" +
+                     std::string(150000, '[') + std::string(150000, ']') + "}";
+  Process p = runStdio(frame(kInitialize) + frame(deep) + frame(kShutdown) +
+                       frame(kExit));
+  EXPECT_EQ(p.status, 0) << p.out.substr(0, 2000);
+  EXPECT_NE(p.out.find(R"("code":-32600,"message":"the message nests arrays and objects deeper than 512 levels")"),
+            std::string::npos)
+      << p.out.substr(0, 2000);
+  EXPECT_NE(p.out.find(R"({"id":2,"jsonrpc":"2.0","result":null})"),
+            std::string::npos);
+}
+
+// Reads from `socket` until `until` appears, or (empty) until it closes.
+std::string readUntil(boost::asio::ip::tcp::socket &socket,
+                      const std::string &until = "") {
+  std::string got;
+  boost::system::error_code ec;
+  char buf[4096];
+  while (until.empty() || got.find(until) == std::string::npos) {
+    size_t n = socket.read_some(boost::asio::buffer(buf), ec);
+    if (ec)
+      break;
+    got.append(buf, n);
+  }
+  return got;
+}
+
+// The first client is served; one that connects meanwhile is told why it
+// is not, and closed, instead of waiting in the kernel's backlog for ever.
+TEST(LspExecutable, TcpServesOneClientAndTellsOthers) {
   std::string cmd = std::string(TILESIGHT_BINARY) +
                     " lsp --listen 127.0.0.1:0 2>&1 >/dev/null";
   FILE *log = popen(cmd.c_str(), "r");
@@ -234,23 +267,47 @@ TEST(LspExecutable, TcpServesOneClient) {
   ASSERT_FALSE(port.empty()) << "the server did not say where it listens";
   namespace asio = boost::asio;
   asio::io_context io;
-  asio::ip::tcp::socket socket(io);
   asio::ip::tcp::resolver resolver(io);
+  asio::ip::tcp::socket socket(io), second(io);
   asio::connect(socket, resolver.resolve("127.0.0.1", port));
-  asio::write(socket, asio::buffer(frame(kInitialize) + frame(kShutdown) +
-                                   frame(kExit)));
-  std::string reply;
-  boost::system::error_code ec;
-  char buf[4096];
-  while (size_t n = socket.read_some(asio::buffer(buf), ec))
-    reply.append(buf, n); // until the server closes
+  asio::write(socket, asio::buffer(frame(kInitialize)));
+  std::string reply = readUntil(socket, R"("positionEncoding":"utf-16")");
   EXPECT_NE(reply.find(R"("positionEncoding":"utf-16")"), std::string::npos)
       << reply;
+
+  asio::connect(second, resolver.resolve("127.0.0.1", port));
+  std::string refused = readUntil(second);
+  EXPECT_NE(refused.find(R"("method":"window/showMessage")"),
+            std::string::npos)
+      << refused;
+  EXPECT_NE(refused.find("serves one client at a time, and a client from "
+                         "127.0.0.1 is connected"),
+            std::string::npos)
+      << refused;
+
+  asio::write(socket, asio::buffer(frame(kShutdown) + frame(kExit)));
+  reply = readUntil(socket);
   EXPECT_NE(reply.find(R"({"id":2,"jsonrpc":"2.0","result":null})"),
             std::string::npos)
       << reply;
   int st = pclose(log);
   EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+TEST(LspExecutable, ListenPortOutOfRange) {
+  std::string cmd =
+      std::string(TILESIGHT_BINARY) + " lsp --listen 999999 2>&1";
+  FILE *f = popen(cmd.c_str(), "r");
+  ASSERT_TRUE(f);
+  std::string out;
+  char buf[512];
+  while (size_t n = fread(buf, 1, sizeof buf, f))
+    out.append(buf, n);
+  int st = pclose(f);
+  EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 2) << out;
+  EXPECT_NE(out.find("a port from 0 to 65535, got '999999'"),
+            std::string::npos)
+      << out;
 }
 
 } // namespace

@@ -208,11 +208,11 @@ TEST(LayoutExpr, ClaimsParseAfterTheExpression) {
   ASSERT_TRUE(a.value().claim.has_value());
   EXPECT_EQ(*a.value().claim, Claim::Bijective);
   EXPECT_EQ(a.value().claimColumn, 82u);
-  EXPECT_TRUE(claimHolds(Claim::Bijective, valueProperties(a.value().value)));
+  EXPECT_EQ(claimVerdict(Claim::Bijective, valueProperties(a.value().value)), ClaimVerdict::Holds);
   auto b = evaluateAttr("(4,2):(1,2), expect = injective");
   ASSERT_TRUE(b.ok());
-  EXPECT_FALSE(claimHolds(*b.value().claim, valueProperties(b.value().value)));
-  EXPECT_TRUE(claimHolds(Claim::Surjective, valueProperties(b.value().value)));
+  EXPECT_EQ(claimVerdict(*b.value().claim, valueProperties(b.value().value)), ClaimVerdict::Fails);
+  EXPECT_EQ(claimVerdict(Claim::Surjective, valueProperties(b.value().value)), ClaimVerdict::Holds);
   EXPECT_FALSE(evaluateAttr("8:1").value().claim.has_value());
   auto bad = evaluateAttr("8:1, expect = sorted");
   ASSERT_FALSE(bad.ok());

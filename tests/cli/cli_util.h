@@ -1,0 +1,61 @@
+#pragma once
+// Running the tilesight executable from the command-line tests.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <sys/wait.h>
+
+namespace tilesight::clitest {
+
+struct CliRun {
+  int status = -1;  // the exit status; 128 + N when signal N ended it
+  std::string out;  // stdout, with stderr unless run apart
+  std::string err;  // stderr, when run apart
+};
+
+// Tests run in parallel: every file a test writes carries the test's name.
+inline std::string tempPath(const std::string& name) {
+  return ::testing::TempDir() + ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + name;
+}
+
+inline std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct RunOptions {
+  bool separateStderr = false;
+  int timeoutSeconds = 0;  // killed after this long (0: never)
+};
+
+inline CliRun run(const std::string& args, const std::string& stdinText = "", RunOptions o = {}) {
+  std::string in = tempPath("stdin.txt"), err = tempPath("stderr.txt");
+  std::ofstream(in, std::ios::binary) << stdinText;
+  std::string cmd = (o.timeoutSeconds ? "timeout -s KILL " + std::to_string(o.timeoutSeconds) + " " : "") +
+                    std::string(TILESIGHT_BINARY) + " " + args + " < " + in +
+                    (o.separateStderr ? " 2>" + err : " 2>&1");
+  CliRun r;
+  FILE* p = popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  if (o.separateStderr) r.err = readFile(err);
+  return r;
+}
+
+inline std::string write(const std::string& name, const std::string& text) {
+  std::string path = tempPath(name);
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+}  // namespace tilesight::clitest
