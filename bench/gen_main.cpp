@@ -1,5 +1,6 @@
-// tilesight_bench_gen N custom|generic|kernels > file : writes a generated
-// program (kernels: memory-heavy entries for the dataflow checks).
+// tilesight_bench_gen N custom|generic|kernels|entries|errors > file : writes a
+// generated program of about N ops (kernels: memory-heavy entries for the
+// dataflow checks), N small entries, or N type errors.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -15,8 +16,12 @@ int main(int argc, char** argv) {
     text = tilesight::bench::generateProgram(std::atoi(argv[1]), tilesight::bench::Form::Generic);
   else if (std::strcmp(form, "kernels") == 0)
     text = tilesight::bench::generateKernels(std::atoi(argv[1]));
+  else if (std::strcmp(form, "entries") == 0)
+    text = tilesight::bench::generateEntries(std::atoi(argv[1]));
+  else if (std::strcmp(form, "errors") == 0)
+    text = tilesight::bench::generateErrors(std::atoi(argv[1]));
   else {
-    std::fprintf(stderr, "usage: tilesight_bench_gen OPS custom|generic|kernels\n");
+    std::fprintf(stderr, "usage: tilesight_bench_gen N custom|generic|kernels|entries|errors\n");
     return 2;
   }
   std::fwrite(text.data(), 1, text.size(), stdout);

@@ -113,6 +113,22 @@ std::string generateKernels(int ops) {
   return out + "}\n";
 }
 
+std::string generateEntries(int entries) {
+  std::string out = "cuda_tile.module @bench {\n";
+  for (int n = 0; n < entries; ++n)
+    out += "  entry @e" + std::to_string(n) +
+           "(%x: tile<i32>) {\n    %a = addi %x, %x : tile<i32>\n    %b = muli %a, %x : tile<i32>\n"
+           "    return\n  }\n";
+  return out + "}\n";
+}
+
+std::string generateErrors(int errors) {
+  std::string out = "cuda_tile.module @bench {\n  entry @k() {\n";
+  for (int n = 0; n < errors; ++n)
+    out += "    %c" + std::to_string(n) + " = constant <i32: 1> : tile<4xf32>\n";
+  return out + "    return\n  }\n}\n";
+}
+
 std::string generateProgram(int ops, Form form) {
   Gen g{form, {}, 0, {}, {}};
   g.out.reserve(static_cast<size_t>(ops) * 110);

@@ -12,4 +12,11 @@ std::string generateProgram(int ops, Form form);
 // pointer tiles) in the custom form, clean under every check.
 std::string generateKernels(int ops);
 
+// N small entries (four ops each): per-region costs show up here.
+std::string generateEntries(int entries);
+
+// One entry with N type errors (a constant whose literal is not of its
+// type, the verifier's most common finding), for the cost per diagnostic.
+std::string generateErrors(int errors);
+
 }  // namespace tilesight::bench

@@ -142,10 +142,13 @@ void RaceChecker::run(DiagSink& diags) {
 }
 
 // Distinct entry pointer arguments are distinct memory unless --assume-aliasing.
+// With it, they share one group, whose key lies past every value id (and is
+// not ~0, DenseMap's empty key).
 uint64_t RaceChecker::groupKey(const Access& a) const {
+  constexpr uint64_t kEntryArguments = uint64_t(1) << 32;
   const Value& r = p_.value(a.root);
   if (options_.assumeAliasing && r.blockArg && r.owner != kNoId && mnemonic(p_.op(r.owner)) == "entry")
-    return ~uint64_t(0);
+    return kEntryArguments;
   return a.root;
 }
 

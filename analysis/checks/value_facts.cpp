@@ -576,28 +576,29 @@ void FactBuilder::constant(ValueId r, OpId id, const Operation& op) {
     }
   };
   for (const Attr& e : a->elems) flatten(flatten, e);
-  int64_t count = 1;
-  for (int64_t d : f.shape) count *= d;
-  if (!ok || vals.empty() || (vals.size() != 1 && static_cast<int64_t>(vals.size()) != count)) return;
+  Wide count = 1;
+  for (int64_t d : f.shape) count *= d;  // tile shapes are small: no overflow in 128 bits
+  if (!ok || vals.empty() || (vals.size() != 1 && Wide(vals.size()) != count)) return;
   Provenance basis{Evidence::Constant, OpId(id), r};
   TileFact c = exactTile(r, vals[0], basis);
   if (vals.size() == 1) return set(r, std::move(c));
   // Row-major strides of the literal; stride k = value at unit step along k.
   int64_t row = 1;
   for (size_t k = f.shape.size(); k-- > 0;) {
-    c.strides[k] = f.shape[k] > 1 ? std::optional<int64_t>(vals[row] - vals[0]) : int64_t(0);
+    Wide step = f.shape[k] > 1 ? Wide(vals[row]) - vals[0] : 0;
+    c.strides[k] = fitsIn(step, 64) ? std::optional<int64_t>(int64_t(step)) : std::nullopt;
     row *= f.shape[k];
   }
+  // A step past int64 makes the literal not affine (checked below).
+  bool steps = std::find(c.strides.begin(), c.strides.end(), std::nullopt) == c.strides.end();
   std::vector<int64_t> coord(f.shape.size(), 0);
-  for (size_t lin = 0; lin < vals.size(); ++lin) {
+  for (size_t lin = 0; steps && lin < vals.size(); ++lin) {
     Wide expect = vals[0];
     for (size_t k = 0; k < coord.size(); ++k) expect += Wide(*c.strides[k]) * coord[k];
-    if (expect != vals[lin]) {
-      std::fill(c.strides.begin(), c.strides.end(), std::nullopt);
-      break;
-    }
+    if (expect != vals[lin]) steps = false;
     for (size_t k = coord.size(); k-- > 0 && ++coord[k] == f.shape[k];) coord[k] = 0;
   }
+  if (!steps) std::fill(c.strides.begin(), c.strides.end(), std::nullopt);
   auto [lo, hi] = std::minmax_element(vals.begin(), vals.end());
   c.values = Interval{*lo, *hi};
   if (!c.affine()) c.base.affine.reset();

@@ -9,16 +9,24 @@ removed one, or executed a program. (Writes to descriptors it did not open
 for writing, stdout and stderr, its own event and pipe descriptors, are the
 protocol and the log.)
 
-usage: lsp_io_audit.py TILESIGHT REPO_ROOT   (exit 77 when strace is absent)
+Then a crash: the server is sent SIGSEGV mid-session. It must say so on
+stderr and end by that signal within seconds, again without writing a file or
+running a program (LLVM's crash handler ran llvm-symbolizer and wrote
+temporary files, and could deadlock).
+
+usage: lsp_io_audit.py TILESIGHT REPO_ROOT [--no-crash]   (exit 77 when strace is absent;
+       --no-crash for sanitizer builds, where AddressSanitizer handles the signal)
 """
 import json
 import os
 import pathlib
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 
 def frame(message: dict) -> bytes:
@@ -88,8 +96,67 @@ FORBIDDEN = re.compile(
     r"|\b(execve|execveat)\(")
 
 
+def traced_env() -> dict:
+    """LeakSanitizer cannot run under ptrace: in a sanitizer build the traced
+    server runs without it (the in-process LSP tests check for leaks)."""
+    env = dict(os.environ)
+    env["ASAN_OPTIONS"] = ":".join(filter(None, [env.get("ASAN_OPTIONS"), "detect_leaks=0"]))
+    return env
+
+
+def server_pid(tracer: subprocess.Popen) -> int:
+    """The pid of strace's child, the server (found by its parent pid)."""
+    for _ in range(100):
+        for entry in pathlib.Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            # pid (comm) state ppid ...: comm may hold spaces, so read after ')'
+            if int(stat.rsplit(")", 1)[1].split()[1]) == tracer.pid:
+                return int(entry.name)
+        time.sleep(0.05)
+    raise RuntimeError("strace started no server")
+
+
+def crash_session(strace: str, tilesight: str, tmp: pathlib.Path) -> list:
+    """Problems when the server is made to crash mid-session under strace."""
+    trace = tmp / "crash-trace"
+    tracer = subprocess.Popen(
+        [strace, "-f", "-qq", "-o", str(trace), "-e",
+         "trace=%file,%desc,%process,%network", tilesight, "lsp"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        cwd=tmp)
+    tracer.stdin.write(frame({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                              "params": {"capabilities": {}}}))
+    tracer.stdin.flush()
+    first = tracer.stdout.read1(4096)  # the initialize answer: it is serving
+    os.kill(server_pid(tracer), signal.SIGSEGV)
+    problems = []
+    try:
+        _, err = tracer.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        tracer.kill()
+        return ["the crashed server did not exit within 10 s"]
+    lines = trace.read_text().splitlines()
+    started = [l for l in lines if re.search(r"\bexecve\(", l)]
+    bad = [l for l in lines if FORBIDDEN.search(l) and l not in started[:1]]
+    ended = any("+++ killed by SIGSEGV" in l for l in lines)
+    print(f"crash: {len(lines)} system calls traced; ended by SIGSEGV: {ended}")
+    if b'"id":1' not in first:
+        problems.append(f"no initialize answer before the crash: {first[:200]!r}")
+    if not ended:
+        problems.append("the server did not end by SIGSEGV: " + " | ".join(lines[-3:]))
+    if b"internal error: SIGSEGV" not in err:
+        problems.append(f"no crash message on stderr: {err[-300:]!r}")
+    problems += [f"forbidden system call after a crash: {l}" for l in bad[:20]]
+    return problems
+
+
 def main() -> int:
-    tilesight, root = sys.argv[1], pathlib.Path(sys.argv[2])
+    tilesight, root = os.path.abspath(sys.argv[1]), pathlib.Path(sys.argv[2])
     strace = shutil.which("strace")
     if not strace:
         if os.environ.get("TILESIGHT_REQUIRE_E2E") == "1":
@@ -104,10 +171,15 @@ def main() -> int:
         proc = subprocess.run(
             [strace, "-f", "-qq", "-o", str(trace), "-e",
              "trace=%file,%desc,%process,%network", tilesight, "lsp"],
-            input=data, capture_output=True, timeout=120, cwd=tmp)
+            input=data, capture_output=True, timeout=120, cwd=tmp, env=traced_env())
         lines = trace.read_text().splitlines()
+        if "--no-crash" in sys.argv[3:]:
+            print("crash part left out: a sanitizer build handles the signal itself")
+            crash_problems = []
+        else:
+            crash_problems = crash_session(strace, tilesight, pathlib.Path(tmp))
         leftovers = sorted(p.name for p in pathlib.Path(tmp).iterdir()
-                           if p.name != "trace")
+                           if p.name not in ("trace", "crash-trace"))
     answers = proc.stdout.count(b'"id":')
     # execve of the server itself is strace starting it: the first line.
     started = [l for l in lines if re.search(r"\bexecve\(", l)]
@@ -122,12 +194,13 @@ def main() -> int:
     if leftovers:
         problems.append(f"files left in its working directory: {leftovers}")
     problems += [f"forbidden system call: {l}" for l in bad[:20]]
+    problems += crash_problems
     if problems:
         print("FAIL:\n  " + "\n  ".join(problems))
         print(proc.stderr.decode(errors="replace")[-2000:])
         return 1
     print("ok: no file opened for writing, created, renamed or removed; "
-          "no program executed")
+          "no program executed; after a crash too, and it ended at once")
     return 0
 
 
