@@ -20,11 +20,12 @@ void checkSameElement(const OpRef& o, TypeRef src, TypeRef res, DiagSink& d) {
 
 // --- pack / unpack -------------------------------------------------------------------
 
-// Bits a packed tile occupies (tf32 is stored in 32 bits).
+// Bits a packed tile occupies (tf32 is stored in 32 bits); saturated at
+// INT64_MAX for shapes far past the element limit (the type rules report those).
 int64_t storageBits(TypeRef t) {
   Elem e = t->tileElem();
-  int64_t w = e == Elem::TF32 ? 32 : elemBits(e);
-  return w * t->numElements();
+  int64_t w = e == Elem::TF32 ? 32 : elemBits(e), bits;
+  return __builtin_mul_overflow(w, t->numElements(), &bits) ? INT64_MAX : bits;
 }
 
 void checkPackUnpack(const OpRef& o, DiagSink& d) {

@@ -31,8 +31,9 @@ void checkTileShape(const std::vector<int64_t>& shape, Elem elem, Range r, DiagS
                                "; load a larger tile and mask or pad the extra elements)");
     return;
   }
-  int64_t n = 1;
-  for (int64_t d : shape) n = std::min<int64_t>(n * d, kMaxTileElements * 2);
+  int64_t n = 1;  // capped past the limit, so the product never overflows
+  for (int64_t d : shape)
+    if (__builtin_mul_overflow(n, d, &n) || n > kMaxTileElements * 2) n = kMaxTileElements * 2;
   if (n > kMaxTileElements)
     diags.error(r, "type", std::string(what) + " " + shapeString(shape) + " has more than the maximum of " +
                                std::to_string(kMaxTileElements) + " elements");
