@@ -595,6 +595,8 @@ std::optional<int64_t> Footprints::inBlock(ValueId v, const Block& b, int& budge
   auto x = inBlock(op.operands[0].value, b, budget);
   if (!x) return std::nullopt;
   if (n == "assume") return x;
+  if (n == "select") return op.operands.size() == 3 ? inBlock(op.operands[*x ? 1 : 2].value, b, budget) : std::nullopt;
+  if (n == "cmpi") return compareInBlock(op, *x, b, budget);
   if (n == "exti" || n == "trunci") {
     TypeRef from = p_.typeOf(op.operands[0].value);
     unsigned fb = from && from->isTile() ? elemBits(from->tileElem()) : 64;
@@ -629,6 +631,30 @@ std::optional<int64_t> Footprints::inBlock(ValueId v, const Block& b, int& budge
   return wrap(q, bits);
 }
 
+// cmpi in tile block `b`, given its lhs there: -1 (true as one bit reads
+// signed) or 0.
+std::optional<int64_t> Footprints::compareInBlock(const Operation& op, int64_t lhs, const Block& b,
+                                                  int& budget) const {
+  if (op.operands.size() != 2) return std::nullopt;
+  auto rhs = inBlock(op.operands[1].value, b, budget);
+  TypeRef t = p_.typeOf(op.operands[0].value);
+  if (!rhs || !t || !t->isTile() || !isIntElem(t->tileElem())) return std::nullopt;
+  unsigned bits = elemBits(t->tileElem());
+  bool uns = keywordOf(op, "signedness") == "unsigned";
+  __int128 l = uns ? __int128(unsignedOf(lhs, bits)) : __int128(lhs),
+           r = uns ? __int128(unsignedOf(*rhs, bits)) : __int128(*rhs);
+  std::string_view pred = keywordOf(op, "comparison_predicate");
+  bool v;
+  if (pred == "equal") v = l == r;
+  else if (pred == "not_equal") v = l != r;
+  else if (pred == "less_than") v = l < r;
+  else if (pred == "less_than_or_equal") v = l <= r;
+  else if (pred == "greater_than") v = l > r;
+  else if (pred == "greater_than_or_equal") v = l >= r;
+  else return std::nullopt;
+  return v ? -1 : 0;
+}
+
 // Whether a value is the same function of the iteration in every tile block:
 // constants, entry arguments, the grid size, induction variables of loops with
 // such bounds, and integer arithmetic on them.
@@ -648,9 +674,10 @@ bool Footprints::uniform(ValueId v, int& budget) const {
     return true;
   }
   if (n == "get_num_tile_blocks") return true;
-  static constexpr std::string_view kArith[] = {"addi", "subi", "muli", "divi",   "remi",  "maxi",
-                                                "mini", "andi", "ori",  "xori",   "shli",  "shri",
-                                                "negi", "absi", "exti", "trunci", "assume"};
+  static constexpr std::string_view kArith[] = {"addi", "subi",  "muli", "divi",   "remi",   "maxi",
+                                                "mini", "andi",  "ori",  "xori",   "shli",   "shri",
+                                                "negi", "absi",  "exti", "trunci", "assume", "cmpi",
+                                                "select"};
   if (std::find(std::begin(kArith), std::end(kArith), n) == std::end(kArith)) return false;
   for (const Operand& o : op.operands)
     if (!uniform(o.value, budget)) return false;

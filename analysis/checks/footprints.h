@@ -112,6 +112,7 @@ private:
   // Both walk the computation of `v` back through at most kMaxNodes values.
   static constexpr int kMaxNodes = 256;
   std::optional<int64_t> inBlock(ValueId v, const Block& b, int& budget) const;
+  std::optional<int64_t> compareInBlock(const Operation& cmp, int64_t lhs, const Block& b, int& budget) const;
   std::optional<int64_t> inBlock(ValueId v, const Block& b) const {
     int budget = kMaxNodes;
     return inBlock(v, b, budget);

@@ -7,6 +7,7 @@
 #include "analysis/checks/ir_query.h"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 
 #include <llvm/ADT/DenseMap.h>
@@ -77,12 +78,13 @@ bool noSignedWrap(const Operation& op) {
   return o == "no_signed_wrap" || o == "no_wrap";
 }
 
-enum class Bin { Add, Sub, Mul, Shl, Div, Rem, Shr, Max, Min, And };
+enum class Bin { Add, Sub, Mul, Shl, Div, Rem, Shr, Max, Min, And, Or, Xor };
 
 std::optional<Bin> binaryKind(std::string_view n) {
   static constexpr std::pair<std::string_view, Bin> kinds[] = {
       {"addi", Bin::Add}, {"subi", Bin::Sub}, {"muli", Bin::Mul}, {"shli", Bin::Shl}, {"divi", Bin::Div},
-      {"remi", Bin::Rem}, {"shri", Bin::Shr}, {"maxi", Bin::Max}, {"mini", Bin::Min}, {"andi", Bin::And}};
+      {"remi", Bin::Rem}, {"shri", Bin::Shr}, {"maxi", Bin::Max}, {"mini", Bin::Min}, {"andi", Bin::And},
+      {"ori", Bin::Or},   {"xori", Bin::Xor}};
   for (const auto& [name, k] : kinds)
     if (n == name) return k;
   return std::nullopt;
@@ -224,6 +226,8 @@ private:
 
   // --- transfer functions ---
   void constant(ValueId r, OpId id, const Operation& op);
+  void compare(ValueId r, const Operation& op);
+  void select(ValueId r, const Operation& op);
   void gridValues(OpId id, const Operation& op, bool ids);
   void shapeQuery(OpId id, const Operation& op);
   void binary(ValueId r, const Operation& op, Bin k);
@@ -540,12 +544,59 @@ void FactBuilder::transfer(OpId id, const Operation& op) {
   if (n == "offset") return offset(r, op);
   if (n == "ptr_to_ptr") return ptrToPtr(r, op);
   if (n == "get_global" || n == "alloca") return rootPointer(r, id);
-  if (n == "select") {
-    const TileFact *a = get(operandValue(op, "val_if_true")), *b = get(operandValue(op, "val_if_false"));
-    if (a && b) set(r, join(*a, *b, r));
+  if (n == "cmpi") return compare(r, op);
+  if (n == "select") return select(r, op);
+  structural(r, op, n);
+}
+
+// Whether `lhs PRED rhs` holds for every pair of values in the two intervals
+// (true), for none (false), or neither.
+static std::optional<bool> decided(std::string_view pred, Interval a, Interval b) {
+  if (pred == "equal" || pred == "not_equal") {
+    std::optional<bool> eq;
+    if (a.single() && b.single() && a.lo == b.lo) eq = true;
+    else if (a.hi < b.lo || b.hi < a.lo) eq = false;
+    if (!eq) return std::nullopt;
+    return pred == "equal" ? *eq : !*eq;
+  }
+  bool lt = pred == "less_than" || pred == "less_than_or_equal";
+  if (!lt) std::swap(a, b);  // a > b is b < a
+  bool strict = pred == "less_than" || pred == "greater_than";
+  if (strict ? a.hi < b.lo : a.hi <= b.lo) return true;
+  if (strict ? a.lo >= b.hi : a.lo > b.hi) return false;
+  return std::nullopt;
+}
+
+// cmpi whose operands' ranges decide it (a remainder in [0, 3] is never below
+// 0; an iota plus an offset that stays below the bound): a constant i1 tile,
+// -1 for true as one bit reads signed.
+void FactBuilder::compare(ValueId r, const Operation& op) {
+  if (op.operands.size() != 2) return;
+  const TileFact *a = get(op.operands[0].value), *b = get(op.operands[1].value);
+  if (!a || !b || a->pointer || b->pointer) return;
+  auto ra = a->range(), rb = b->range();
+  if (!ra || !rb) return;
+  // Unsigned order agrees with the signed one on non-negative values.
+  if (keywordOf(op, "signedness") == "unsigned" && (ra->lo < 0 || rb->lo < 0)) return;
+  auto v = decided(keywordOf(op, "comparison_predicate"), *ra, *rb);
+  if (!v) return;
+  TileFact f = exactTile(r, *v ? -1 : 0, strongerBasis(a->base.basis, b->base.basis));
+  f.base.evidence = Evidence::Derived;
+  set(r, std::move(f));
+}
+
+// A select whose condition is decided is its live operand; otherwise it joins
+// both (cuTile's sign fix-up of `%` has a condition that is false for
+// non-negative operands).
+void FactBuilder::select(ValueId r, const Operation& op) {
+  const TileFact* c = get(operandValue(op, "cond"));
+  ValueId t = operandValue(op, "val_if_true"), e = operandValue(op, "val_if_false");
+  if (c && c->uniform() && c->base.exact()) {
+    if (const TileFact* live = get(*c->base.exact() ? t : e)) set(r, *live);
     return;
   }
-  structural(r, op, n);
+  const TileFact *a = get(t), *b = get(e);
+  if (a && b) set(r, join(*a, *b, r));
 }
 
 void FactBuilder::rootPointer(ValueId r, OpId id) {
@@ -649,6 +700,12 @@ void FactBuilder::shapeQuery(OpId id, const Operation& op) {
 std::optional<Bounds> FactBuilder::bounds(Bin k, const ScalarFact& a, const ScalarFact& b, const Operation& op,
                                           unsigned bits) const {
   Wide alo = a.range.lo, ahi = a.range.hi, blo = b.range.lo, bhi = b.range.hi;
+  bool bitwise = k == Bin::And || k == Bin::Or || k == Bin::Xor;
+  if (bitwise && a.exact() && b.exact()) {  // e.g. the i1 conditions of Python's `%` fix-up
+    int64_t x = *a.exact(), y = *b.exact();
+    Wide v = k == Bin::And ? (x & y) : k == Bin::Or ? (x | y) : (x ^ y);
+    return Bounds{v, v, true, true};
+  }
   std::string_view sign = keywordOf(op, "signedness");
   // Unsigned (or unstated) semantics agree with signed ones on non-negative values.
   bool asSignedOk = sign == "signed" || (alo >= 0 && blo >= 0);
@@ -706,6 +763,13 @@ std::optional<Bounds> FactBuilder::bounds(Bin k, const ScalarFact& a, const Scal
       bool loKnown = max ? loSide.loKnown : a.loKnown && b.loKnown;
       bool hiKnown = max ? a.hiKnown && b.hiKnown : hiSide.hiKnown;
       return Bounds{lo, hi, loKnown, hiKnown};
+    }
+    case Bin::Or:
+    case Bin::Xor: {
+      // Non-negative operands below 2^w give a result below 2^w.
+      if (alo < 0 || blo < 0) return std::nullopt;
+      Wide hi = (Wide(1) << std::bit_width(static_cast<uint64_t>(std::max(ahi, bhi)))) - 1;
+      return Bounds{0, hi, a.loKnown && b.loKnown, a.hiKnown && b.hiKnown};
     }
     case Bin::And: {
       // x & m lies in [0, m] for a non-negative m, whatever x is.

@@ -441,6 +441,73 @@ TEST_F(Facts, SelectJoinsBothArms) {
   EXPECT_EQ(s("%s").divisor, 2);
 }
 
+// cuTile lowers Python's `a % b` to remi and a sign fix-up
+// select(((r < 0) xor (b < 0)) and r != 0, r + b, r): with a non-negative
+// dividend and a positive divisor the condition is decided false, so the
+// select is r and stays in [0, b - 1] (the join of both arms was [0, 2b - 1]).
+TEST_F(Facts, PythonModuloFixUpIsDecided) {
+  options.grid = std::array<int64_t, 3>{512, 1, 1};
+  load("",
+       "    %bid, %by, %bz = get_tile_block_id : tile<i32>\n"
+       "    %c0 = constant <i32: 0> : tile<i32>\n"
+       "    %c8 = constant <i32: 8> : tile<i32>\n"
+       "    %r = remi %bid, %c8 signed : tile<i32>\n"
+       "    %rneg = cmpi less_than %r, %c0, signed : tile<i32> -> tile<i1>\n"
+       "    %bneg = cmpi less_than %c8, %c0, signed : tile<i32> -> tile<i1>\n"
+       "    %sgn = xori %rneg, %bneg : tile<i1>\n"
+       "    %nz = cmpi not_equal %r, %c0, signed : tile<i32> -> tile<i1>\n"
+       "    %fix = andi %sgn, %nz : tile<i1>\n"
+       "    %adj = addi %r, %c8 : tile<i32>\n"
+       "    %mod = select %fix, %adj, %r : tile<i1>, tile<i32>\n"
+       "    %q = divi %bid, %c8 signed rounding<negative_inf> : tile<i32>");
+  EXPECT_EQ(s("%r").range, (Interval{0, 7}));
+  EXPECT_EQ(s("%rneg").exact(), 0);  // false
+  EXPECT_EQ(s("%bneg").exact(), 0);
+  EXPECT_EQ(s("%sgn").exact(), 0);
+  EXPECT_FALSE(s("%nz").exact());    // r may or may not be 0
+  EXPECT_EQ(s("%fix").exact(), 0);   // false and anything
+  EXPECT_EQ(s("%mod").range, (Interval{0, 7}));
+  EXPECT_TRUE(s("%mod").hiKnown);
+  EXPECT_EQ(s("%q").range, (Interval{0, 63}));
+}
+
+// Conditions decided by ranges: true is -1 in one bit; or/xor of exact values.
+TEST_F(Facts, ComparisonsDecidedByRanges) {
+  load("%x: tile<i32>",
+       bounded("%a", "%x", 0, 3) + bounded("%b", "%x", 4, 9) +
+           "    %lt = cmpi less_than %a, %b, signed : tile<i32> -> tile<i1>\n"
+           "    %ge = cmpi greater_than_or_equal %a, %b, unsigned : tile<i32> -> tile<i1>\n"
+           "    %eq = cmpi equal %a, %b, signed : tile<i32> -> tile<i1>\n"
+           "    %open = cmpi less_than %a, %x, signed : tile<i32> -> tile<i1>\n"
+           "    %or = ori %lt, %ge : tile<i1>\n"
+           "    %xor = xori %lt, %lt : tile<i1>\n"
+           "    %pick = select %lt, %a, %b : tile<i1>, tile<i32>");
+  EXPECT_EQ(s("%lt").exact(), -1);
+  EXPECT_EQ(s("%ge").exact(), 0);
+  EXPECT_EQ(s("%eq").exact(), 0);
+  EXPECT_FALSE(s("%open").exact());
+  EXPECT_EQ(s("%or").exact(), -1);
+  EXPECT_EQ(s("%xor").exact(), 0);
+  EXPECT_EQ(s("%pick").range, (Interval{0, 3}));
+}
+
+// A bounds mask whose every lane is in range is all true (the lanes of
+// iota + 16 * k stay below 64 for k in [0, 2]).
+TEST_F(Facts, BoundsMaskOfInRangeLanesIsAllTrue) {
+  load("%x: tile<i32>",
+       bounded("%k", "%x", 0, 2) +
+           "    %c16 = constant <i32: 16> : tile<i32>\n"
+           "    %base = muli %k, %c16 : tile<i32>\n"
+           "    %i = iota : tile<16xi32>\n"
+           "    %b = reshape %base : tile<i32> -> tile<1xi32>\n"
+           "    %bb = broadcast %b : tile<1xi32> -> tile<16xi32>\n"
+           "    %lane = addi %i, %bb : tile<16xi32>\n"
+           "    %n = constant <i32: 64> : tile<16xi32>\n"
+           "    %mask = cmpi less_than %lane, %n, signed : tile<16xi32> -> tile<16xi1>");
+  EXPECT_TRUE(t("%mask").uniform());
+  EXPECT_EQ(t("%mask").base.exact(), -1);
+}
+
 TEST_F(Facts, InductionVariableNearTheTypeLimitMayWrap) {
   load("",
        "    %c0 = constant <i8: 0> : tile<i8>\n"
