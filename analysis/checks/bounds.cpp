@@ -1,16 +1,26 @@
 // bounds.index and bounds.partial-tile (DESIGN §5) on the view memory ops.
 //
 // bounds.index: an index of load_view_tko, store_view_tko or
-// atomic_red_view_tko outside the view's index space (views.h). Every value
-// out of range is an error; some values out of range is a warning, reported
-// only for an end of the index's interval that is evidence (value_facts.h):
-// an index nothing is known about stays silent.
+// atomic_red_view_tko outside the view's index space (views.h). First, what
+// the launch certainly runs (executions.h): an execution in which the index
+// is outside is an error that names it (the tile block, the loop iteration);
+// when every execution was seen and none is, the index is proved in range.
+// Otherwise the intervals speak: every value out of range is an error; some
+// values out of range is a warning, reported only for an end of the index's
+// interval that is evidence (value_facts.h): an index nothing is known about
+// stays silent.
 //
 // bounds.partial-tile: a load of a tile that overhangs the tensor's edge
 // through a view without padding_value (the overhang reads unspecified
-// values). Reported when the index's interval reaches a partial tile through
-// an end that is evidence, so an unknown index stays silent here too. Stores
-// are masked at the edge: nothing to report. The fix adds
+// values). Reported for an execution that loads such a tile, or when the
+// index's interval reaches a partial tile through an end that is evidence, so
+// an unknown index stays silent here too. The unspecified lanes are followed
+// like poison: through element-wise ops they stay in their lanes, and a store
+// of the same tile geometry at the same indices masks exactly them (the
+// tensor's edge is the same). Only when they reach something observable (a
+// reduction, a scan, an mma, a shape op that moves lanes, a scalar, a
+// pointer, a loop-carried value, a store elsewhere) is the load reported,
+// with a note on that use. Stores are masked at the edge: nothing to report. The fix adds
 // `padding_value = zero` to the view's type where the spec allows it (float
 // views not used by atomic_red_view_tko), at the definition and every use.
 #include <algorithm>
@@ -20,6 +30,8 @@
 #include <llvm/ADT/DenseMap.h>
 
 #include "analysis/checks/checks.h"
+#include "analysis/checks/executions.h"
+#include "analysis/checks/unspecified_lanes.h"
 #include "analysis/checks/value_facts.h"
 #include "analysis/checks/views.h"
 #include "analysis/ir/op_table.h"
@@ -73,7 +85,7 @@ std::optional<IndexRange> indexRange(const ValueFacts& facts, ValueId v, OpId us
 class BoundsChecker {
 public:
   BoundsChecker(const CheckContext& cx, DiagSink& diags)
-      : p_(cx.program), facts_(cx.facts), diags_(diags) {}
+      : p_(cx.program), facts_(cx.facts), executions_(cx.executions), diags_(diags), lanes_(cx.program, cx.facts) {}
 
   void check(OpId id) {
     const Operation& op = p_.op(id);
@@ -98,7 +110,9 @@ public:
 private:
   const Program& p_;
   const ValueFacts& facts_;
+  const Executions& executions_;
   DiagSink& diags_;
+  UnspecifiedLanes lanes_;
   llvm::DenseMap<ValueId, std::optional<Fix>> fixes_;  // per view: one scan of the program
 
   struct Ctx {
@@ -133,6 +147,29 @@ private:
     d.notes.push_back({*r, name(p_, t->base.basis.value) + " is defined here"});
   }
 
+  // The first execution of the access in which the index satisfies `bad`,
+  // and whether every execution was seen.
+  struct Certain {
+    std::optional<Execution> at;
+    int64_t index = 0;
+    bool complete = false;
+  };
+  Certain certain(const Ctx& c, llvm::function_ref<bool(int64_t)> bad) const {
+    Certain out;
+    ValueId v = c.index.value;
+    bool computedAll = true;
+    out.complete = executions_.forEach(c.id, {v}, [&](const Execution& e) {
+      auto x = executions_.value(v, e);
+      if (!x) return computedAll = false, true;
+      if (!bad(*x)) return true;
+      out.at = e;
+      out.index = *x;
+      return false;
+    });
+    out.complete &= computedAll;
+    return out;
+  }
+
   // bounds.index; true when reported (an index out of the space needs no
   // partial-tile warning on top).
   bool checkIndex(const Ctx& c) {
@@ -141,6 +178,19 @@ private:
     // The last valid index (none above it is known when the extent is not).
     int64_t last = dim.extent ? *dim.extent - 1 : INT64_MAX;
     bool every = (r.loKnown && r.range.lo > last) || (r.hiKnown && r.range.hi < 0);
+    if (!r.rows && dim.extent && !every) {
+      Certain e = certain(c, [&](int64_t x) { return x < 0 || x > last; });
+      if (e.at) {
+        std::string when = executions_.describe(*e.at);
+        report(c, Severity::Error, "bounds.index",
+               "index " + std::to_string(e.index) + " of dimension " + std::to_string(c.dim) +
+                   " is outside the index space " + c.space.shapeText() + " of " + name(p_, c.view.value) +
+                   " (valid: " + validText(dim) + ")" + (when.empty() ? "" : " " + when) + "; " +
+                   facts_.describe(c.index.value, c.id));
+        return true;
+      }
+      if (e.complete) return false;  // in range in every execution
+    }
     // A row-index tile that certainly holds an out-of-range row.
     bool someRow = r.rows && r.attained && (r.range.hi > last || r.range.lo < 0);
     bool mayHi = r.hiKnown && r.range.hi > last, mayLo = r.loKnown && r.range.lo < 0;
@@ -169,6 +219,9 @@ private:
     const views::IndexDim& dim = c.space.dims[c.dim];
     const IndexRange& r = c.r;
     if (!dim.extent || !dim.firstPartial || *dim.firstPartial >= *dim.extent) return;
+    Certain e = certain(c, [&](int64_t x) { return x >= *dim.firstPartial && x < *dim.extent; });
+    if (e.at) return partialTile(c, e.index, executions_.describe(*e.at));
+    if (e.complete) return;  // no execution loads a partial tile
     int64_t k = std::max(r.range.lo, *dim.firstPartial);
     // Evidence that a partial tile is reached: the upper end reaches one, or
     // the lower end is one already.
@@ -176,23 +229,42 @@ private:
     if (!reaches && *dim.firstPartial == 0) return everyTilePartial(c);
     if (!reaches || k > std::min(r.range.hi, *dim.extent - 1)) return;
     bool exact = r.loKnown && r.hiKnown && r.range.single();
+    partialTile(c, k, exact ? "" : "may");
+  }
+
+  // A load of partial tile k: `when` is "may" (some value of the index
+  // reaches it), the execution that loads it (executions.h), or empty.
+  void partialTile(const Ctx& c, int64_t k, const std::string& when) {
+    OpId use = lanes_.observableUse(c.id, c.space);
+    if (use == kNoId) return;  // only masked stores of the same lanes read them
+    const views::IndexDim& dim = c.space.dims[c.dim];
     int64_t begin = k * dim.step, over = dim.overhang(k);
     std::string tile = "tile " + std::to_string(k) + " of dimension " + std::to_string(c.dim);
     std::string covers = "(it covers elements " + std::to_string(begin) + ".." + std::to_string(begin + dim.tile - 1) +
                          " of tensor dimension " + std::to_string(dim.tensorDim) + ", size " +
                          std::to_string(*dim.tensorSize) + ")";
     std::string view = name(p_, c.view.value);
-    std::string msg = (exact ? "load of " + tile + " reads " : "load may reach " + tile + ", which reads ") +
-                      std::to_string(over) + " element" + (over == 1 ? "" : "s") + " past the tensor's edge " + covers +
-                      ", and " + view + " has no padding_value, so they are unspecified; " +
-                      facts_.describe(c.index.value, c.id);
+    std::string reads = std::to_string(over) + " element" + (over == 1 ? "" : "s") + " past the tensor's edge " + covers;
+    std::string msg = when == "may" ? "load may reach " + tile + ", which reads " + reads
+                      : when.empty() ? "load of " + tile + " reads " + reads
+                                     : "load of " + tile + " " + when + " reads " + reads;
+    msg += ", and " + view + " has no padding_value, so they are unspecified; " + facts_.describe(c.index.value, c.id);
     Diagnostic& d = report(c, Severity::Warning, "bounds.partial-tile", msg);
+    noteUse(d, use);
     if (auto fix = paddingFix(c.view.value)) d.fixes.push_back(std::move(*fix));
+  }
+
+  void noteUse(Diagnostic& d, OpId use) const {
+    const Operation& op = p_.op(use);
+    d.notes.push_back({op.nameRange, "the unspecified values reach this '" + std::string(op.info ? op.info->name : op.name) +
+                                         "', where they matter"});
   }
 
   // Every tile overhangs (the tensor is smaller than a tile, or strided tiles
   // reach past it from the first): any index the load may use, known or not.
   void everyTilePartial(const Ctx& c) {
+    OpId use = lanes_.observableUse(c.id, c.space);
+    if (use == kNoId) return;
     const views::IndexDim& dim = c.space.dims[c.dim];
     int64_t over = dim.overhang(0);
     std::string view = name(p_, c.view.value);
@@ -202,6 +274,7 @@ private:
                       std::to_string(*dim.tensorSize) + ", " + std::to_string(over) + " past the edge), and " + view +
                       " has no padding_value, so those elements are unspecified";
     Diagnostic& d = report(c, Severity::Warning, "bounds.partial-tile", msg);
+    noteUse(d, use);
     if (auto fix = paddingFix(c.view.value)) d.fixes.push_back(std::move(*fix));
   }
 

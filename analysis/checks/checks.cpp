@@ -1,5 +1,6 @@
 #include "analysis/checks/checks.h"
 
+#include "analysis/checks/executions.h"
 #include "analysis/checks/value_facts.h"
 
 namespace tilesight {
@@ -27,7 +28,8 @@ void runChecks(const ParseResult& parsed, const CheckOptions& options, layout::W
              options.enabled("race");
   if (!any) return;
   ValueFacts facts(parsed.program, options);
-  CheckContext cx{parsed.program, options, facts, layoutBudget};
+  Executions executions(parsed.program, facts);
+  CheckContext cx{parsed.program, options, facts, executions, layoutBudget};
   if (options.enabled("bounds")) checkBounds(cx, diags);
   if (options.enabled("layout.overlap")) checkOverlap(cx, diags);
   if (options.enabled("subbyte.align")) checkSubbyte(cx, diags);

@@ -17,6 +17,7 @@
 
 namespace tilesight {
 
+class Executions;
 class ValueFacts;
 
 // The spec's limit on a launch grid: at most 2^24 - 1 tile blocks per axis.
@@ -44,6 +45,7 @@ struct CheckContext {
   const Program& program;
   const CheckOptions& options;
   const ValueFacts& facts;
+  const Executions& executions;      // what a launch certainly runs (executions.h)
   layout::WorkBudget& layoutBudget;  // the analysis's, shared with the #layout claims
 };
 

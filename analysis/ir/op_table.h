@@ -59,6 +59,10 @@ enum OpTrait : uint32_t {
   kIsolated = 1u << 2,   // entry, testing$func, module
   kMemory = 1u << 3,     // token-ordered memory op
   kTopLevel = 1u << 4,   // may appear directly in a module
+  // Result element i is a function of element i of each operand (same
+  // shape): integer, float and conversion ops but matrix products and
+  // pointer casts, select, assume.
+  kElementwise = 1u << 5,
 };
 
 struct OpInfo {

@@ -33,12 +33,23 @@ AnalyzeOptions withGrid(int64_t x, int64_t y, int64_t z) {
 }
 
 // A 100x64 f32 tensor in 32x32 tiles: index space 4x2, tile 3 of dimension 0
-// overhangs by 28 rows. `type` is the view type, `body` uses %pv.
+// overhangs by 28 rows. `type` is the view type, `body` uses %pv; %qv is a
+// 128x64 view where a tile can be stored in bounds (see used()).
 std::string edgeKernel(const std::string& type, const std::string& body, const std::string& elem = "f32") {
-  return kernel("%p: tile<ptr<" + elem + ">>",
+  return kernel("%p: tile<ptr<" + elem + ">>, %q: tile<ptr<" + elem + ">>",
                 "    %tv = make_tensor_view %p, shape = [100, 64], strides = [64, 1] : tensor_view<100x64x" + elem +
                     ", strides=[64,1]>\n    %pv = make_partition_view %tv : " + type +
+                    "\n    %qt = make_tensor_view %q, shape = [128, 64], strides = [64, 1] : tensor_view<128x64x" + elem +
+                    ", strides=[64,1]>\n    %qv = make_partition_view %qt : partition_view<tile=(32x32), tensor_view<128x64x" +
+                    elem + ", strides=[64,1]>>" +
                     "\n    %c0 = constant <i32: 0> : tile<i32>\n    %c3 = constant <i32: 3> : tile<i32>\n" + body);
+}
+
+// Stores `tile` to tile (0, 0) of %qv, in bounds: the unspecified rows of a
+// partial load land in memory there, so they matter.
+std::string used(const std::string& tile, const std::string& elem = "f32") {
+  return "\n    %used = store_view_tko weak " + tile + ", %qv[%c0, %c0] : tile<32x32x" + elem +
+         ">, partition_view<tile=(32x32), tensor_view<128x64x" + elem + ", strides=[64,1]>>, tile<i32> -> token";
 }
 
 const std::string kView = "partition_view<tile=(32x32), tensor_view<100x64xf32, strides=[64,1]>>";
@@ -51,7 +62,8 @@ TEST(Bounds, PaddingFixChangesTheDefinitionAndEveryUse) {
       "    %a, %t = load_view_tko weak %pv[%c3, %c0] : " + kView + ", tile<i32> -> tile<32x32xf32>, token\n"
       "    %b, %u = load_view_tko weak %pv[%c0, %c0] token = %t\n        : " + kView +
           ", tile<i32> -> tile<32x32xf32>, token\n"
-          "    %s = store_view_tko weak %b, %pv[%c3, %c0] token = %u : tile<32x32xf32>, " + kView + ", tile<i32> -> token");
+          "    %s = store_view_tko weak %b, %pv[%c3, %c0] token = %u : tile<32x32xf32>, " + kView + ", tile<i32> -> token" +
+          used("%a"));
   Analysis before = analyze(text);
   auto partial = withCode(before, "bounds.partial-tile");
   ASSERT_EQ(partial.size(), 1u);  // the store is masked; the second load reads tile 0
@@ -72,7 +84,8 @@ TEST(Bounds, PaddingFixChangesTheDefinitionAndEveryUse) {
 TEST(Bounds, PaddingFixInLongFormTypes) {
   std::string view = "!cuda_tile.partition_view<tile=(32x32), !cuda_tile.tensor_view<100x64xf32, strides=[64,1]>>";
   std::string text = edgeKernel(
-      view, "    %a, %t = load_view_tko weak %pv[%c3, %c0] : " + view + ", tile<i32> -> tile<32x32xf32>, token");
+      view, "    %a, %t = load_view_tko weak %pv[%c3, %c0] : " + view + ", tile<i32> -> tile<32x32xf32>, token" +
+                used("%a"));
   Analysis before = analyze(text);
   auto partial = withCode(before, "bounds.partial-tile");
   ASSERT_EQ(partial.size(), 1u);
@@ -85,7 +98,9 @@ TEST(Bounds, PaddingFixInLongFormTypes) {
 TEST(Bounds, NoPaddingFixForIntegerViews) {
   std::string view = "partition_view<tile=(32x32), tensor_view<100x64xi32, strides=[64,1]>>";
   Analysis a = analyze(edgeKernel(
-      view, "    %a, %t = load_view_tko weak %pv[%c3, %c0] : " + view + ", tile<i32> -> tile<32x32xi32>, token", "i32"));
+      view, "    %a, %t = load_view_tko weak %pv[%c3, %c0] : " + view + ", tile<i32> -> tile<32x32xi32>, token" +
+                used("%a", "i32"),
+      "i32"));
   auto partial = withCode(a, "bounds.partial-tile");
   ASSERT_EQ(partial.size(), 1u);
   EXPECT_TRUE(partial[0]->fixes.empty());
@@ -112,7 +127,8 @@ TEST(Bounds, UnknownIndicesStaySilent) {
 TEST(Bounds, GridMakesBlockIdsEvidence) {
   std::string text = edgeKernel(
       kView, "    %bx, %by, %bz = get_tile_block_id : tile<i32>\n"
-             "    %a, %t = load_view_tko weak %pv[%bx, %by] : " + kView + ", tile<i32> -> tile<32x32xf32>, token");
+             "    %a, %t = load_view_tko weak %pv[%bx, %by] : " + kView + ", tile<i32> -> tile<32x32xf32>, token" +
+                 used("%a"));
   Analysis fits = analyze(text, withGrid(4, 2, 1));
   auto partial = withCode(fits, "bounds.partial-tile");
   ASSERT_EQ(partial.size(), 1u);
@@ -121,9 +137,10 @@ TEST(Bounds, GridMakesBlockIdsEvidence) {
   Analysis over = analyze(text, withGrid(4, 3, 1));
   auto index = withCode(over, "bounds.index");
   ASSERT_EQ(index.size(), 1u);
+  EXPECT_EQ(index[0]->severity, Severity::Error);  // tile block (0, 2, 0) runs it
   EXPECT_EQ(index[0]->message,
-            "index of dimension 1 may reach 2, outside the index space 4x2 of %pv (valid: 0..1): %by ranges over "
-            "[0, 2] from the grid (--grid=4,3,1)");
+            "index 2 of dimension 1 is outside the index space 4x2 of %pv (valid: 0..1) in tile block (0, 2, 0); %by "
+            "ranges over [0, 2] from the grid (--grid=4,3,1)");
 }
 
 TEST(Bounds, GuardedIndexIsInside) {
@@ -143,7 +160,8 @@ TEST(Bounds, GuardedIndexIsInside) {
 
 TEST(Bounds, DisabledCodesAreDropped) {
   std::string text = edgeKernel(
-      kView, "    %a, %t = load_view_tko weak %pv[%c3, %c0] : " + kView + ", tile<i32> -> tile<32x32xf32>, token");
+      kView, "    %a, %t = load_view_tko weak %pv[%c3, %c0] : " + kView + ", tile<i32> -> tile<32x32xf32>, token" +
+                 used("%a"));
   AnalyzeOptions o;
   o.checks.disabled = {"bounds.partial-tile"};
   EXPECT_TRUE(analyze(text, o).diagnostics.empty());
@@ -174,5 +192,5 @@ TEST(Bounds, GuardOnTheBlockIdCoversTheIndexComputedBefore) {
   EXPECT_EQ(index[0]->severity, Severity::Error);
   EXPECT_EQ(index[0]->message,
             "index -1 of dimension 1 is outside the index space 4x2 of %pv (valid: 0..1); %prev is -1, derived from "
-            "%bx, which is 0 (get_tile_block_id is never negative), narrowed by the comparison at line 10");
+            "%bx, which is 0 (get_tile_block_id is never negative), narrowed by the comparison at line 12");
 }

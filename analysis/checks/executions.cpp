@@ -1,0 +1,265 @@
+#include "analysis/checks/executions.h"
+
+#include <algorithm>
+
+#include "analysis/checks/ir_query.h"
+
+namespace tilesight {
+
+namespace {
+
+std::string_view nameOf(const Operation& op) { return op.info ? op.info->name : std::string_view(); }
+
+// The integer width of an integer tile type, 0 for anything else.
+unsigned intBits(TypeRef t) {
+  return t && t->isTile() && !t->isPtrTile() && isIntElem(t->tileElem()) ? elemBits(t->tileElem()) : 0;
+}
+
+// v as a `bits`-wide two's complement value.
+int64_t wrap(__int128 v, unsigned bits) {
+  if (bits >= 64 || bits == 0) return static_cast<int64_t>(v);
+  uint64_t m = (uint64_t(1) << bits) - 1, u = static_cast<uint64_t>(v) & m;
+  return (u >> (bits - 1)) ? static_cast<int64_t>(u | ~m) : static_cast<int64_t>(u);
+}
+
+uint64_t unsignedOf(int64_t v, unsigned bits) {
+  return bits >= 64 ? uint64_t(v) : uint64_t(v) & ((uint64_t(1) << bits) - 1);
+}
+
+// The integer ops whose results follow from their operands.
+bool computed(std::string_view n) {
+  static constexpr std::string_view kOps[] = {"addi", "subi", "muli",   "divi",   "remi",   "maxi", "mini",
+                                              "andi", "ori",  "xori",   "shli",   "shri",   "negi", "absi",
+                                              "exti", "trunci", "assume", "cmpi", "select"};
+  return std::find(std::begin(kOps), std::end(kOps), n) != std::end(kOps);
+}
+
+}  // namespace
+
+Executions::Executions(const Program& program, const ValueFacts& facts) : p_(program), facts_(facts) {
+  if (facts.options().grid) grid_ = *facts.options().grid;
+}
+
+bool Executions::charge(int64_t n) const {
+  work_ -= n;
+  return work_ >= 0;
+}
+
+// --- values ---------------------------------------------------------------------------
+
+std::optional<int64_t> Executions::value(ValueId v, const Execution& e) const {
+  int budget = kMaxNodes;
+  auto r = compute(v, e, budget);
+  return charge(kMaxNodes - budget) ? r : std::nullopt;
+}
+
+std::optional<int64_t> Executions::compute(ValueId v, const Execution& e, int& budget) const {
+  if (v == kNoId || --budget < 0) return std::nullopt;
+  const ScalarFact* f = facts_.scalar(v);
+  if (f && f->exact()) return f->exact();
+  const Value& val = p_.value(v);
+  if (val.owner == kNoId) return std::nullopt;
+  const Operation& op = p_.op(val.owner);
+  std::string_view n = nameOf(op);
+  if (val.blockArg) {
+    if (n != "for" || val.index != 0) return std::nullopt;
+    for (const auto& [loop, iv] : e.iterations)
+      if (loop == val.owner) return iv;
+    return std::nullopt;
+  }
+  if (n == "get_tile_block_id" && val.index < 3) return e.block[val.index];
+  if (n == "get_num_tile_blocks" && val.index < 3 && grid_) return (*grid_)[val.index];
+  unsigned bits = intBits(p_.typeOf(v));
+  if (!bits || op.operands.empty() || !computed(n)) return std::nullopt;
+  auto x = compute(op.operands[0].value, e, budget);
+  if (!x) return std::nullopt;
+  if (n == "assume") return x;
+  if (n == "select") return op.operands.size() == 3 ? compute(op.operands[*x ? 1 : 2].value, e, budget) : std::nullopt;
+  if (n == "cmpi") return compare(op, *x, e, budget);
+  if (n == "exti" || n == "trunci") {
+    unsigned from = intBits(p_.typeOf(op.operands[0].value));
+    return wrap(keywordOf(op, "signedness") == "unsigned" ? __int128(unsignedOf(*x, from)) : __int128(*x), bits);
+  }
+  if (n == "negi") return wrap(-__int128(*x), bits);
+  if (n == "absi") return wrap(*x < 0 ? -__int128(*x) : __int128(*x), bits);
+  if (op.operands.size() < 2) return std::nullopt;
+  auto y = compute(op.operands[1].value, e, budget);
+  if (!y) return std::nullopt;
+  bool uns = keywordOf(op, "signedness") == "unsigned";
+  __int128 l = uns ? __int128(unsignedOf(*x, bits)) : __int128(*x),
+           r = uns ? __int128(unsignedOf(*y, bits)) : __int128(*y);
+  if (n == "addi") return wrap(l + r, bits);
+  if (n == "subi") return wrap(l - r, bits);
+  if (n == "muli") return wrap(l * r, bits);
+  if (n == "maxi") return wrap(std::max(l, r), bits);
+  if (n == "mini") return wrap(std::min(l, r), bits);
+  if (n == "andi") return wrap(l & r, bits);
+  if (n == "ori") return wrap(l | r, bits);
+  if (n == "xori") return wrap(l ^ r, bits);
+  if (n == "shli") return r >= 0 && r < bits ? std::optional<int64_t>(wrap(l << int(r), bits)) : std::nullopt;
+  if (n == "shri") return r >= 0 && r < bits ? std::optional<int64_t>(wrap(l >> int(r), bits)) : std::nullopt;
+  if (r == 0) return std::nullopt;  // undefined: no execution computes it
+  if (n == "remi") return wrap(l % r, bits);
+  __int128 q = l / r, m = l % r;  // divi
+  std::string_view mode = keywordOf(op, "rounding");
+  if (mode == "negative_inf" && m != 0 && ((m < 0) != (r < 0))) --q;
+  if (mode == "positive_inf" && m != 0 && ((m < 0) == (r < 0))) ++q;
+  return wrap(q, bits);
+}
+
+// cmpi given its lhs: -1 (true as one bit reads signed) or 0.
+std::optional<int64_t> Executions::compare(const Operation& cmp, int64_t lhs, const Execution& e, int& budget) const {
+  if (cmp.operands.size() != 2) return std::nullopt;
+  auto rhs = compute(cmp.operands[1].value, e, budget);
+  unsigned bits = intBits(p_.typeOf(cmp.operands[0].value));
+  if (!rhs || !bits) return std::nullopt;
+  bool uns = keywordOf(cmp, "signedness") == "unsigned";
+  __int128 l = uns ? __int128(unsignedOf(lhs, bits)) : __int128(lhs),
+           r = uns ? __int128(unsignedOf(*rhs, bits)) : __int128(*rhs);
+  std::string_view pred = keywordOf(cmp, "comparison_predicate");
+  bool v;
+  if (pred == "equal") v = l == r;
+  else if (pred == "not_equal") v = l != r;
+  else if (pred == "less_than") v = l < r;
+  else if (pred == "less_than_or_equal") v = l <= r;
+  else if (pred == "greater_than") v = l > r;
+  else if (pred == "greater_than_or_equal") v = l >= r;
+  else return std::nullopt;
+  return v ? -1 : 0;
+}
+
+// What a value's computation reads: block id axes and induction variables.
+void Executions::collect(ValueId v, Deps& d, int& budget) const {
+  if (v == kNoId || --budget < 0) {
+    d.computable = false;
+    return;
+  }
+  const ScalarFact* f = facts_.scalar(v);
+  if (f && f->exact()) return;
+  const Value& val = p_.value(v);
+  if (val.owner == kNoId) {
+    d.computable = false;
+    return;
+  }
+  const Operation& op = p_.op(val.owner);
+  std::string_view n = nameOf(op);
+  if (val.blockArg) {
+    if (n == "for" && val.index == 0) {
+      if (std::find(d.loops.begin(), d.loops.end(), val.owner) == d.loops.end()) d.loops.push_back(val.owner);
+    } else {
+      d.computable = false;
+    }
+    return;
+  }
+  if (n == "get_tile_block_id" && val.index < 3) {
+    d.axes |= uint8_t(1u << val.index);
+    return;
+  }
+  if (n == "get_num_tile_blocks" && grid_) return;
+  if (!intBits(p_.typeOf(v)) || !computed(n)) {
+    d.computable = false;
+    return;
+  }
+  for (const Operand& o : op.operands) collect(o.value, d, budget);
+}
+
+// --- executions -----------------------------------------------------------------------
+
+bool Executions::forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref<bool(const Execution&)> f) const {
+  // The path from the function body to op, outermost first.
+  llvm::SmallVector<Step, 8> path;
+  for (OpId child = op, q = p_.op(op).parent;; child = q, q = p_.op(q).parent) {
+    if (q == kNoId) return false;
+    const Operation& parent = p_.op(q);
+    std::string_view n = nameOf(parent);
+    if (n == "entry") break;
+    if (n != "for" && n != "if") return false;  // loop, reduce and scan bodies, test functions
+    uint32_t region = 0;
+    for (uint32_t r = 0; r < parent.regions.size(); ++r)
+      if (parent.regions[r].range.begin <= p_.op(child).range.begin &&
+          p_.op(child).range.begin < parent.regions[r].range.end)
+        region = r;
+    path.push_back({q, region});
+  }
+  std::reverse(path.begin(), path.end());
+  // What has to be enumerated: what the values, the bounds and the conditions read.
+  Deps need;
+  int budget = kMaxNodes * 4;
+  for (ValueId v : of) collect(v, need, budget);
+  for (const Step& s : path) {
+    const Operation& o = p_.op(s.op);
+    if (nameOf(o) == "if")
+      collect(operandValue(o, "condition"), need, budget);
+    else
+      for (std::string_view g : {"lowerBound", "upperBound", "step"}) collect(operandValue(o, g), need, budget);
+  }
+  if (!need.computable || !charge(kMaxNodes * 4 - budget)) return false;
+  if (need.axes && !grid_) return false;
+  BlockId extent{1, 1, 1};
+  for (int a = 0; a < 3; ++a)
+    if (need.axes & (1u << a)) extent[a] = (*grid_)[a];
+  bool complete = true, stopped = false;
+  Execution e;
+  e.axes = need.axes;
+  e.varied = need.loops;
+  for (int64_t z = 0; z < extent[2] && !stopped; ++z)
+    for (int64_t y = 0; y < extent[1] && !stopped; ++y)
+      for (int64_t x = 0; x < extent[0] && !stopped; ++x) {
+        if (!charge(1)) return false;
+        e.block = {x, y, z};
+        complete &= walk(path, 0, need, e, f, stopped);
+      }
+  return complete && !stopped;
+}
+
+bool Executions::walk(const llvm::SmallVector<Step, 8>& path, size_t at, const Deps& need, Execution& e,
+                      llvm::function_ref<bool(const Execution&)> f, bool& stopped) const {
+  if (at == path.size()) {
+    stopped = !f(e);
+    return !stopped;
+  }
+  const Operation& op = p_.op(path[at].op);
+  if (nameOf(op) == "if") {
+    auto c = value(operandValue(op, "condition"), e);
+    if (!c) return false;
+    // The op runs in the then region when the condition holds, else in the other.
+    if ((*c != 0) != (path[at].region == 0)) return true;
+    return walk(path, at + 1, need, e, f, stopped);
+  }
+  auto lb = value(operandValue(op, "lowerBound"), e), ub = value(operandValue(op, "upperBound"), e),
+       step = value(operandValue(op, "step"), e);
+  if (!lb || !ub || !step || *step <= 0) return false;
+  if (op.attr("unsignedCmp") && (*lb < 0 || *ub < 0)) return false;
+  bool relevant = std::find(need.loops.begin(), need.loops.end(), path[at].op) != need.loops.end();
+  bool complete = true;
+  for (int64_t iv = *lb; iv < *ub;) {
+    if (!charge(1)) return false;
+    e.iterations.push_back({path[at].op, iv});
+    complete &= walk(path, at + 1, need, e, f, stopped);
+    e.iterations.pop_back();
+    if (stopped || !relevant) break;  // one iteration stands for all when none differs
+    if (__builtin_add_overflow(iv, *step, &iv)) return false;
+  }
+  return complete;
+}
+
+std::string Executions::describe(const Execution& e) const {
+  std::string s = e.axes ? "in tile block (" + std::to_string(e.block[0]) + ", " + std::to_string(e.block[1]) +
+                               ", " + std::to_string(e.block[2]) + ")"
+                         : "";
+  bool first = true;
+  for (const auto& [loop, iv] : e.iterations) {
+    if (std::find(e.varied.begin(), e.varied.end(), loop) == e.varied.end()) continue;
+    const Operation& op = p_.op(loop);
+    ValueId var = op.regions.empty() || op.regions[0].blocks.empty() || op.regions[0].blocks[0].args.empty()
+                      ? kNoId
+                      : op.regions[0].blocks[0].args[0];
+    std::string name = var == kNoId ? "the induction variable" : std::string(p_.value(var).name);
+    s += std::string(s.empty() ? "" : " ") + (first ? "when " : "and ") + name + " = " + std::to_string(iv) +
+         " in the loop at line " + std::to_string(facts_.line(op.range.begin));
+    first = false;
+  }
+  return s;
+}
+
+}  // namespace tilesight

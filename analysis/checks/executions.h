@@ -1,0 +1,91 @@
+#pragma once
+// The executions of an op that a launch certainly performs, enumerated
+// concretely: each tile block of a known grid and, inside it, each iteration
+// of the `for` loops around the op, with the integer scalars that follow from
+// block ids, the grid, constants and induction variables computed exactly,
+// with the ops' own wrap-around (the value the program computes).
+//
+// An execution is reported only when every `for` bound and `if` condition on
+// the way to the op is computed in it: the op then certainly runs there, so a
+// value found in one is a fact of the launch, not an over-approximation (the
+// bounds checks call that "must"). Only what the values asked about depend on
+// is enumerated: a block axis or a loop they do not depend on is visited once
+// (a loop only checked to run at least once). `forEach` also says whether it
+// saw every execution: then a property that holds in all of them holds in the
+// program. The work per program is bounded (kWork value computations): past
+// it enumerations stop and say they are incomplete, which can hide a finding
+// but never invent one. No fixpoints: iter_values and `loop` bodies are not
+// enumerated.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/STLFunctionalExtras.h>
+#include <llvm/ADT/SmallVector.h>
+
+#include "analysis/checks/value_facts.h"
+#include "analysis/ir/ir.h"
+
+namespace tilesight {
+
+using BlockId = std::array<int64_t, 3>;
+
+struct Execution {
+  BlockId block{0, 0, 0};
+  llvm::SmallVector<std::pair<OpId, int64_t>, 4> iterations;  // `for` op -> its induction variable
+  // What was enumerated (the rest stands for any value): block axes, loops.
+  uint8_t axes = 0;
+  llvm::SmallVector<OpId, 4> varied;
+};
+
+class Executions {
+public:
+  static constexpr int64_t kWork = int64_t(1) << 22;  // value computations per program
+  static constexpr int kMaxNodes = 256;               // ops walked back per value
+
+  Executions(const Program& program, const ValueFacts& facts);
+
+  // The value of integer scalar v in execution e; nullopt when it does not
+  // follow from what e fixes (or the computation divides by zero).
+  std::optional<int64_t> value(ValueId v, const Execution& e) const;
+
+  // Calls f for each execution of `op` that differs in what `of` (and the
+  // bounds and conditions on the way) depend on, until f returns false.
+  // Returns true when every execution of `op` was visited (f never stopped it,
+  // nothing on the way was beyond computing, the work bound held).
+  bool forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref<bool(const Execution&)> f) const;
+
+  // What singles the execution out: "in tile block (3, 0, 0) when %k = 16 in
+  // the loop at line 12"; empty when nothing does (every execution is alike).
+  std::string describe(const Execution& e) const;
+
+  // The grid, when the options give one.
+  const std::optional<BlockId>& grid() const { return grid_; }
+
+private:
+  struct Deps {
+    uint8_t axes = 0;                     // bit i: block id axis i
+    llvm::SmallVector<OpId, 4> loops;     // `for` ops whose induction variable is used
+    bool computable = true;               // false: something no execution fixes
+  };
+  struct Step {          // one op between the function and `op`, outermost first
+    OpId op;
+    uint32_t region;     // for an `if`: which region holds `op`
+  };
+  void collect(ValueId v, Deps& d, int& budget) const;
+  std::optional<int64_t> compute(ValueId v, const Execution& e, int& budget) const;
+  std::optional<int64_t> compare(const Operation& cmp, int64_t lhs, const Execution& e, int& budget) const;
+  bool walk(const llvm::SmallVector<Step, 8>& path, size_t at, const Deps& need, Execution& e,
+            llvm::function_ref<bool(const Execution&)> f, bool& stopped) const;
+  bool charge(int64_t n) const;
+
+  const Program& p_;
+  const ValueFacts& facts_;
+  std::optional<BlockId> grid_;
+  mutable int64_t work_ = kWork;
+};
+
+}  // namespace tilesight

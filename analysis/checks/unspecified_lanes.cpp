@@ -1,0 +1,228 @@
+#include "analysis/checks/unspecified_lanes.h"
+
+#include <algorithm>
+
+#include <llvm/ADT/DenseSet.h>
+
+#include "analysis/checks/ir_query.h"
+#include "analysis/ir/op_table.h"
+#include "analysis/verify/verify_util.h"
+
+namespace tilesight {
+
+namespace {
+
+std::string_view nameOf(const Operation& op) { return op.info ? op.info->name : std::string_view(); }
+
+const std::vector<int64_t>* shapeOf(const Program& p, ValueId v) {
+  TypeRef t = p.typeOf(v);
+  return t && t->isTile() ? &t->shape : nullptr;
+}
+
+// Positions of the dimensions larger than 1.
+llvm::SmallVector<size_t, 4> wideDims(const std::vector<int64_t>& shape) {
+  llvm::SmallVector<size_t, 4> out;
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (shape[d] != 1) out.push_back(d);
+  return out;
+}
+
+template <class Lanes> bool anyLane(const Lanes& lanes) {
+  return std::any_of(lanes.begin(), lanes.end(), [](const auto& l) { return l.has_value(); });
+}
+
+}  // namespace
+
+UnspecifiedLanes::UnspecifiedLanes(const Program& program, const ValueFacts& facts) : p_(program), facts_(facts) {}
+
+const llvm::SmallVector<std::pair<OpId, size_t>, 2>& UnspecifiedLanes::usersOf(ValueId v) {
+  if (users_.empty())
+    for (OpId id = 0; id < p_.ops.size(); ++id)
+      for (size_t i = 0; i < p_.op(id).operands.size(); ++i)
+        if (ValueId u = p_.op(id).operands[i].value; u != kNoId) users_[u].push_back({id, i});
+  static const llvm::SmallVector<std::pair<OpId, size_t>, 2> none;
+  auto it = users_.find(v);
+  return it == users_.end() ? none : it->second;
+}
+
+OpId UnspecifiedLanes::observableUse(OpId load, const views::IndexSpace& space) {
+  const Operation& op = p_.op(load);
+  if (op.results.empty()) return kNoId;
+  Load l{load, space, {}};
+  for (const Operand* o : rules::OpRef{p_, op}.group("index")) l.indices.push_back(o->value);
+  const std::vector<int64_t>* shape = shapeOf(p_, op.results[0]);
+  if (!shape || shape->size() != space.dims.size() || l.indices.size() != space.dims.size()) return load;
+  Lanes start(shape->size());
+  for (size_t d = 0; d < space.dims.size(); ++d) {
+    const views::IndexDim& dim = space.dims[d];
+    // A tile of one element along a dimension is never partial there: it is
+    // in bounds or outside the index space (bounds.index).
+    if (dim.tile == 1 || (dim.extent && dim.firstPartial && *dim.firstPartial >= *dim.extent)) continue;
+    start[d] = Lane{d, std::nullopt};
+    const ScalarFact* k = facts_.scalarAt(l.indices[d], load);
+    if (k && k->exact() && dim.tensorSize && dim.step > 0)
+      start[d]->first = std::max<int64_t>(0, *dim.tensorSize - *k->exact() * dim.step);
+  }
+  llvm::SmallVector<std::pair<ValueId, Lanes>, 8> work{{op.results[0], start}};
+  llvm::DenseMap<ValueId, Lanes> seen;
+  while (!work.empty()) {
+    auto [v, lanes] = work.pop_back_val();
+    if (!anyLane(lanes)) continue;
+    auto [it, fresh] = seen.try_emplace(v, lanes);
+    if (!fresh) {
+      if (it->second == lanes) continue;
+      return p_.value(v).owner;  // two ways in with different lanes: not followed further
+    }
+    for (const auto& [user, operand] : usersOf(v)) {
+      std::string_view un = nameOf(p_.op(user));
+      if (un == "store_view_tko" && operand == 0 && masks(l, user, lanes)) continue;
+      if (un == "continue" || un == "break" || un == "yield" || un == "for" || un == "loop") {
+        size_t before = work.size();
+        carried(user, operand, lanes, work);
+        if (work.size() == before) return user;
+        continue;
+      }
+      auto next = through(user, operand, lanes);
+      if (!next) return user;
+      const Operation& u = p_.op(user);
+      std::string_view n = nameOf(u);
+      work.push_back({u.results[n == "reduce" || n == "scan" ? operand : 0], std::move(*next)});
+    }
+  }
+  return kNoId;
+}
+
+std::optional<UnspecifiedLanes::Lanes> UnspecifiedLanes::through(OpId user, size_t operand, const Lanes& in) const {
+  const Operation& op = p_.op(user);
+  if (!op.info || op.broken) return std::nullopt;
+  std::string_view n = nameOf(op);
+  const std::vector<int64_t>* from = shapeOf(p_, op.operands[operand].value);
+  size_t k = n == "reduce" || n == "scan" ? operand : 0;  // the result the lanes reach
+  if (!from || op.results.size() <= k) return std::nullopt;
+  const std::vector<int64_t>* to = shapeOf(p_, op.results[k]);
+  if (!to || in.size() != from->size()) return std::nullopt;
+  Lanes out(to->size());
+  if (op.info->traits & kElementwise) {
+    if (*to != *from) return std::nullopt;
+    return in;
+  }
+  if (n == "broadcast") {  // same rank; only size-1 dimensions (never partial) grow
+    if (to->size() != from->size()) return std::nullopt;
+    return in;
+  }
+  if (n == "reshape") {  // only unit dimensions added or dropped
+    auto a = wideDims(*from), b = wideDims(*to);
+    if (a.size() != b.size()) return std::nullopt;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if ((*from)[a[i]] != (*to)[b[i]]) return std::nullopt;
+      out[b[i]] = in[a[i]];
+    }
+    return out;
+  }
+  if (n == "extract") return operand == 0 ? extract(op, in) : std::nullopt;
+  if (n == "permute") {  // result dimension i is source dimension perm[i]
+    const Attr* perm = op.attr("permutation");
+    if (!perm || perm->elems.size() != to->size()) return std::nullopt;
+    for (size_t i = 0; i < to->size(); ++i) {
+      int64_t s = perm->elems[i].i;
+      if (s < 0 || static_cast<size_t>(s) >= in.size()) return std::nullopt;
+      out[i] = in[s];
+    }
+    return out;
+  }
+  if (n == "reduce" || n == "scan") {  // along another dimension: the lanes stay in their rows
+    const Attr* dim = op.attr("dim");
+    if (!dim || dim->i < 0 || static_cast<size_t>(dim->i) >= in.size() || in[dim->i]) return std::nullopt;
+    for (size_t d = 0, o = 0; d < in.size() && o < out.size(); ++d)
+      if (!(n == "reduce" && to->size() < from->size() && static_cast<int64_t>(d) == dim->i)) out[o++] = in[d];
+    return out;
+  }
+  if (n == "mmaf" || n == "mmai" || n == "mmaf_scaled") {
+    // (B x) M x K times (B x) K x N plus (B x) M x N: unspecified along K
+    // reaches every output; along M or N, only their rows or columns.
+    size_t r = in.size();
+    if (r < 2 || out.size() != r) return std::nullopt;
+    if (operand == 2) return in;
+    if (operand > 2) return std::nullopt;  // block scales
+    size_t kDim = operand == 0 ? r - 1 : r - 2;
+    if (in[kDim]) return std::nullopt;
+    for (size_t d = 0; d + 2 < r; ++d) out[d] = in[d];
+    if (operand == 0) out[r - 2] = in[r - 2];
+    else out[r - 1] = in[r - 1];
+    return out;
+  }
+  return std::nullopt;
+}
+
+// An extract of sub-tile j (of the result's shape) at constant indices: the
+// lanes it takes are all in bounds (nothing flows on), or it is where they
+// matter.
+std::optional<UnspecifiedLanes::Lanes> UnspecifiedLanes::extract(const Operation& op, const Lanes& in) const {
+  const std::vector<int64_t>* to = shapeOf(p_, op.results[0]);
+  if (!to || to->size() != in.size() || op.operands.size() != in.size() + 1) return std::nullopt;
+  for (size_t d = 0; d < in.size(); ++d) {
+    if (!in[d]) continue;
+    const ScalarFact* j = facts_.scalarAt(op.operands[d + 1].value, kNoId);
+    if (!in[d]->first || !j || !j->exact() || (*j->exact() + 1) * (*to)[d] > *in[d]->first) return std::nullopt;
+  }
+  return Lanes(in.size());
+}
+
+// continue and break pass operand i to the loop's iter_value i (the next
+// iteration) and its result i; yield to the if's result i; a loop's initial
+// value i goes to its iter_value i.
+void UnspecifiedLanes::carried(OpId user, size_t operand, const Lanes& in,
+                               llvm::SmallVectorImpl<std::pair<ValueId, Lanes>>& work) const {
+  std::string_view n = nameOf(p_.op(user));
+  if (n == "for" || n == "loop") {
+    const Operation& loop = p_.op(user);
+    llvm::ArrayRef<Operand> init = operandGroup(loop, "initValues");
+    if (init.empty() || loop.regions.empty() || loop.regions[0].blocks.empty()) return;
+    size_t i = operand - static_cast<size_t>(init.data() - loop.operands.data());
+    const auto& args = loop.regions[0].blocks[0].args;
+    size_t at = i + (n == "for" ? 1 : 0);  // a for's first argument is its induction variable
+    if (i < init.size() && at < args.size()) work.push_back({args[at], in});
+    return;
+  }
+  OpId q = p_.op(user).parent;
+  while (n != "yield" && q != kNoId && nameOf(p_.op(q)) == "if") q = p_.op(q).parent;
+  if (q == kNoId) return;
+  const Operation& owner = p_.op(q);
+  std::string_view on = nameOf(owner);
+  if (n == "yield" ? on != "if" : on != "for" && on != "loop") return;
+  if (operand < owner.results.size()) work.push_back({owner.results[operand], in});
+  if (n == "continue" && !owner.regions.empty() && !owner.regions[0].blocks.empty()) {
+    const auto& args = owner.regions[0].blocks[0].args;
+    size_t at = operand + (on == "for" ? 1 : 0);  // a for's first argument is its induction variable
+    if (at < args.size()) work.push_back({args[at], in});
+  }
+}
+
+// A store of the value that masks every unspecified lane: each dimension that
+// holds them is tiled like the load's along it and indexed the same.
+bool UnspecifiedLanes::masks(const Load& load, OpId store, const Lanes& in) const {
+  const Operation& op = p_.op(store);
+  if (op.broken) return false;
+  rules::OpRef o{p_, op};
+  const Operand* view = o.operand("view");
+  TypeRef vt = view ? p_.typeOf(view->value) : nullptr;
+  auto space = vt ? views::indexSpace(*vt) : std::nullopt;
+  std::vector<const Operand*> at = o.group("index");
+  if (!space || space->dims.size() != in.size() || at.size() != in.size()) return false;
+  for (size_t d = 0; d < in.size(); ++d) {
+    if (!in[d]) continue;
+    const views::IndexDim &x = space->dims[d], &y = load.space.dims[in[d]->loadDim];
+    if (x.tile != y.tile || x.step != y.step || !x.tensorSize || x.tensorSize != y.tensorSize ||
+        !sameIndex(at[d]->value, load.indices[in[d]->loadDim], store))
+      return false;
+  }
+  return true;
+}
+
+bool UnspecifiedLanes::sameIndex(ValueId a, ValueId b, OpId user) const {
+  if (a == b) return true;
+  const ScalarFact *fa = facts_.scalarAt(a, user), *fb = facts_.scalarAt(b, user);
+  return fa && fb && fa->affine && fb->affine && fa->affine->exact && fb->affine->exact && *fa->affine == *fb->affine;
+}
+
+}  // namespace tilesight
