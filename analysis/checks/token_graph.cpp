@@ -139,7 +139,7 @@ void TokenGraph::visitIf(OpId id, OpId loop) {
       const Operation& yo = p_.op(y);
       sets.push_back(i < yo.operands.size() ? &setOf(yo.operands[i].value) : &setOf(kNoId));
     }
-    setToken(op.results[i], merge(yields, sets, [&](size_t k, uint32_t c) { return spansOf(*sets[k], c); }));
+    setToken(op.results[i], merge(yields, sets, {}, [&](size_t k, uint32_t c) { return spansOf(*sets[k], c); }));
   }
 }
 
@@ -234,17 +234,19 @@ TokenGraph::DepSet TokenGraph::loopResult(OpId loop, const std::vector<OpId>& te
   }
   DepSet out = init ? *init : outsidePart(*sets[0], loop);
   for (const DepSet* s : sets) out = meet(out, outsidePart(*s, loop));
-  DepSet body = merge(terms, sets, [&](size_t k, uint32_t c) {
-    const DepSet& s = *sets[k];
-    Spans none;
-    const Chain& ch = chains_[c];
-    if (s.all) return spansOf(s, c);
-    if (ch.ops.empty() || !inside(ch.ops.back(), loop)) return none;  // outside: `out` has it
-    uint32_t hi = highest(s, c), lastOut = lastBefore(c, loop);
-    int64_t lo = lastOut == kNoId ? 0 : int64_t(lastOut) + 1;
-    if (hi == kNoId || int64_t(hi) < lo) return none;
-    // Every instance, earlier iterations included: prefix-closed along the chain.
-    int64_t good = lo - 1, l = lo, h = hi;
+  // A terminator that passes on the loop's own iter_values (a `break` of
+  // cuTile's while loops does) waits, through them, for body ops of earlier
+  // iterations that no dep names: those chains are asked about too.
+  std::vector<uint32_t> viaArgs;
+  for (const DepSet* s : sets)
+    for (const Dep& d : s->deps)
+      if (chains_[d.chain].ops.empty() && chains_[d.chain].loop == loop && viaArgs.empty())
+        for (uint32_t c = 0; c < chains_.size(); ++c)
+          if (!chains_[c].ops.empty() && inside(chains_[c].ops.back(), loop)) viaArgs.push_back(c);
+  // The last position in [l, h] that s waits for in every iteration before
+  // its own (coverage is prefix-closed along a chain); l - 1 when none is.
+  auto lastCovered = [&](const DepSet& s, const Chain& ch, int64_t l, int64_t h) {
+    int64_t good = l - 1;
     while (l <= h) {
       int64_t mid = l + (h - l) / 2;
       if (coversAcross(s, ch.ops[mid], loop, 0))
@@ -252,11 +254,32 @@ TokenGraph::DepSet TokenGraph::loopResult(OpId loop, const std::vector<OpId>& te
       else
         h = mid - 1;
     }
+    return good;
+  };
+  DepSet body = merge(terms, sets, viaArgs, [&](size_t k, uint32_t c) {
+    const DepSet& s = *sets[k];
+    Spans none;
+    const Chain& ch = chains_[c];
+    if (s.all) return spansOf(s, c);
+    if (ch.ops.empty() || !inside(ch.ops.back(), loop)) return none;  // outside: `out` has it
+    uint32_t hi = highest(s, c), lastOut = lastBefore(c, loop);
+    int64_t lo = lastOut == kNoId ? 0 : int64_t(lastOut) + 1;
     Spans out;
-    for (auto [x, y] : spansOf(s, c))
-      if (int64_t(y) >= lo && int64_t(x) <= good)
-        out.push_back({static_cast<uint32_t>(std::max<int64_t>(x, lo)),
-                       static_cast<uint32_t>(std::min<int64_t>(y, good))});
+    if (hi != kNoId && int64_t(hi) >= lo) {
+      // Every instance, earlier iterations included.
+      int64_t good = lastCovered(s, ch, lo, hi);
+      for (auto [x, y] : spansOf(s, c))
+        if (int64_t(y) >= lo && int64_t(x) <= good)
+          out.push_back({static_cast<uint32_t>(std::max<int64_t>(x, lo)),
+                         static_cast<uint32_t>(std::min<int64_t>(y, good))});
+    }
+    if (std::find(viaArgs.begin(), viaArgs.end(), c) != viaArgs.end()) {
+      // Ops the terminator cannot follow in its own iteration ran only in
+      // earlier ones: covered when the iter_values wait for all of those.
+      auto it = std::partition_point(ch.ops.begin() + lo, ch.ops.end(), [&](OpId o) { return mayPrecede(o, terms[k]); });
+      int64_t split = it - ch.ops.begin(), good = lastCovered(s, ch, split, int64_t(ch.ops.size()) - 1);
+      if (good >= split) out.push_back({static_cast<uint32_t>(split), static_cast<uint32_t>(good)});
+    }
     return out;
   });
   join(out, body);
@@ -270,12 +293,13 @@ TokenGraph::DepSet TokenGraph::loopResult(OpId loop, const std::vector<OpId>& te
 // branch of an if). Since a chain never leaves a region it enters, those form
 // a suffix of the chain. `spans(k, c)` gives what terminator k waits for.
 TokenGraph::DepSet TokenGraph::merge(const std::vector<OpId>& terms, const std::vector<const DepSet*>& sets,
+                                     llvm::ArrayRef<uint32_t> extra,
                                      llvm::function_ref<Spans(size_t, uint32_t)> spans) const {
   DepSet out;
   out.all = true;
   for (const DepSet* s : sets) out.all &= s->all;
   if (out.all) return out;
-  llvm::SmallVector<uint32_t, 8> chains;
+  llvm::SmallVector<uint32_t, 8> chains(extra.begin(), extra.end());
   for (const DepSet* s : sets)
     for (const Dep& d : s->deps) chains.push_back(d.chain);
   std::sort(chains.begin(), chains.end());

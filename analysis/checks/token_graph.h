@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <vector>
 
+#include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/ADT/SmallVector.h>
@@ -98,8 +99,9 @@ private:
   void resolveArgs(OpId loop);
   DepSet outsidePart(const DepSet& s, OpId loop) const;
   DepSet loopResult(OpId loop, const std::vector<OpId>& terminators, uint32_t slot, const DepSet* init) const;
+  // `extra`: chains to ask `spans` about besides those the sets name.
   DepSet merge(const std::vector<OpId>& terminators, const std::vector<const DepSet*>& sets,
-               llvm::function_ref<Spans(size_t, uint32_t)> spans) const;
+               llvm::ArrayRef<uint32_t> extra, llvm::function_ref<Spans(size_t, uint32_t)> spans) const;
   void setToken(ValueId v, DepSet s);
   const DepSet& setOf(ValueId v) const;
 

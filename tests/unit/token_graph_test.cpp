@@ -174,6 +174,30 @@ TEST_F(Tokens, InnerLoopThatDropsItsTokenBreaksTheOuterOrder) {
   EXPECT_FALSE(across("a", "a", "r1", 0));
 }
 
+// cuTile's while loop: the exit test comes first and `break` passes the
+// iter_value on, so the loop's result waits, through the tokens carried from
+// earlier iterations, for every load and store of the body. A break that
+// passes a fresh token waits for none of them.
+TEST_F(Tokens, BreakThroughIterValuesCoversEarlierIterations) {
+  auto whileLoop = [](const std::string& exitToken) {
+    return "    %t0 = make_token : token\n"
+           "    %res = loop iter_values(%a = %t0) : token -> token {\n"
+           "      %fresh = make_token : token\n"
+           "      if %cond {\n"
+           "        break %" + exitToken + " : token\n"
+           "      }\n" +
+           "  " + load("l", "a") + "  " + store("s", "l") +
+           "      continue %s : token\n"
+           "    }\n" +
+           store("after", "res");
+  };
+  build(whileLoop("a"));
+  EXPECT_TRUE(waits("after", "s"));
+  EXPECT_TRUE(waits("after", "l"));
+  build(whileLoop("fresh"));
+  EXPECT_FALSE(waits("after", "s"));
+}
+
 TEST_F(Tokens, ManyStreamsSaturate) {
   std::string body, names;
   for (size_t i = 0; i <= TokenGraph::kMaxChains; ++i) {
