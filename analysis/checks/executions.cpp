@@ -40,6 +40,26 @@ Executions::Executions(const Program& program, const ValueFacts& facts) : p_(pro
   if (facts.options().grid) grid_ = *facts.options().grid;
 }
 
+// Whether `child`, an op of `loop`'s body, comes before every op of the body
+// that holds a break, continue or return.
+bool Executions::beforeEveryExit(const Operation& loop, OpId child) const {
+  if (loop.regions.empty() || loop.regions[0].blocks.size() != 1) return false;
+  auto exits = [&](auto& self, OpId id) -> bool {
+    std::string_view n = nameOf(p_.op(id));
+    if (n == "break" || n == "continue" || n == "return") return true;
+    for (const Region& r : p_.op(id).regions)
+      for (const Block& b : r.blocks)
+        for (OpId inner : b.ops)
+          if (self(self, inner)) return true;
+    return false;
+  };
+  for (OpId id : loop.regions[0].blocks[0].ops) {
+    if (id == child) return true;
+    if (exits(exits, id)) return false;
+  }
+  return false;
+}
+
 bool Executions::charge(int64_t n) const {
   work_ -= n;
   return work_ >= 0;
@@ -128,6 +148,13 @@ std::optional<int64_t> Executions::compare(const Operation& cmp, int64_t lhs, co
   return v ? -1 : 0;
 }
 
+bool Executions::computable(ValueId v) const {
+  Deps d;
+  int budget = kMaxNodes;
+  collect(v, d, budget);
+  return d.computable && (!d.axes || grid_);
+}
+
 // What a value's computation reads: block id axes and induction variables.
 void Executions::collect(ValueId v, Deps& d, int& budget) const {
   if (v == kNoId || --budget < 0) {
@@ -173,7 +200,13 @@ bool Executions::forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref
     const Operation& parent = p_.op(q);
     std::string_view n = nameOf(parent);
     if (n == "entry") break;
-    if (n != "for" && n != "if") return false;  // loop, reduce and scan bodies, test functions
+    // The first iteration of a `loop` runs its body up to the first op that
+    // can leave it: what comes before that runs at least once.
+    if (n == "loop") {
+      if (!beforeEveryExit(parent, child)) return false;
+      continue;
+    }
+    if (n != "for" && n != "if") return false;  // reduce and scan bodies, test functions
     uint32_t region = 0;
     for (uint32_t r = 0; r < parent.regions.size(); ++r)
       if (parent.regions[r].range.begin <= p_.op(child).range.begin &&

@@ -14,8 +14,9 @@
 // saw every execution: then a property that holds in all of them holds in the
 // program. The work per program is bounded (kWork value computations): past
 // it enumerations stop and say they are incomplete, which can hide a finding
-// but never invent one. No fixpoints: iter_values and `loop` bodies are not
-// enumerated.
+// but never invent one. No fixpoints: iter_values are not followed, and of a
+// `loop` only what its first iteration certainly runs (the ops before any
+// that can leave the body) is seen, once.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -47,6 +48,10 @@ public:
   static constexpr int kMaxNodes = 256;               // ops walked back per value
 
   Executions(const Program& program, const ValueFacts& facts);
+
+  // Whether some execution fixes v (it follows from block ids, the grid,
+  // constants and induction variables of `for` loops).
+  bool computable(ValueId v) const;
 
   // The value of integer scalar v in execution e; nullopt when it does not
   // follow from what e fixes (or the computation divides by zero).
@@ -81,6 +86,7 @@ private:
   bool walk(const llvm::SmallVector<Step, 8>& path, size_t at, const Deps& need, Execution& e,
             llvm::function_ref<bool(const Execution&)> f, bool& stopped) const;
   bool charge(int64_t n) const;
+  bool beforeEveryExit(const Operation& loop, OpId child) const;
 
   const Program& p_;
   const ValueFacts& facts_;

@@ -7,6 +7,7 @@
 
 #include <llvm/ADT/ArrayRef.h>
 
+#include "analysis/checks/executions.h"
 #include "analysis/checks/views.h"
 #include "analysis/ir/op_table.h"
 
@@ -94,17 +95,6 @@ Overlap intersect(const Box& a, const Box& b, int64_t d, int64_t& at) {
   return sure;
 }
 
-// Integer semantics of the ops a block-id computation uses, wrapped to `bits`.
-int64_t wrap(__int128 v, unsigned bits) {
-  if (bits >= 64 || bits == 0) return static_cast<int64_t>(v);
-  uint64_t m = (uint64_t(1) << bits) - 1, u = static_cast<uint64_t>(v) & m;
-  return (u >> (bits - 1)) ? static_cast<int64_t>(u | ~m) : static_cast<int64_t>(u);
-}
-
-uint64_t unsignedOf(int64_t v, unsigned bits) {
-  return bits >= 64 ? uint64_t(v) : uint64_t(v) & ((uint64_t(1) << bits) - 1);
-}
-
 Footprints::Result result(Overlap o, std::string where, int64_t distance = 0) {
   Footprints::Result r;
   r.kind = o;
@@ -115,9 +105,9 @@ Footprints::Result result(Overlap o, std::string where, int64_t distance = 0) {
 
 }  // namespace
 
-Footprints::Footprints(const Program& program, const ValueFacts& facts, const std::vector<OpId>& memoryOps,
-                       layout::WorkBudget& layoutBudget)
-    : p_(program), facts_(facts), layoutBudget_(layoutBudget), blocks_(blocks(facts.options())) {
+Footprints::Footprints(const Program& program, const ValueFacts& facts, const Executions& executions,
+                       const std::vector<OpId>& memoryOps, layout::WorkBudget& layoutBudget)
+    : p_(program), facts_(facts), executions_(executions), layoutBudget_(layoutBudget) {
   std::map<std::string, uint32_t> sources;
   llvm::DenseMap<ValueId, uint32_t> sourceOfView;  // the key is built once per view value
   accesses_.reserve(memoryOps.size());
@@ -565,94 +555,11 @@ Footprints::Result Footprints::acrossIterations(const Access& a, const Access& b
 
 // --- across tile blocks -------------------------------------------------------------
 
-std::vector<Footprints::Block> Footprints::blocks(const CheckOptions& options) {
+bool Footprints::smallGrid(const CheckOptions& options) {
   const auto& g = options.grid;
-  std::vector<Block> out;
-  if (!g || !gridProblem(*g).empty()) return out;
   // Each axis is below 2^24, so the product fits in 128 bits.
-  if (__int128((*g)[0]) * (*g)[1] * (*g)[2] > kMaxBlocks) return out;
-  for (int64_t z = 0; z < (*g)[2]; ++z)
-    for (int64_t y = 0; y < (*g)[1]; ++y)
-      for (int64_t x = 0; x < (*g)[0]; ++x) out.push_back({x, y, z});
-  return out;
-}
-
-// The value in tile block `b`, when it follows from block ids, the grid and constants.
-std::optional<int64_t> Footprints::inBlock(ValueId v, const Block& b, int& budget) const {
-  if (v == kNoId || --budget < 0) return std::nullopt;
-  const ScalarFact* f = facts_.scalar(v);
-  if (f && f->exact()) return f->exact();
-  const Value& val = p_.value(v);
-  if (val.blockArg || val.owner == kNoId) return std::nullopt;
-  const Operation& op = p_.op(val.owner);
-  std::string_view n = nameOf(op);
-  if (n == "get_tile_block_id" && val.index < 3) return b[val.index];
-  if (n == "get_num_tile_blocks" && val.index < 3 && facts_.options().grid)
-    return (*facts_.options().grid)[val.index];
-  TypeRef t = p_.typeOf(v);
-  unsigned bits = t && t->isTile() && isIntElem(t->tileElem()) ? elemBits(t->tileElem()) : 0;
-  if (!bits || op.operands.empty()) return std::nullopt;
-  auto x = inBlock(op.operands[0].value, b, budget);
-  if (!x) return std::nullopt;
-  if (n == "assume") return x;
-  if (n == "select") return op.operands.size() == 3 ? inBlock(op.operands[*x ? 1 : 2].value, b, budget) : std::nullopt;
-  if (n == "cmpi") return compareInBlock(op, *x, b, budget);
-  if (n == "exti" || n == "trunci") {
-    TypeRef from = p_.typeOf(op.operands[0].value);
-    unsigned fb = from && from->isTile() ? elemBits(from->tileElem()) : 64;
-    return wrap(keywordOf(op, "signedness") == "unsigned" ? __int128(unsignedOf(*x, fb)) : __int128(*x),
-                bits);
-  }
-  if (n == "negi") return wrap(-__int128(*x), bits);
-  if (n == "absi") return wrap(*x < 0 ? -__int128(*x) : __int128(*x), bits);
-  if (op.operands.size() < 2) return std::nullopt;
-  auto y = inBlock(op.operands[1].value, b, budget);
-  if (!y) return std::nullopt;
-  bool uns = keywordOf(op, "signedness") == "unsigned";
-  __int128 l = uns ? __int128(unsignedOf(*x, bits)) : __int128(*x),
-           r = uns ? __int128(unsignedOf(*y, bits)) : __int128(*y);
-  if (n == "addi") return wrap(l + r, bits);
-  if (n == "subi") return wrap(l - r, bits);
-  if (n == "muli") return wrap(l * r, bits);
-  if (n == "maxi") return wrap(std::max(l, r), bits);
-  if (n == "mini") return wrap(std::min(l, r), bits);
-  if (n == "andi") return wrap(l & r, bits);
-  if (n == "ori") return wrap(l | r, bits);
-  if (n == "xori") return wrap(l ^ r, bits);
-  if (n == "shli" && r >= 0 && r < bits) return wrap(l << int(r), bits);
-  if (n == "shri" && r >= 0 && r < bits) return wrap(l >> int(r), bits);
-  if (r == 0) return std::nullopt;
-  if (n == "remi") return wrap(l % r, bits);
-  if (n != "divi") return std::nullopt;
-  __int128 q = l / r, m = l % r;
-  std::string_view mode = keywordOf(op, "rounding");
-  if (mode == "negative_inf" && m != 0 && ((m < 0) != (r < 0))) --q;
-  if (mode == "positive_inf" && m != 0 && ((m < 0) == (r < 0))) ++q;
-  return wrap(q, bits);
-}
-
-// cmpi in tile block `b`, given its lhs there: -1 (true as one bit reads
-// signed) or 0.
-std::optional<int64_t> Footprints::compareInBlock(const Operation& op, int64_t lhs, const Block& b,
-                                                  int& budget) const {
-  if (op.operands.size() != 2) return std::nullopt;
-  auto rhs = inBlock(op.operands[1].value, b, budget);
-  TypeRef t = p_.typeOf(op.operands[0].value);
-  if (!rhs || !t || !t->isTile() || !isIntElem(t->tileElem())) return std::nullopt;
-  unsigned bits = elemBits(t->tileElem());
-  bool uns = keywordOf(op, "signedness") == "unsigned";
-  __int128 l = uns ? __int128(unsignedOf(lhs, bits)) : __int128(lhs),
-           r = uns ? __int128(unsignedOf(*rhs, bits)) : __int128(*rhs);
-  std::string_view pred = keywordOf(op, "comparison_predicate");
-  bool v;
-  if (pred == "equal") v = l == r;
-  else if (pred == "not_equal") v = l != r;
-  else if (pred == "less_than") v = l < r;
-  else if (pred == "less_than_or_equal") v = l <= r;
-  else if (pred == "greater_than") v = l > r;
-  else if (pred == "greater_than_or_equal") v = l >= r;
-  else return std::nullopt;
-  return v ? -1 : 0;
+  return g && gridProblem(*g).empty() && __int128((*g)[0]) * (*g)[1] * (*g)[2] <= kMaxBlocks &&
+         (*g)[0] * (*g)[1] * (*g)[2] >= 2;
 }
 
 // Whether a value is the same function of the iteration in every tile block:
@@ -684,99 +591,154 @@ bool Footprints::uniform(ValueId v, int& budget) const {
   return true;
 }
 
-Footprints::BlockResult Footprints::acrossBlocks(const Access& a, const Access& b) const {
-  const std::vector<Block>& bs = blocks_;
-  int64_t cost = static_cast<int64_t>(bs.size()) * static_cast<int64_t>(1 + a.indices.size() + b.indices.size());
-  if (bs.size() < 2 || blockWork_ < cost) return {};
-  blockWork_ -= cost;
-  if (a.source != kNoId && a.source == b.source && a.forms.size() == b.forms.size()) {
-    // Per dimension: computed in each block, or the same uniform form on both sides.
-    std::vector<size_t> computed;
-    for (size_t i = 0; i < a.indices.size(); ++i) {
-      if (inBlock(a.indices[i], bs[0]) && inBlock(b.indices[i], bs[0]))
-        computed.push_back(i);
-      else if (!a.forms[i] || !b.forms[i] || !(*a.forms[i] == *b.forms[i]) || !uniform(a.indices[i]))
-        return {};
+// Where an access goes in each execution (executions.h): one entry per
+// execution that differs, with the values of `of` (nullopt for one that does
+// not follow there). Cached per op and list of values.
+const Footprints::Reached& Footprints::reached(OpId op, const llvm::SmallVector<ValueId, 4>& of) const {
+  auto [it, fresh] = reached_.try_emplace({op, of});
+  if (!fresh) return it->second;
+  Reached& r = it->second;
+  r.complete = executions_.forEach(op, of, [&](const Execution& e) {
+    Place place{e.block, e.axes, {}};
+    for (ValueId v : of) place.values.push_back(executions_.value(v, e));
+    r.places.push_back(std::move(place));
+    return r.places.size() < kMaxPlaces;
+  });
+  return r;
+}
+
+// Two tile blocks where a place of `a` and one of `b` are both run, that
+// `ordered` does not exempt; nullopt when there are none.
+std::optional<std::pair<Footprints::Block, Footprints::Block>> Footprints::distinctBlocks(
+    const Place& pa, const Place& pb, llvm::function_ref<bool(const Block&, const Block&)> ordered) const {
+  const Block& g = *facts_.options().grid;
+  // A place stands for every block that agrees with it on its axes: a few of
+  // them are tried.
+  auto candidates = [&](const Place& p) {
+    llvm::SmallVector<Block, 4> out;
+    for (int64_t i = 0, n = g[0] * g[1] * g[2]; i < n && out.size() < 4; ++i) {
+      Block b{i % g[0], (i / g[0]) % g[1], i / (g[0] * g[1])};
+      bool agrees = true;
+      for (int d = 0; d < 3; ++d) agrees &= !(p.axes & (1u << d)) || b[d] == p.block[d];
+      if (agrees) out.push_back(b);
     }
-    // Each side's tile in each block; a block where an index cannot be
-    // computed (a division by zero) ends the search.
-    std::vector<std::vector<int64_t>> ta(bs.size()), tb(bs.size());
-    for (size_t k = 0; k < bs.size(); ++k)
-      for (size_t i : computed) {
-        auto x = inBlock(a.indices[i], bs[k]), y = inBlock(b.indices[i], bs[k]);
-        if (!x || !y) return {};
-        ta[k].push_back(*x);
-        tb[k].push_back(*y);
-      }
-    std::map<std::vector<int64_t>, llvm::SmallVector<size_t, 2>> seen;
-    for (size_t k = 0; k < bs.size(); ++k) {
-      auto& v = seen[ta[k]];
-      if (v.size() < 2) v.push_back(k);
+    return out;
+  };
+  for (const Block& y : candidates(pb))
+    for (const Block& x : candidates(pa))
+      if (x != y && !ordered(x, y)) return std::pair{x, y};
+  return std::nullopt;
+}
+
+Footprints::BlockResult Footprints::acrossBlocks(const Access& a, const Access& b,
+                                                 llvm::function_ref<bool(const Block&, const Block&)> ordered) const {
+  if (!smallGrid(facts_.options())) return {};
+  if (a.source != kNoId && a.source == b.source && a.forms.size() == b.forms.size()) return tilesAcross(a, b, ordered);
+  if (a.root == b.root && a.box && b.box) return boxesAcross(a, b, ordered);
+  return {};
+}
+
+// Views of one source: the tile indices in each execution of either side;
+// a dimension that no execution fixes must be the same uniform form on both.
+Footprints::BlockResult Footprints::tilesAcross(const Access& a, const Access& b,
+                                                llvm::function_ref<bool(const Block&, const Block&)> ordered) const {
+  llvm::SmallVector<ValueId, 4> ia, ib;
+  std::vector<size_t> computed;
+  for (size_t i = 0; i < a.indices.size(); ++i) {
+    if (executions_.computable(a.indices[i]) && executions_.computable(b.indices[i])) {
+      computed.push_back(i);
+      ia.push_back(a.indices[i]);
+      ib.push_back(b.indices[i]);
+    } else if (!a.forms[i] || !b.forms[i] || !(*a.forms[i] == *b.forms[i]) || !uniform(a.indices[i])) {
+      return {};
     }
-    for (size_t k = 0; k < bs.size(); ++k) {
-      const std::vector<int64_t>& t = tb[k];
-      auto it = seen.find(t);
-      if (it == seen.end()) continue;
-      for (size_t other : it->second) {
-        if (other == k) continue;
-        std::vector<std::string> dims;
-        for (size_t i = 0, c = 0; i < a.indices.size(); ++i)
-          dims.push_back(c < computed.size() && computed[c] == i ? std::to_string(t[c++])
-                                                                 : std::string(p_.value(a.indices[i]).name));
-        return {Overlap::Must, bs[other], bs[k], tileText(a, dims)};
-      }
-    }
-    return {};
   }
-  if (a.root != b.root || !a.box || !b.box) return {};
-  // Box offsets: the block-computed terms per block; uniform terms must match.
-  auto offsets = [&](const Box& box, Affine& uniformPart, std::vector<int64_t>& out) {
+  const Reached &ra = reached(a.op, ia), &rb = reached(b.op, ib);
+  std::map<std::vector<int64_t>, llvm::SmallVector<size_t, 4>> byTile;
+  auto key = [](const Place& p, std::vector<int64_t>& out) {
+    out.clear();
+    for (const auto& v : p.values) {
+      if (!v) return false;  // a division by zero there: no tile
+      out.push_back(*v);
+    }
+    return true;
+  };
+  std::vector<int64_t> k;
+  for (size_t i = 0; i < ra.places.size(); ++i)
+    if (key(ra.places[i], k) && byTile[k].size() < 4) byTile[k].push_back(i);
+  for (const Place& pb : rb.places) {
+    if (!key(pb, k)) continue;
+    auto it = byTile.find(k);
+    if (it == byTile.end()) continue;
+    for (size_t i : it->second) {
+      auto blocks = distinctBlocks(ra.places[i], pb, ordered);
+      if (!blocks) continue;
+      std::vector<std::string> dims;
+      for (size_t d = 0, c = 0; d < a.indices.size(); ++d)
+        dims.push_back(c < computed.size() && computed[c] == d ? std::to_string(k[c++])
+                                                               : std::string(p_.value(a.indices[d]).name));
+      return {Overlap::Must, blocks->first, blocks->second, tileText(a, dims)};
+    }
+  }
+  return {};
+}
+
+// Pointer accesses of one root: the box offsets in each execution (the terms
+// no execution fixes must be the same uniform ones on both sides).
+Footprints::BlockResult Footprints::boxesAcross(const Access& a, const Access& b,
+                                                llvm::function_ref<bool(const Block&, const Block&)> ordered) const {
+  auto split = [&](const Box& box, llvm::SmallVector<ValueId, 4>& computed, Affine& uniformPart) {
     uniformPart = Affine::constant(0);
-    Affine computedPart = Affine::constant(box.base.c0);
     for (const auto& t : box.base.terms) {
-      if (inBlock(t.first, bs[0]))
-        computedPart.terms.push_back(t);
+      if (executions_.computable(t.first))
+        computed.push_back(t.first);
       else if (uniform(t.first))
         uniformPart.terms.push_back(t);
       else
         return false;
     }
-    for (const Block& blk : bs) {
-      __int128 o = computedPart.c0;
-      for (const auto& [sym, c] : computedPart.terms) {
-        std::optional<int64_t> x = inBlock(sym, blk);  // may fail in some block (a division by zero)
-        if (!x) return false;
-        o += __int128(c) * *x;
-      }
-      if (o < INT64_MIN || o > INT64_MAX) return false;
-      out.push_back(static_cast<int64_t>(o));
-    }
     return true;
   };
+  llvm::SmallVector<ValueId, 4> ca, cb;
   Affine ua, ub;
-  std::vector<int64_t> oa, ob;
-  if (!offsets(*a.box, ua, oa) || !offsets(*b.box, ub, ob) || !(ua.terms == ub.terms)) return {};
+  if (!split(*a.box, ca, ua) || !split(*b.box, cb, ub) || !(ua.terms == ub.terms)) return {};
+  // The computed part of the offset in one place (`computed`: its terms, in order).
+  auto offset = [](const Box& box, const llvm::SmallVector<ValueId, 4>& computed,
+                   const Place& p) -> std::optional<int64_t> {
+    __int128 o = box.base.c0;
+    size_t i = 0;
+    for (const auto& [sym, c] : box.base.terms) {
+      if (i >= computed.size() || computed[i] != sym) continue;
+      if (!p.values[i]) return std::nullopt;
+      o += __int128(c) * *p.values[i++];
+    }
+    if (o < INT64_MIN || o > INT64_MAX) return std::nullopt;
+    return static_cast<int64_t>(o);
+  };
+  const Reached &ra = reached(a.op, ca), &rb = reached(b.op, cb);
   std::vector<std::pair<int64_t, size_t>> sorted;
-  for (size_t k = 0; k < oa.size(); ++k) sorted.push_back({oa[k], k});
+  for (size_t i = 0; i < ra.places.size(); ++i)
+    if (auto o = offset(*a.box, ca, ra.places[i])) sorted.push_back({*o, i});
   std::sort(sorted.begin(), sorted.end());
   Hull ha = hullOf(*a.box), hb = hullOf(*b.box);
   if (!ha.ok || !hb.ok) return {};
-  for (size_t k = 0; k < ob.size(); ++k) {
-    // a's box in block j meets b's in block k only if oa[j] lies within the hulls' reach.
-    __int128 lo = __int128(ob[k]) + hb.lo - ha.hi - a.box->width,
-             hi = __int128(ob[k]) + hb.hi + b.box->width - ha.lo;
+  for (const Place& pb : rb.places) {
+    auto ob = offset(*b.box, cb, pb);
+    if (!ob) continue;
+    // a's box at offset x meets b's only if x lies within the hulls' reach.
+    __int128 lo = __int128(*ob) + hb.lo - ha.hi - a.box->width, hi = __int128(*ob) + hb.hi + b.box->width - ha.lo;
     auto it = std::upper_bound(
         sorted.begin(), sorted.end(),
         std::pair<int64_t, size_t>(static_cast<int64_t>(std::max<__int128>(lo, INT64_MIN)), SIZE_MAX));
-    for (int tries = 0; it != sorted.end() && it->first < hi && tries < 4; ++it) {
-      if (it->second == k) continue;
-      ++tries;
+    for (int tries = 0; it != sorted.end() && it->first < hi && tries < 4; ++it, ++tries) {
       int64_t at = 0;
-      if (intersect(*a.box, *b.box, ob[k] - it->first, at) != Overlap::Must) continue;
+      if (intersect(*a.box, *b.box, *ob - it->first, at) != Overlap::Must) continue;
+      auto blocks = distinctBlocks(ra.places[it->second], pb, ordered);
+      if (!blocks) continue;
       Affine where = a.box->base;
       where.c0 = it->first;
       where.terms = ua.terms;
-      return {Overlap::Must, bs[it->second], bs[k], elementText(a.root, where, at)};
+      return {Overlap::Must, blocks->first, blocks->second, elementText(a.root, where, at)};
     }
   }
   return {};

@@ -12,9 +12,12 @@
 // index, or element boxes that intersect at a constant distance); "No" a proof
 // that none is; everything else on the same root is "May". Across tile blocks
 // only proofs are returned (May is reported as No there: the grid is checked,
-// not guessed), only for grids of at most kMaxBlocks blocks, and only until
-// kBlockWork block evaluations have been spent on one program.
+// not guessed), from the executions a launch runs (executions.h: the tile
+// blocks and the iterations of loops whose bounds they fix, grid-stride loops
+// included), for grids of at most kMaxBlocks blocks and at most kMaxPlaces
+// executions per access.
 #include <array>
+#include <map>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -22,8 +25,10 @@
 #include <vector>
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/ADT/SmallVector.h>
 
+#include "analysis/checks/executions.h"
 #include "analysis/checks/value_facts.h"
 #include "analysis/ir/ir.h"
 
@@ -62,11 +67,11 @@ struct Access {
 class Footprints {
 public:
   static constexpr int64_t kMaxBlocks = 4096;
-  static constexpr int64_t kBlockWork = int64_t(1) << 20;
+  static constexpr size_t kMaxPlaces = size_t(1) << 16;
   static constexpr int64_t kMaxEnumerated = 4096;  // elements per box compared one by one
 
-  Footprints(const Program& program, const ValueFacts& facts, const std::vector<OpId>& memoryOps,
-             layout::WorkBudget& layoutBudget);
+  Footprints(const Program& program, const ValueFacts& facts, const Executions& executions,
+             const std::vector<OpId>& memoryOps, layout::WorkBudget& layoutBudget);
 
   const std::vector<Access>& accesses() const { return accesses_; }
 
@@ -87,7 +92,9 @@ public:
     std::array<int64_t, 3> blockA{}, blockB{};
     std::string where;
   };
-  BlockResult acrossBlocks(const Access& a, const Access& b) const;
+  // Pairs of blocks that `ordered` says are ordered (by a lock) are skipped.
+  BlockResult acrossBlocks(const Access& a, const Access& b,
+                           llvm::function_ref<bool(const BlockId&, const BlockId&)> ordered) const;
   // How many times `loop` runs its body, when its bounds are constants.
   std::optional<int64_t> tripCount(OpId loop) const;
   // "%p", "@g" (a global), "%pv" (a view argument).
@@ -109,28 +116,40 @@ private:
 
   bool varies(ValueId symbol, OpId loop) const;
   ValueId inductionVar(OpId loop) const;
-  // Both walk the computation of `v` back through at most kMaxNodes values.
+  // Walks the computation of `v` back through at most kMaxNodes values.
   static constexpr int kMaxNodes = 256;
-  std::optional<int64_t> inBlock(ValueId v, const Block& b, int& budget) const;
-  std::optional<int64_t> compareInBlock(const Operation& cmp, int64_t lhs, const Block& b, int& budget) const;
-  std::optional<int64_t> inBlock(ValueId v, const Block& b) const {
-    int budget = kMaxNodes;
-    return inBlock(v, b, budget);
-  }
   bool uniform(ValueId v, int& budget) const;
   bool uniform(ValueId v) const {
     int budget = kMaxNodes;
     return uniform(v, budget);
   }
-  static std::vector<Block> blocks(const CheckOptions& options);
+
+  // Across tile blocks.
+  struct Place {  // one execution of an access: its block and the values asked for
+    Block block;
+    uint8_t axes = 0;  // the block axes enumerated: every block that agrees on them has these values
+    llvm::SmallVector<std::optional<int64_t>, 4> values;
+  };
+  struct Reached {
+    std::vector<Place> places;
+    bool complete = false;
+  };
+  static bool smallGrid(const CheckOptions& options);
+  const Reached& reached(OpId op, const llvm::SmallVector<ValueId, 4>& of) const;
+  std::optional<std::pair<Block, Block>> distinctBlocks(
+      const Place& a, const Place& b, llvm::function_ref<bool(const Block&, const Block&)> ordered) const;
+  BlockResult tilesAcross(const Access& a, const Access& b,
+                          llvm::function_ref<bool(const Block&, const Block&)> ordered) const;
+  BlockResult boxesAcross(const Access& a, const Access& b,
+                          llvm::function_ref<bool(const Block&, const Block&)> ordered) const;
 
   const Program& p_;
   const ValueFacts& facts_;
+  const Executions& executions_;
   layout::WorkBudget& layoutBudget_;  // for tensor_view injectivity
   std::vector<Access> accesses_;
-  std::vector<Block> blocks_;  // the grid's tile blocks, when known and small enough
   mutable llvm::DenseMap<TypeRef, bool> injective_;
-  mutable int64_t blockWork_ = kBlockWork;  // what acrossBlocks may still spend
+  mutable std::map<std::pair<OpId, llvm::SmallVector<ValueId, 4>>, Reached> reached_;
 };
 
 }  // namespace tilesight

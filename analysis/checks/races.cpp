@@ -33,6 +33,7 @@
 
 #include "analysis/checks/checks.h"
 #include "analysis/checks/footprints.h"
+#include "analysis/checks/locks.h"
 #include "analysis/checks/token_graph.h"
 #include "analysis/checks/value_facts.h"
 #include "analysis/source/source_text.h"
@@ -61,8 +62,8 @@ struct Finding {
 
 class RaceChecker {
 public:
-  RaceChecker(const CheckContext& cx, const TokenGraph& tokens, const Footprints& fp)
-      : p_(cx.program), options_(cx.options), tokens_(tokens), facts_(cx.facts), fp_(fp) {}
+  RaceChecker(const CheckContext& cx, const TokenGraph& tokens, const Footprints& fp, const Locks& locks)
+      : p_(cx.program), options_(cx.options), tokens_(tokens), facts_(cx.facts), fp_(fp), locks_(locks) {}
 
   void run(DiagSink& diags);
 
@@ -71,6 +72,10 @@ private:
   void sameRun(const Access& a, const Access& b);
   void acrossIterations(const Access& a, const Access& b, OpId loop);
   void acrossBlocks(const Access& a, const Access& b);
+  void unlocked(const Access& held, const BlockId& heldBlock, const Access& on, const BlockId& onBlock,
+                const Locks::Section& s, const std::string& where);
+  void brokenLock(const Access& a, const BlockId& ba, const Access& b, const BlockId& bb, const Locks::Section& s,
+                  const std::string& where);
   bool improves(OpId at, Kind kind, Overlap o) const;
   void report(OpId at, Kind kind, Overlap o, Diagnostic d);
 
@@ -92,6 +97,7 @@ private:
   const TokenGraph& tokens_;
   const ValueFacts& facts_;
   const Footprints& fp_;
+  const Locks& locks_;
   std::map<std::pair<OpId, Kind>, Finding> findings_;
   mutable std::set<std::string_view> names_;  // every value name, for fresh ones
 };
@@ -268,9 +274,24 @@ std::string RaceChecker::gridText() const {
 void RaceChecker::acrossBlocks(const Access& a, const Access& b) {
   bool scoped = !a.weak() && !b.weak();
   if (scoped && coversOtherBlocks(a) && coversOtherBlocks(b)) return;
-  Footprints::BlockResult r = fp_.acrossBlocks(a, b);
+  Footprints::BlockResult r =
+      fp_.acrossBlocks(a, b, [&](const BlockId& x, const BlockId& y) { return locks_.ordered(a, x, b, y); });
   if (r.kind != Overlap::Must) return;
   if (a.op == b.op && r.blockB < r.blockA) std::swap(r.blockA, r.blockB);
+  // When one of them holds a lock and the other does not, the other is the
+  // one to fix: the diagnostic goes there and says what it misses.
+  const Locks::Section* held = nullptr;
+  if (a.op != b.op && !scoped) {
+    const Locks::Section *sa = locks_.sectionOf(a), *sb = locks_.sectionOf(b);
+    if (sa && !sb) held = sa;
+    if (sb && !sa) return unlocked(b, r.blockB, a, r.blockA, *sb, r.where);
+    if (!sa && !sb) {
+      const Locks::Section *ba = locks_.brokenSectionOf(a), *bb = locks_.brokenSectionOf(b);
+      if (ba && bb && ba->acquire->root == bb->acquire->root)
+        return brokenLock(a, r.blockA, b, r.blockB, *ba, r.where);
+    }
+  }
+  if (held) return unlocked(a, r.blockA, b, r.blockB, *held, r.where);
   std::string blocks =
       "tile blocks " + blockText(r.blockA) + " and " + blockText(r.blockB) + " (" + gridText() + ")";
   std::string parties = a.op == b.op ? opText(b) + " in " + blocks
@@ -301,6 +322,84 @@ void RaceChecker::acrossBlocks(const Access& a, const Access& b) {
   else
     noteSameInBlocks(d, a);
   report(b.op, Kind::Blocks, r.kind, std::move(d));
+}
+
+// `on` (in block `onBlock`) races with `other`, which lies in critical section
+// `s` of a lock that `on` does not hold.
+void RaceChecker::unlocked(const Access& held, const BlockId& heldBlock, const Access& on, const BlockId& onBlock,
+                           const Locks::Section& s, const std::string& where) {
+  bool afterAcquire = tokens_.waitsFor(on.op, s.acquire->op);
+  bool beforeRelease = tokens_.waitsFor(s.release->op, on.op);
+  std::string misses = !afterAcquire && !beforeRelease ? "does not wait for the acquire and the release does not wait for it"
+                       : !afterAcquire                 ? "does not wait for the acquire"
+                                                       : "is not waited for by the release";
+  std::string msg = opText(on) + " in tile block " + blockText(onBlock) + " and the " + opText(held) + " at " +
+                    lineText(held.op) + " in tile block " + blockText(heldBlock) + " (" + gridText() +
+                    ") both access " + where + " and " +
+                    (held.writes && on.writes ? "both write" : "one of them writes") + "; the " + opText(held) +
+                    " is inside the critical section of the lock acquired at " + lineText(s.acquire->op) +
+                    " and released at " + lineText(s.release->op) + ", but this " + opText(on) + " " + misses +
+                    ", so the lock does not order it";
+  Diagnostic d = make(on, Severity::Error, "race.unordered", msg);
+  noteOther(d, held, where);
+  d.notes.push_back({p_.op(s.acquire->op).nameRange, "the lock is acquired here"});
+  d.notes.push_back({p_.op(s.release->op).nameRange, "and released here"});
+  if (!afterAcquire)
+    if (auto fix = threadToken(on, *s.acquire)) d.fixes.push_back(std::move(*fix));
+  report(on.op, Kind::Blocks, Overlap::Must, std::move(d));
+}
+
+// Both lie between the ops of a lock that does not order them. The first
+// fault found is reported, on the access next to it: one of them does not
+// wait for the acquire (the earlier one first), or the release does not wait
+// for one of them (the later one first), or the acquire does not acquire, or
+// the release does not release (relaxed, or block-scoped).
+void RaceChecker::brokenLock(const Access& a, const BlockId& ba, const Access& b, const BlockId& bb,
+                             const Locks::Section& s, const std::string& where) {
+  const Access &acq = *s.acquire, &rel = *s.release;
+  bool aAfter = tokens_.waitsFor(a.op, acq.op), bAfter = tokens_.waitsFor(b.op, acq.op);
+  bool aBefore = tokens_.waitsFor(rel.op, a.op), bBefore = tokens_.waitsFor(rel.op, b.op);
+  auto semantics = [](const Access& x) {
+    return std::string(x.ordering) + (x.scope.empty() ? "" : " " + std::string(x.scope));
+  };
+  bool onA;
+  std::string why;
+  const Access* faulty;
+  if (!aAfter || !bAfter) {
+    onA = !aAfter;
+    faulty = &acq;
+    why = "takes the lock, but this " + opText(onA ? a : b) + " does not wait for it" +
+          (Locks::acquires(acq) ? "" : " (and it is " + semantics(acq) + ", which would not acquire anyway)");
+  } else if (!aBefore || !bBefore) {
+    onA = bBefore;
+    faulty = &rel;
+    why = "gives the lock back without waiting for this " + opText(onA ? a : b) +
+          (Locks::releases(rel) ? "" : " (and it is " + semantics(rel) + ", which would not release anyway)");
+  } else if (!Locks::acquires(acq)) {
+    onA = true;
+    faulty = &acq;
+    why = "(" + semantics(acq) + ") does not acquire, so winning the lock does not order this " + opText(a) +
+          " after the previous owner's accesses (an acquire with scope device is needed)";
+  } else {
+    onA = false;
+    faulty = &rel;
+    why = "(" + semantics(rel) + ") does not release, so the next owner's accesses are not ordered after this " +
+          opText(b) + " (a release with scope device is needed)";
+  }
+  const Access& on = onA ? a : b;
+  const Access& other = onA ? b : a;
+  const BlockId &onBlock = onA ? ba : bb, &otherBlock = onA ? bb : ba;
+  std::string msg = opText(on) + " in tile block " + blockText(onBlock) + " and the " + opText(other) + " at " +
+                    lineText(other.op) + " in tile block " + blockText(otherBlock) + " (" + gridText() +
+                    ") both access " + where + " and " +
+                    (on.writes && other.writes ? "both write" : "one of them writes") + " inside a lock, but the " +
+                    opText(*faulty) + " at " + lineText(faulty->op) + " " + why;
+  Diagnostic d = make(on, Severity::Error, "race.unordered", msg);
+  noteOther(d, other, where);
+  d.notes.push_back({p_.op(faulty->op).nameRange, faulty == &acq ? "the lock is taken here" : "the lock is given back here"});
+  if (faulty == &acq && !(onA ? aAfter : bAfter))
+    if (auto fix = threadToken(on, acq)) d.fixes.push_back(std::move(*fix));
+  report(on.op, Kind::Blocks, Overlap::Must, std::move(d));
 }
 
 // --- diagnostics --------------------------------------------------------------------
@@ -420,8 +519,9 @@ std::optional<Fix> RaceChecker::widenScope(const Access& a, const Access& b) con
 void checkRaces(const CheckContext& cx, DiagSink& diags) {
   TokenGraph tokens(cx.program);
   if (tokens.memoryOps().empty()) return;
-  Footprints fp(cx.program, cx.facts, tokens.memoryOps(), cx.layoutBudget);
-  RaceChecker(cx, tokens, fp).run(diags);
+  Footprints fp(cx.program, cx.facts, cx.executions, tokens.memoryOps(), cx.layoutBudget);
+  Locks locks(cx.program, tokens, fp, cx.executions);
+  RaceChecker(cx, tokens, fp, locks).run(diags);
 }
 
 }  // namespace tilesight
