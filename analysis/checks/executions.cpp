@@ -192,7 +192,8 @@ void Executions::collect(ValueId v, Deps& d, int& budget) const {
 
 // --- executions -----------------------------------------------------------------------
 
-bool Executions::forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref<bool(const Execution&)> f) const {
+bool Executions::forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref<bool(const Execution&)> f,
+                         bool branches) const {
   // The path from the function body to op, outermost first.
   llvm::SmallVector<Step, 8> path;
   for (OpId child = op, q = p_.op(op).parent;; child = q, q = p_.op(q).parent) {
@@ -221,9 +222,15 @@ bool Executions::forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref
   for (ValueId v : of) collect(v, need, budget);
   for (const Step& s : path) {
     const Operation& o = p_.op(s.op);
-    if (nameOf(o) == "if")
-      collect(operandValue(o, "condition"), need, budget);
-    else
+    if (nameOf(o) == "if") {
+      Deps cond;
+      collect(operandValue(o, "condition"), cond, budget);
+      if (!cond.computable && branches) continue;  // entered as possible, whatever it is
+      need.computable &= cond.computable;
+      need.axes |= cond.axes;
+      for (OpId l : cond.loops)
+        if (std::find(need.loops.begin(), need.loops.end(), l) == need.loops.end()) need.loops.push_back(l);
+    } else
       for (std::string_view g : {"lowerBound", "upperBound", "step"}) collect(operandValue(o, g), need, budget);
   }
   if (!need.computable || !charge(kMaxNodes * 4 - budget)) return false;
@@ -240,13 +247,13 @@ bool Executions::forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref
       for (int64_t x = 0; x < extent[0] && !stopped; ++x) {
         if (!charge(1)) return false;
         e.block = {x, y, z};
-        complete &= walk(path, 0, need, e, f, stopped);
+        complete &= walk(path, 0, need, e, f, stopped, branches);
       }
   return complete && !stopped;
 }
 
 bool Executions::walk(const llvm::SmallVector<Step, 8>& path, size_t at, const Deps& need, Execution& e,
-                      llvm::function_ref<bool(const Execution&)> f, bool& stopped) const {
+                      llvm::function_ref<bool(const Execution&)> f, bool& stopped, bool branches) const {
   if (at == path.size()) {
     stopped = !f(e);
     return !stopped;
@@ -254,10 +261,17 @@ bool Executions::walk(const llvm::SmallVector<Step, 8>& path, size_t at, const D
   const Operation& op = p_.op(path[at].op);
   if (nameOf(op) == "if") {
     auto c = value(operandValue(op, "condition"), e);
+    if (!c && branches) {
+      bool before = e.possible;
+      e.possible = true;
+      walk(path, at + 1, need, e, f, stopped, branches);
+      e.possible = before;
+      return false;
+    }
     if (!c) return false;
     // The op runs in the then region when the condition holds, else in the other.
     if ((*c != 0) != (path[at].region == 0)) return true;
-    return walk(path, at + 1, need, e, f, stopped);
+    return walk(path, at + 1, need, e, f, stopped, branches);
   }
   auto lb = value(operandValue(op, "lowerBound"), e), ub = value(operandValue(op, "upperBound"), e),
        step = value(operandValue(op, "step"), e);
@@ -268,7 +282,7 @@ bool Executions::walk(const llvm::SmallVector<Step, 8>& path, size_t at, const D
   for (int64_t iv = *lb; iv < *ub;) {
     if (!charge(1)) return false;
     e.iterations.push_back({path[at].op, iv});
-    complete &= walk(path, at + 1, need, e, f, stopped);
+    complete &= walk(path, at + 1, need, e, f, stopped, branches);
     e.iterations.pop_back();
     if (stopped || !relevant) break;  // one iteration stands for all when none differs
     if (__builtin_add_overflow(iv, *step, &iv)) return false;

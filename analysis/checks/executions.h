@@ -40,6 +40,9 @@ struct Execution {
   // What was enumerated (the rest stands for any value): block axes, loops.
   uint8_t axes = 0;
   llvm::SmallVector<OpId, 4> varied;
+  // Reached through an `if` whose condition no execution fixes (only when
+  // asked for): the op may run there, not certainly.
+  bool possible = false;
 };
 
 class Executions {
@@ -61,7 +64,10 @@ public:
   // bounds and conditions on the way) depend on, until f returns false.
   // Returns true when every execution of `op` was visited (f never stopped it,
   // nothing on the way was beyond computing, the work bound held).
-  bool forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref<bool(const Execution&)> f) const;
+  // With `branches`, an `if` whose condition is not computed is entered too,
+  // and what runs under it is marked `possible` (and the walk incomplete).
+  bool forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref<bool(const Execution&)> f,
+               bool branches = false) const;
 
   // What singles the execution out: "in tile block (3, 0, 0) when %k = 16 in
   // the loop at line 12"; empty when nothing does (every execution is alike).
@@ -84,7 +90,7 @@ private:
   std::optional<int64_t> compute(ValueId v, const Execution& e, int& budget) const;
   std::optional<int64_t> compare(const Operation& cmp, int64_t lhs, const Execution& e, int& budget) const;
   bool walk(const llvm::SmallVector<Step, 8>& path, size_t at, const Deps& need, Execution& e,
-            llvm::function_ref<bool(const Execution&)> f, bool& stopped) const;
+            llvm::function_ref<bool(const Execution&)> f, bool& stopped, bool branches) const;
   bool charge(int64_t n) const;
   bool beforeEveryExit(const Operation& loop, OpId child) const;
 

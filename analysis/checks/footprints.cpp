@@ -124,13 +124,13 @@ Footprints::Footprints(const Program& program, const ValueFacts& facts, const Ex
     if (n.ends_with("view_tko"))
       addView(a, op);
     else if (n == "load_ptr_tko")
-      addPointer(a, op, operandValue(op, "source"), false);
+      addPointer(a, op, operandValue(op, "source"), operandValue(op, "mask"));
     else if (n == "store_ptr_tko")
-      addPointer(a, op, operandValue(op, "destination"), operandValue(op, "mask") != kNoId);
+      addPointer(a, op, operandValue(op, "destination"), operandValue(op, "mask"));
     else if (n.starts_with("atomic"))
-      addPointer(a, op, operandValue(op, "pointers"), operandValue(op, "mask") != kNoId);
+      addPointer(a, op, operandValue(op, "pointers"), operandValue(op, "mask"));
     if (a.root == kNoId)
-      continue;  // print_tko, or memory reached through an unknown pointer: nothing to compare
+      continue;  // print_tko, memory reached through an unknown pointer, or a mask that is always false
     if (a.view != kNoId) {
       auto [it, fresh] = sourceOfView.try_emplace(a.view, 0);
       if (fresh)
@@ -246,9 +246,15 @@ std::optional<Box> Footprints::viewBox(const Access& a, const Type& view,
   return b;
 }
 
-void Footprints::addPointer(Access& a, const Operation& op, ValueId pointers, bool masked) {
+// A mask the value facts decide (cuTile's `index < shape` bounds masks are
+// often true for every lane) is no mask, or no access at all.
+void Footprints::addPointer(Access& a, const Operation& op, ValueId pointers, ValueId mask) {
   const TileFact* f = facts_.tile(pointers);
   if (!f || f->root == kNoId || !f->elemBits) return;
+  const TileFact* m = mask == kNoId ? nullptr : facts_.tile(mask);
+  std::optional<int64_t> decided = m && m->uniform() ? m->base.exact() : std::nullopt;
+  if (decided && *decided == 0) return;  // no lane is enabled
+  bool masked = mask != kNoId && !decided;
   a.root = f->root;
   auto ptrs = operandGroup(op, nameOf(op) == "load_ptr_tko"    ? "source"
                         : nameOf(op) == "store_ptr_tko" ? "destination"
@@ -598,12 +604,15 @@ const Footprints::Reached& Footprints::reached(OpId op, const llvm::SmallVector<
   auto [it, fresh] = reached_.try_emplace({op, of});
   if (!fresh) return it->second;
   Reached& r = it->second;
-  r.complete = executions_.forEach(op, of, [&](const Execution& e) {
-    Place place{e.block, e.axes, {}};
+  r.complete = executions_.forEach(
+      op, of,
+      [&](const Execution& e) {
+    Place place{e.block, e.axes, e.possible, {}};
     for (ValueId v : of) place.values.push_back(executions_.value(v, e));
     r.places.push_back(std::move(place));
     return r.places.size() < kMaxPlaces;
-  });
+  },
+      /*branches=*/true);
   return r;
 }
 
@@ -666,21 +675,25 @@ Footprints::BlockResult Footprints::tilesAcross(const Access& a, const Access& b
   std::vector<int64_t> k;
   for (size_t i = 0; i < ra.places.size(); ++i)
     if (key(ra.places[i], k) && byTile[k].size() < 4) byTile[k].push_back(i);
+  BlockResult best;
   for (const Place& pb : rb.places) {
     if (!key(pb, k)) continue;
     auto it = byTile.find(k);
     if (it == byTile.end()) continue;
     for (size_t i : it->second) {
+      Overlap o = ra.places[i].possible || pb.possible ? Overlap::May : Overlap::Must;
+      if (o <= best.kind) continue;
       auto blocks = distinctBlocks(ra.places[i], pb, ordered);
       if (!blocks) continue;
       std::vector<std::string> dims;
       for (size_t d = 0, c = 0; d < a.indices.size(); ++d)
         dims.push_back(c < computed.size() && computed[c] == d ? std::to_string(k[c++])
                                                                : std::string(p_.value(a.indices[d]).name));
-      return {Overlap::Must, blocks->first, blocks->second, tileText(a, dims)};
+      best = {o, blocks->first, blocks->second, tileText(a, dims)};
+      if (o == Overlap::Must) return best;
     }
   }
-  return {};
+  return best;
 }
 
 // Pointer accesses of one root: the box offsets in each execution (the terms
@@ -716,6 +729,7 @@ Footprints::BlockResult Footprints::boxesAcross(const Access& a, const Access& b
     return static_cast<int64_t>(o);
   };
   const Reached &ra = reached(a.op, ca), &rb = reached(b.op, cb);
+  BlockResult best;
   std::vector<std::pair<int64_t, size_t>> sorted;
   for (size_t i = 0; i < ra.places.size(); ++i)
     if (auto o = offset(*a.box, ca, ra.places[i])) sorted.push_back({*o, i});
@@ -732,16 +746,18 @@ Footprints::BlockResult Footprints::boxesAcross(const Access& a, const Access& b
         std::pair<int64_t, size_t>(static_cast<int64_t>(std::max<__int128>(lo, INT64_MIN)), SIZE_MAX));
     for (int tries = 0; it != sorted.end() && it->first < hi && tries < 4; ++it, ++tries) {
       int64_t at = 0;
-      if (intersect(*a.box, *b.box, *ob - it->first, at) != Overlap::Must) continue;
+      Overlap o = ra.places[it->second].possible || pb.possible ? Overlap::May : Overlap::Must;
+      if (o <= best.kind || intersect(*a.box, *b.box, *ob - it->first, at) != Overlap::Must) continue;
       auto blocks = distinctBlocks(ra.places[it->second], pb, ordered);
       if (!blocks) continue;
       Affine where = a.box->base;
       where.c0 = it->first;
       where.terms = ua.terms;
-      return {Overlap::Must, blocks->first, blocks->second, elementText(a.root, where, at)};
+      best = {o, blocks->first, blocks->second, elementText(a.root, where, at)};
+      if (o == Overlap::Must) return best;
     }
   }
-  return {};
+  return best;
 }
 
 }  // namespace tilesight

@@ -86,7 +86,9 @@ public:
   Result same(const Access& a, const Access& b, bool describe = true) const;
   // In different iterations of `loop`, which holds both.
   Result acrossIterations(const Access& a, const Access& b, OpId loop, bool describe = true) const;
-  // In two different tile blocks of the grid (CheckOptions::grid); only Must or No.
+  // In two different tile blocks of the grid (CheckOptions::grid): Must when
+  // both certainly run, May when one of them is under a branch whose
+  // condition is not known, else No.
   struct BlockResult {
     Overlap kind = Overlap::No;
     std::array<int64_t, 3> blockA{}, blockB{};
@@ -104,7 +106,7 @@ private:
   using Block = std::array<int64_t, 3>;
   void addView(Access& a, const Operation& op);
   std::string sourceKey(const Access& a) const;
-  void addPointer(Access& a, const Operation& op, ValueId pointers, bool masked);
+  void addPointer(Access& a, const Operation& op, ValueId pointers, ValueId mask);
   std::optional<Box> viewBox(const Access& a, const Type& view, const std::optional<Affine>& base) const;
   bool injective(TypeRef tensorView) const;
 
@@ -128,6 +130,7 @@ private:
   struct Place {  // one execution of an access: its block and the values asked for
     Block block;
     uint8_t axes = 0;  // the block axes enumerated: every block that agrees on them has these values
+    bool possible = false;  // under a branch whose condition is not known: it may not run
     llvm::SmallVector<std::optional<int64_t>, 4> values;
   };
   struct Reached {

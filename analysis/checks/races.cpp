@@ -73,9 +73,8 @@ private:
   void acrossIterations(const Access& a, const Access& b, OpId loop);
   void acrossBlocks(const Access& a, const Access& b);
   void unlocked(const Access& held, const BlockId& heldBlock, const Access& on, const BlockId& onBlock,
-                const Locks::Section& s, const std::string& where);
-  void brokenLock(const Access& a, const BlockId& ba, const Access& b, const BlockId& bb, const Locks::Section& s,
-                  const std::string& where);
+                const Locks::Section& s, const Footprints::BlockResult& r);
+  void brokenLock(const Access& a, const Access& b, const Locks::Section& s, const Footprints::BlockResult& r);
   bool improves(OpId at, Kind kind, Overlap o) const;
   void report(OpId at, Kind kind, Overlap o, Diagnostic d);
 
@@ -276,7 +275,7 @@ void RaceChecker::acrossBlocks(const Access& a, const Access& b) {
   if (scoped && coversOtherBlocks(a) && coversOtherBlocks(b)) return;
   Footprints::BlockResult r =
       fp_.acrossBlocks(a, b, [&](const BlockId& x, const BlockId& y) { return locks_.ordered(a, x, b, y); });
-  if (r.kind != Overlap::Must) return;
+  if (r.kind == Overlap::No) return;
   if (a.op == b.op && r.blockB < r.blockA) std::swap(r.blockA, r.blockB);
   // When one of them holds a lock and the other does not, the other is the
   // one to fix: the diagnostic goes there and says what it misses.
@@ -284,14 +283,17 @@ void RaceChecker::acrossBlocks(const Access& a, const Access& b) {
   if (a.op != b.op && !scoped) {
     const Locks::Section *sa = locks_.sectionOf(a), *sb = locks_.sectionOf(b);
     if (sa && !sb) held = sa;
-    if (sb && !sa) return unlocked(b, r.blockB, a, r.blockA, *sb, r.where);
+    if (sb && !sa) return unlocked(b, r.blockB, a, r.blockA, *sb, r);
     if (!sa && !sb) {
       const Locks::Section *ba = locks_.brokenSectionOf(a), *bb = locks_.brokenSectionOf(b);
-      if (ba && bb && ba->acquire->root == bb->acquire->root)
-        return brokenLock(a, r.blockA, b, r.blockB, *ba, r.where);
+      if (ba && bb && ba->acquire->root == bb->acquire->root) return brokenLock(a, b, *ba, r);
     }
   }
-  if (held) return unlocked(a, r.blockA, b, r.blockB, *held, r.where);
+  if (held) return unlocked(a, r.blockA, b, r.blockB, *held, r);
+  bool must = r.kind == Overlap::Must;
+  Severity severity = must ? Severity::Error : Severity::Warning;
+  std::string access = must ? " both access " : " may both access ";
+  std::string maybe = must ? "" : " (one of them is under a branch that may not run there)";
   std::string blocks =
       "tile blocks " + blockText(r.blockA) + " and " + blockText(r.blockB) + " (" + gridText() + ")";
   std::string parties = a.op == b.op ? opText(b) + " in " + blocks
@@ -301,10 +303,10 @@ void RaceChecker::acrossBlocks(const Access& a, const Access& b) {
   Diagnostic d;
   if (scoped) {
     const Access& narrow = coversOtherBlocks(b) ? a : b;
-    std::string msg = parties + " both access " + r.where + ", but the " + opText(narrow) + " has scope " +
+    std::string msg = parties + access + r.where + maybe + ", but the " + opText(narrow) + " has scope " +
                       std::string(narrow.scope) + ", which covers only the tile block that runs it: its " +
                       std::string(narrow.ordering) + " access does not communicate with the other tile block";
-    d = make(b, Severity::Error, "race.scope", msg);
+    d = make(b, severity, "race.scope", msg);
     if (a.op != b.op) noteOther(d, a, r.where);
     if (const Attr* s = p_.op(narrow.op).attr("memory_scope"); s && !s->range.empty())
       d.notes.push_back({s->range, "tl_blk: only the tile block that runs this " + opText(narrow)});
@@ -312,11 +314,11 @@ void RaceChecker::acrossBlocks(const Access& a, const Access& b) {
     report(b.op, Kind::Scope, r.kind, std::move(d));
     return;
   }
-  std::string msg = parties + " both access " + r.where + " and " +
+  std::string msg = parties + access + r.where + maybe + " and " +
                     (a.writes && b.writes ? "both write" : "one of them writes") +
                     "; tokens order accesses only within one tile block, and weak accesses cannot "
                     "communicate between blocks";
-  d = make(b, Severity::Error, "race.unordered", msg);
+  d = make(b, severity, "race.unordered", msg);
   if (a.op != b.op)
     noteOther(d, a, r.where);
   else
@@ -327,7 +329,9 @@ void RaceChecker::acrossBlocks(const Access& a, const Access& b) {
 // `on` (in block `onBlock`) races with `other`, which lies in critical section
 // `s` of a lock that `on` does not hold.
 void RaceChecker::unlocked(const Access& held, const BlockId& heldBlock, const Access& on, const BlockId& onBlock,
-                           const Locks::Section& s, const std::string& where) {
+                           const Locks::Section& s, const Footprints::BlockResult& r) {
+  const std::string& where = r.where;
+  bool must = r.kind == Overlap::Must;
   bool afterAcquire = tokens_.waitsFor(on.op, s.acquire->op);
   bool beforeRelease = tokens_.waitsFor(s.release->op, on.op);
   std::string misses = !afterAcquire && !beforeRelease ? "does not wait for the acquire and the release does not wait for it"
@@ -335,18 +339,18 @@ void RaceChecker::unlocked(const Access& held, const BlockId& heldBlock, const A
                                                        : "is not waited for by the release";
   std::string msg = opText(on) + " in tile block " + blockText(onBlock) + " and the " + opText(held) + " at " +
                     lineText(held.op) + " in tile block " + blockText(heldBlock) + " (" + gridText() +
-                    ") both access " + where + " and " +
+                    (must ? ") both access " : ") may both access ") + where + " and " +
                     (held.writes && on.writes ? "both write" : "one of them writes") + "; the " + opText(held) +
                     " is inside the critical section of the lock acquired at " + lineText(s.acquire->op) +
                     " and released at " + lineText(s.release->op) + ", but this " + opText(on) + " " + misses +
                     ", so the lock does not order it";
-  Diagnostic d = make(on, Severity::Error, "race.unordered", msg);
+  Diagnostic d = make(on, must ? Severity::Error : Severity::Warning, "race.unordered", msg);
   noteOther(d, held, where);
   d.notes.push_back({p_.op(s.acquire->op).nameRange, "the lock is acquired here"});
   d.notes.push_back({p_.op(s.release->op).nameRange, "and released here"});
   if (!afterAcquire)
     if (auto fix = threadToken(on, *s.acquire)) d.fixes.push_back(std::move(*fix));
-  report(on.op, Kind::Blocks, Overlap::Must, std::move(d));
+  report(on.op, Kind::Blocks, r.kind, std::move(d));
 }
 
 // Both lie between the ops of a lock that does not order them. The first
@@ -354,8 +358,11 @@ void RaceChecker::unlocked(const Access& held, const BlockId& heldBlock, const A
 // wait for the acquire (the earlier one first), or the release does not wait
 // for one of them (the later one first), or the acquire does not acquire, or
 // the release does not release (relaxed, or block-scoped).
-void RaceChecker::brokenLock(const Access& a, const BlockId& ba, const Access& b, const BlockId& bb,
-                             const Locks::Section& s, const std::string& where) {
+void RaceChecker::brokenLock(const Access& a, const Access& b, const Locks::Section& s,
+                             const Footprints::BlockResult& r) {
+  const std::string& where = r.where;
+  const BlockId &ba = r.blockA, &bb = r.blockB;
+  bool must = r.kind == Overlap::Must;
   const Access &acq = *s.acquire, &rel = *s.release;
   bool aAfter = tokens_.waitsFor(a.op, acq.op), bAfter = tokens_.waitsFor(b.op, acq.op);
   bool aBefore = tokens_.waitsFor(rel.op, a.op), bBefore = tokens_.waitsFor(rel.op, b.op);
@@ -391,15 +398,15 @@ void RaceChecker::brokenLock(const Access& a, const BlockId& ba, const Access& b
   const BlockId &onBlock = onA ? ba : bb, &otherBlock = onA ? bb : ba;
   std::string msg = opText(on) + " in tile block " + blockText(onBlock) + " and the " + opText(other) + " at " +
                     lineText(other.op) + " in tile block " + blockText(otherBlock) + " (" + gridText() +
-                    ") both access " + where + " and " +
+                    (must ? ") both access " : ") may both access ") + where + " and " +
                     (on.writes && other.writes ? "both write" : "one of them writes") + " inside a lock, but the " +
                     opText(*faulty) + " at " + lineText(faulty->op) + " " + why;
-  Diagnostic d = make(on, Severity::Error, "race.unordered", msg);
+  Diagnostic d = make(on, must ? Severity::Error : Severity::Warning, "race.unordered", msg);
   noteOther(d, other, where);
   d.notes.push_back({p_.op(faulty->op).nameRange, faulty == &acq ? "the lock is taken here" : "the lock is given back here"});
   if (faulty == &acq && !(onA ? aAfter : bAfter))
     if (auto fix = threadToken(on, acq)) d.fixes.push_back(std::move(*fix));
-  report(on.op, Kind::Blocks, Overlap::Must, std::move(d));
+  report(on.op, Kind::Blocks, r.kind, std::move(d));
 }
 
 // --- diagnostics --------------------------------------------------------------------
