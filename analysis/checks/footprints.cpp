@@ -188,8 +188,15 @@ void Footprints::addView(Access& a, const Operation& op) {
 // The source of a view access: the root, the tensor view's offset from it and
 // its dynamic sizes, and the view type; equal sources tile the same memory alike.
 std::string Footprints::sourceKey(const Access& a) const {
-  std::string key =
-      std::to_string(a.root) + "|" + std::to_string(reinterpret_cast<uintptr_t>(p_.typeOf(a.view)));
+  // The view's tiling, not its padding: a padded load and an unpadded store
+  // of tile k touch the same elements.
+  const Type& vt = *p_.typeOf(a.view);
+  std::string key = std::to_string(a.root) + "|" + std::to_string(int(vt.kind)) + ":" +
+                    std::to_string(reinterpret_cast<uintptr_t>(vt.tensorView)) + ":" + std::to_string(vt.sparseDim);
+  for (const auto* v : {&vt.shape, &vt.strides, &vt.dimMap}) {
+    key += ":";
+    for (int64_t x : *v) key += std::to_string(x) + ",";
+  }
   const Value& v = p_.value(a.view);
   if (v.blockArg || v.owner == kNoId || p_.op(v.owner).operands.empty())
     return key + "|" + std::to_string(a.view);
