@@ -65,6 +65,44 @@ bool dense(const Box& b) {
   return true;
 }
 
+// For two boxes of the same dims: whether some difference sum k_i * s_i with
+// |k_i| < extent_i lies in [lo, hi] (the elements e = max(k, 0) of one box
+// and e' = max(-k, 0) of the other are then that far apart). A search over
+// the dims by decreasing stride that keeps only the k_i the remaining dims
+// can still make up for; past kSteps steps it gives up (nullopt). `at` gets
+// the offset of the element of the first box.
+std::optional<bool> differenceHits(llvm::SmallVector<std::pair<int64_t, int64_t>, 4> dims, __int128 lo, __int128 hi,
+                                   int64_t& at) {
+  constexpr int kSteps = 1 << 16;
+  std::sort(dims.begin(), dims.end(), [](const auto& x, const auto& y) {
+    return std::abs(__int128(x.second)) > std::abs(__int128(y.second));
+  });
+  std::vector<__int128> reach(dims.size() + 1, 0);  // what dims i.. can add at most
+  for (size_t i = dims.size(); i-- > 0;)
+    reach[i] = reach[i + 1] + std::abs(__int128(dims[i].second)) * (dims[i].first - 1);
+  int steps = 0;
+  __int128 offset = 0;
+  auto search = [&](auto& self, size_t i, __int128 sum) -> std::optional<bool> {
+    if (++steps > kSteps) return std::nullopt;
+    if (sum + reach[i] < lo || sum - reach[i] > hi) return false;
+    if (i == dims.size()) return true;
+    auto [extent, stride] = dims[i];
+    for (int64_t k = -(extent - 1); k <= extent - 1; ++k) {
+      __int128 next = sum + __int128(k) * stride;
+      if (next + reach[i + 1] < lo || next - reach[i + 1] > hi) continue;
+      auto hit = self(self, i + 1, next);
+      if (!hit || *hit) {
+        if (hit) offset += __int128(std::max<int64_t>(k, 0)) * stride;
+        return hit;
+      }
+    }
+    return false;
+  };
+  auto hit = search(search, 0, 0);
+  if (hit && *hit) at = static_cast<int64_t>(offset);
+  return hit;
+}
+
 // Whether box b, moved by d bits, shares a bit with box a; `at` gets the first
 // shared offset relative to a's base.
 Overlap intersect(const Box& a, const Box& b, int64_t d, int64_t& at) {
@@ -89,6 +127,11 @@ Overlap intersect(const Box& a, const Box& b, int64_t d, int64_t& at) {
       }
     }
     return Overlap::No;
+  }
+  if (a.dims == b.dims && a.width == b.width) {
+    // Element x of a and y of b overlap when x - (y + d) lies in (-width, width).
+    auto hit = differenceHits(a.dims, __int128(d) - a.width + 1, __int128(d) + a.width - 1, at);
+    if (hit) return *hit ? sure : Overlap::No;
   }
   if (!dense(a) || !dense(b)) return Overlap::May;
   at = static_cast<int64_t>(std::max<__int128>(ha.lo, bLo));
@@ -649,7 +692,13 @@ std::optional<std::pair<Footprints::Block, Footprints::Block>> Footprints::disti
 Footprints::BlockResult Footprints::acrossBlocks(const Access& a, const Access& b,
                                                  llvm::function_ref<bool(const Block&, const Block&)> ordered) const {
   if (!smallGrid(facts_.options())) return {};
-  if (a.source != kNoId && a.source == b.source && a.forms.size() == b.forms.size()) return tilesAcross(a, b, ordered);
+  if (a.source != kNoId && a.source == b.source && a.forms.size() == b.forms.size()) {
+    BlockResult r = tilesAcross(a, b, ordered);
+    // Different tiles of a tensor_view whose strides alias can share
+    // elements: then the elements are compared too.
+    TypeRef vt = p_.typeOf(a.view);
+    if (r.kind == Overlap::Must || !vt || !vt->tensorView || injective(vt->tensorView)) return r;
+  }
   if (a.root == b.root && a.box && b.box) return boxesAcross(a, b, ordered);
   return {};
 }
