@@ -188,8 +188,8 @@ private:
 
   // Where a note about the tensor_view's strides points: the strides written
   // on make_tensor_view, else the view or tensor_view declared as an argument.
-  std::optional<RelatedNote> stridesNote(ValueId view, const Type& tv) {
-    std::string strides = listText(tv.strides);
+  std::optional<RelatedNote> stridesNote(ValueId view, const std::vector<int64_t>& known) {
+    std::string strides = listText(known);
     const Operation* mk = definingOp(p_, view);
     if (mk && mk->info->category == "view" && !mk->operands.empty()) {
       ValueId tvValue = mk->operands[0].value;
@@ -206,6 +206,23 @@ private:
     return std::nullopt;
   }
 
+  // The tensor_view's strides, with a dynamic one replaced by its operand's
+  // value when the facts pin it (cuTile passes strides it cannot specialise,
+  // such as the zeros of a broadcast array, as operands).
+  std::vector<int64_t> knownStrides(ValueId view, const Type& tv) const {
+    std::vector<int64_t> out = tv.strides;
+    const Operation* mv = definingOp(p_, view);
+    const Operation* mtv = mv && !mv->operands.empty() ? definingOp(p_, mv->operands[0].value) : nullptr;
+    if (!isOp(mtv, "make_tensor_view")) return out;
+    llvm::ArrayRef<Operand> dyn = operandGroup(*mtv, "dynamicStrides");
+    for (size_t i = 0, k = 0; i < out.size() && k < dyn.size(); ++i) {
+      if (out[i] != kDynamic) continue;
+      const ScalarFact* f = facts_.scalar(dyn[k++].value);
+      if (f && f->exact() && *f->exact() >= 0) out[i] = *f->exact();
+    }
+    return out;
+  }
+
   void viewStore(const OpRef& o) {
     ValueId view = operandValue(o.op, "view");
     TypeRef vt = p_.typeOf(view);
@@ -216,9 +233,10 @@ private:
     if (rank == 0 || tv.shape.size() != rank || tv.strides.size() != rank) return;
     bool gather = v.kind == TypeKind::GatherScatterView;
     if (!gather && v.dimMap.size() != rank) return;
-    // Zero and negative strides are type errors the verifier reports.
+    // Zero and negative static strides are type errors the verifier reports.
     if (std::any_of(tv.strides.begin(), tv.strides.end(), [](int64_t s) { return s != kDynamic && s <= 0; }))
       return;
+    std::vector<int64_t> strides = knownStrides(view, tv);
     if (gather && gatherDuplicate(o, v)) return;
     // One mode per tile dimension: the tile's extent (cut to the tensor's size,
     // past which elements are masked) with the stride of the tensor dim it walks.
@@ -228,7 +246,7 @@ private:
       int64_t t = gather ? static_cast<int64_t>(i) : v.dimMap[i];
       if (t < 0 || t >= static_cast<int64_t>(rank)) return;
       tdim[i] = t;
-      int64_t s = tv.strides[t];
+      int64_t s = strides[t];
       if (s == kDynamic) continue;  // an unknown stride: leave the dimension out
       ext[i] = tv.shape[t] == kDynamic ? v.shape[i] : std::min(v.shape[i], tv.shape[t]);
       stride[i] = s;
@@ -245,14 +263,14 @@ private:
     int64_t off = 0;
     for (size_t i = 0; i < rank; ++i) off += r.a[i] * stride[i];
     r.where = "element " + std::to_string(off) + " from the tile's start";
-    r.why = "the tensor_view's strides " + listText(tv.strides) + " map both there";
+    r.why = "the tensor_view's strides " + listText(strides) + " map both there";
     if (!isIdentity(tdim)) r.why += " (tile dimensions walk tensor dimensions " + listText(tdim) + ")";
     if (indexStep && *indexStep == 0)
       r.why = "the gather/scatter indices are all equal (they step by 0)";
     else if (indexStep)
       r.why = "the gather/scatter indices step by " + std::to_string(*indexStep) + " and " + r.why;
     r.condition = dynamicCondition(v, tv, tdim, r.a, r.b);
-    if (auto n = stridesNote(view, tv)) r.notes.push_back(*n);
+    if (auto n = stridesNote(view, strides)) r.notes.push_back(*n);
     report(o, "view", v.shape, std::move(r), false);
   }
 
