@@ -93,7 +93,7 @@ public:
     const Operand* view = o.operand("view");
     if (!view) return;
     TypeRef vt = p_.typeOf(view->value);
-    auto space = vt ? views::indexSpace(*vt) : std::nullopt;
+    auto space = vt ? facts_.indexSpace(view->value) : std::nullopt;
     if (!space) return;
     std::vector<const Operand*> indices = o.group("index");
     if (indices.size() != space->dims.size()) return;

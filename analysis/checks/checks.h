@@ -32,6 +32,10 @@ struct CheckOptions {
   std::optional<std::array<int64_t, 3>> grid;
   // Distinct entry pointer arguments may alias (`--assume-aliasing`).
   bool assumeAliasing = false;
+  // Integer scalar arguments of the launch (`--arg NAME=VALUE`): NAME is an
+  // argument's name without `%`, or its position. Dynamic shapes and loop
+  // bounds that follow from them become known.
+  std::vector<std::pair<std::string, int64_t>> args;
   // Codes, or prefixes before a '.', that are turned off ("race" turns off
   // race.unordered and race.scope).
   std::vector<std::string> disabled;
@@ -54,6 +58,11 @@ struct CheckContext {
 // every diagnostic whose code is off.)
 void runChecks(const ParseResult& parsed, const CheckOptions& options, layout::WorkBudget& layoutBudget,
                DiagSink& diags);
+
+// The `--arg`s (as NAME=VALUE) that set no integer scalar argument of any
+// function of `program`: no argument has that name or position, or its type
+// cannot hold the value.
+std::vector<std::string> unusedArgs(const Program& program, const CheckOptions& options);
 
 // One entry point per check file.
 void checkBounds(const CheckContext& cx, DiagSink& diags);

@@ -193,7 +193,7 @@ void Executions::collect(ValueId v, Deps& d, int& budget) const {
 // --- executions -----------------------------------------------------------------------
 
 bool Executions::forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref<bool(const Execution&)> f,
-                         bool branches) const {
+                         bool branches, OpId eitherArm) const {
   // The path from the function body to op, outermost first.
   llvm::SmallVector<Step, 8> path;
   for (OpId child = op, q = p_.op(op).parent;; child = q, q = p_.op(q).parent) {
@@ -238,53 +238,56 @@ bool Executions::forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref
   BlockId extent{1, 1, 1};
   for (int a = 0; a < 3; ++a)
     if (need.axes & (1u << a)) extent[a] = (*grid_)[a];
-  bool complete = true, stopped = false;
+  bool complete = true;
+  Walk w{path, need, f, branches, eitherArm};
   Execution e;
   e.axes = need.axes;
   e.varied = need.loops;
-  for (int64_t z = 0; z < extent[2] && !stopped; ++z)
-    for (int64_t y = 0; y < extent[1] && !stopped; ++y)
-      for (int64_t x = 0; x < extent[0] && !stopped; ++x) {
+  for (int64_t z = 0; z < extent[2] && !w.stopped; ++z)
+    for (int64_t y = 0; y < extent[1] && !w.stopped; ++y)
+      for (int64_t x = 0; x < extent[0] && !w.stopped; ++x) {
         if (!charge(1)) return false;
         e.block = {x, y, z};
-        complete &= walk(path, 0, need, e, f, stopped, branches);
+        complete &= walk(w, 0, e);
       }
-  return complete && !stopped;
+  return complete && !w.stopped;
 }
 
-bool Executions::walk(const llvm::SmallVector<Step, 8>& path, size_t at, const Deps& need, Execution& e,
-                      llvm::function_ref<bool(const Execution&)> f, bool& stopped, bool branches) const {
-  if (at == path.size()) {
-    stopped = !f(e);
-    return !stopped;
+bool Executions::walk(Walk& w, size_t at, Execution& e) const {
+  if (at == w.path.size()) {
+    w.stopped = !w.f(e);
+    return !w.stopped;
   }
-  const Operation& op = p_.op(path[at].op);
+  OpId id = w.path[at].op;
+  const Operation& op = p_.op(id);
   if (nameOf(op) == "if") {
     auto c = value(operandValue(op, "condition"), e);
-    if (!c && branches) {
-      bool before = e.possible;
-      e.possible = true;
-      walk(path, at + 1, need, e, f, stopped, branches);
+    if (!c && w.branches) {
+      bool before = e.possible, either = e.eitherArm;
+      e.possible |= id != w.eitherArm;
+      e.eitherArm |= id == w.eitherArm;
+      walk(w, at + 1, e);
       e.possible = before;
+      e.eitherArm = either;
       return false;
     }
     if (!c) return false;
     // The op runs in the then region when the condition holds, else in the other.
-    if ((*c != 0) != (path[at].region == 0)) return true;
-    return walk(path, at + 1, need, e, f, stopped, branches);
+    if ((*c != 0) != (w.path[at].region == 0)) return true;
+    return walk(w, at + 1, e);
   }
   auto lb = value(operandValue(op, "lowerBound"), e), ub = value(operandValue(op, "upperBound"), e),
        step = value(operandValue(op, "step"), e);
   if (!lb || !ub || !step || *step <= 0) return false;
   if (op.attr("unsignedCmp") && (*lb < 0 || *ub < 0)) return false;
-  bool relevant = std::find(need.loops.begin(), need.loops.end(), path[at].op) != need.loops.end();
+  bool relevant = std::find(w.need.loops.begin(), w.need.loops.end(), id) != w.need.loops.end();
   bool complete = true;
   for (int64_t iv = *lb; iv < *ub;) {
     if (!charge(1)) return false;
-    e.iterations.push_back({path[at].op, iv});
-    complete &= walk(path, at + 1, need, e, f, stopped, branches);
+    e.iterations.push_back({id, iv});
+    complete &= walk(w, at + 1, e);
     e.iterations.pop_back();
-    if (stopped || !relevant) break;  // one iteration stands for all when none differs
+    if (w.stopped || !relevant) break;  // one iteration stands for all when none differs
     if (__builtin_add_overflow(iv, *step, &iv)) return false;
   }
   return complete;

@@ -43,6 +43,9 @@ struct Execution {
   // Reached through an `if` whose condition no execution fixes (only when
   // asked for): the op may run there, not certainly.
   bool possible = false;
+  // Reached through the `eitherArm` of forEach, whose condition no execution
+  // fixes: this op or its twin in the other arm runs.
+  bool eitherArm = false;
 };
 
 class Executions {
@@ -65,9 +68,11 @@ public:
   // Returns true when every execution of `op` was visited (f never stopped it,
   // nothing on the way was beyond computing, the work bound held).
   // With `branches`, an `if` whose condition is not computed is entered too,
-  // and what runs under it is marked `possible` (and the walk incomplete).
+  // and what runs under it is marked `possible` (and the walk incomplete),
+  // except under `eitherArm`: an `if` whose other arm runs an access that
+  // stands in for `op` (footprints.h, twins), so one of the two certainly runs.
   bool forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref<bool(const Execution&)> f,
-               bool branches = false) const;
+               bool branches = false, OpId eitherArm = kNoId) const;
 
   // What singles the execution out: "in tile block (3, 0, 0) when %k = 16 in
   // the loop at line 12"; empty when nothing does (every execution is alike).
@@ -89,8 +94,15 @@ private:
   void collect(ValueId v, Deps& d, int& budget) const;
   std::optional<int64_t> compute(ValueId v, const Execution& e, int& budget) const;
   std::optional<int64_t> compare(const Operation& cmp, int64_t lhs, const Execution& e, int& budget) const;
-  bool walk(const llvm::SmallVector<Step, 8>& path, size_t at, const Deps& need, Execution& e,
-            llvm::function_ref<bool(const Execution&)> f, bool& stopped, bool branches) const;
+  struct Walk {  // what stays the same during one forEach
+    const llvm::SmallVector<Step, 8>& path;
+    const Deps& need;
+    llvm::function_ref<bool(const Execution&)> f;
+    bool branches;
+    OpId eitherArm;
+    bool stopped = false;
+  };
+  bool walk(Walk& w, size_t at, Execution& e) const;
   bool charge(int64_t n) const;
   bool beforeEveryExit(const Operation& loop, OpId child) const;
 

@@ -182,6 +182,50 @@ Footprints::Footprints(const Program& program, const ValueFacts& facts, const Ex
     }
     accesses_.push_back(std::move(a));
   }
+  findTwins();
+}
+
+// Accesses directly in the two arms of one `if` that touch the same elements
+// the same way.
+void Footprints::findTwins() {
+  std::map<std::pair<OpId, uint32_t>, std::vector<size_t>> byArm;  // (if, region) -> accesses
+  for (size_t i = 0; i < accesses_.size(); ++i) {
+    const Operation& op = p_.op(accesses_[i].op);
+    if (op.parent == kNoId) continue;
+    const Operation& parent = p_.op(op.parent);
+    if (nameOf(parent) != "if" || parent.regions.size() != 2) continue;
+    uint32_t arm = parent.regions[1].range.begin <= op.range.begin ? 1 : 0;
+    byArm[{op.parent, arm}].push_back(i);
+  }
+  for (const auto& [key, thens] : byArm) {
+    if (key.second != 0) continue;
+    auto elses = byArm.find({key.first, 1});
+    if (elses == byArm.end()) continue;
+    for (size_t i : thens)
+      for (size_t j : elses->second)
+        if (sameElements(accesses_[i], accesses_[j]) && !twins_.count(accesses_[j].op)) {
+          twins_[accesses_[i].op] = j;
+          twins_[accesses_[j].op] = i;
+          break;
+        }
+  }
+}
+
+bool Footprints::sameElements(const Access& a, const Access& b) const {
+  if (a.root != b.root || a.reads != b.reads || a.writes != b.writes || a.ordering != b.ordering ||
+      a.scope != b.scope)
+    return false;
+  if (a.source != kNoId)
+    return a.source == b.source && a.forms.size() == b.forms.size() &&
+           std::equal(a.forms.begin(), a.forms.end(), b.forms.begin(),
+                      [](const auto& x, const auto& y) { return x && y && *x == *y; });
+  return a.box && b.box && a.box->exact && b.box->exact && a.box->width == b.box->width &&
+         a.box->base == b.box->base && a.box->dims == b.box->dims;
+}
+
+const Access* Footprints::twin(const Access& a) const {
+  auto it = twins_.find(a.op);
+  return it == twins_.end() ? nullptr : &accesses_[it->second];
 }
 
 // --- building ---------------------------------------------------------------------
@@ -260,20 +304,21 @@ std::string Footprints::sourceKey(const Access& a) const {
 std::optional<Box> Footprints::viewBox(const Access& a, const Type& view,
                                        const std::optional<Affine>& base) const {
   const Type& tv = *view.tensorView;
-  auto space = views::indexSpace(view);
-  if (!space || space->dims.size() != a.forms.size()) return std::nullopt;
-  for (int64_t d : tv.shape)
+  auto space = facts_.indexSpace(a.view);
+  std::vector<int64_t> shape = facts_.tensorShape(a.view), strides = facts_.tensorStrides(a.view);
+  if (!space || space->dims.size() != a.forms.size() || strides.size() != shape.size()) return std::nullopt;
+  for (int64_t d : shape)
     if (d == kDynamic) return std::nullopt;
-  for (int64_t s : tv.strides)
+  for (int64_t s : strides)
     if (s == kDynamic) return std::nullopt;
   Box b;
   b.width = elemBits(tv.elem);
   std::optional<Affine> start = base;
   for (size_t i = 0; i < space->dims.size() && start; ++i) {
     const views::IndexDim& d = space->dims[i];
-    if (d.sparse || !a.forms[i] || d.step <= 0 || d.tensorDim >= static_cast<int64_t>(tv.strides.size()))
+    if (d.sparse || !a.forms[i] || d.step <= 0 || d.tensorDim >= static_cast<int64_t>(strides.size()))
       return std::nullopt;
-    int64_t stride = tv.strides[d.tensorDim], step;
+    int64_t stride = strides[d.tensorDim], step;
     if (__builtin_mul_overflow(stride, d.step, &step)) return std::nullopt;
     start = addScaled(*start, *a.forms[i], step);
     int64_t extent = d.tile, first;
@@ -401,7 +446,7 @@ Footprints::Result Footprints::same(const Access& a, const Access& b, bool descr
 // injective tensor view), or, failing both, the element boxes.
 Footprints::Result Footprints::sameTiles(const Access& a, const Access& b, bool describe) const {
   TypeRef vt = p_.typeOf(a.view);
-  auto space = views::indexSpace(*vt);
+  auto space = facts_.indexSpace(a.view);
   bool apart = space && injective(vt->tensorView);
   std::vector<std::string> dims;
   bool must = a.forms.size() == b.forms.size();
@@ -546,7 +591,7 @@ Footprints::Result Footprints::acrossIterations(const Access& a, const Access& b
   };
   if (a.source != kNoId && a.source == b.source && a.forms.size() == b.forms.size()) {
     TypeRef vt = p_.typeOf(a.view);
-    auto space = views::indexSpace(*vt);
+    auto space = facts_.indexSpace(a.view);
     bool apart = space && injective(vt->tensorView);
     bool unknown = false;
     std::optional<int64_t> distance;
@@ -650,19 +695,21 @@ bool Footprints::uniform(ValueId v, int& budget) const {
 // Where an access goes in each execution (executions.h): one entry per
 // execution that differs, with the values of `of` (nullopt for one that does
 // not follow there). Cached per op and list of values.
-const Footprints::Reached& Footprints::reached(OpId op, const llvm::SmallVector<ValueId, 4>& of) const {
-  auto [it, fresh] = reached_.try_emplace({op, of});
+const Footprints::Reached& Footprints::reached(const Access& a, const llvm::SmallVector<ValueId, 4>& of,
+                                               bool eitherArm) const {
+  eitherArm &= twin(a) != nullptr;
+  auto [it, fresh] = reached_.try_emplace({a.op, of, eitherArm});
   if (!fresh) return it->second;
   Reached& r = it->second;
   r.complete = executions_.forEach(
-      op, of,
+      a.op, of,
       [&](const Execution& e) {
-    Place place{e.block, e.axes, e.possible, {}};
+    Place place{e.block, e.axes, e.possible, e.eitherArm, {}};
     for (ValueId v : of) place.values.push_back(executions_.value(v, e));
     r.places.push_back(std::move(place));
     return r.places.size() < kMaxPlaces;
   },
-      /*branches=*/true);
+      /*branches=*/true, eitherArm ? p_.op(a.op).parent : kNoId);
   return r;
 }
 
@@ -690,23 +737,25 @@ std::optional<std::pair<Footprints::Block, Footprints::Block>> Footprints::disti
 }
 
 Footprints::BlockResult Footprints::acrossBlocks(const Access& a, const Access& b,
-                                                 llvm::function_ref<bool(const Block&, const Block&)> ordered) const {
+                                                 llvm::function_ref<bool(const Block&, const Block&)> ordered,
+                                                 bool eitherA, bool eitherB) const {
   if (!smallGrid(facts_.options())) return {};
   if (a.source != kNoId && a.source == b.source && a.forms.size() == b.forms.size()) {
-    BlockResult r = tilesAcross(a, b, ordered);
+    BlockResult r = tilesAcross(a, b, ordered, eitherA, eitherB);
     // Different tiles of a tensor_view whose strides alias can share
     // elements: then the elements are compared too.
     TypeRef vt = p_.typeOf(a.view);
     if (r.kind == Overlap::Must || !vt || !vt->tensorView || injective(vt->tensorView)) return r;
   }
-  if (a.root == b.root && a.box && b.box) return boxesAcross(a, b, ordered);
+  if (a.root == b.root && a.box && b.box) return boxesAcross(a, b, ordered, eitherA, eitherB);
   return {};
 }
 
 // Views of one source: the tile indices in each execution of either side;
 // a dimension that no execution fixes must be the same uniform form on both.
 Footprints::BlockResult Footprints::tilesAcross(const Access& a, const Access& b,
-                                                llvm::function_ref<bool(const Block&, const Block&)> ordered) const {
+                                                llvm::function_ref<bool(const Block&, const Block&)> ordered,
+                                                bool eitherA, bool eitherB) const {
   llvm::SmallVector<ValueId, 4> ia, ib;
   std::vector<size_t> computed;
   for (size_t i = 0; i < a.indices.size(); ++i) {
@@ -718,7 +767,7 @@ Footprints::BlockResult Footprints::tilesAcross(const Access& a, const Access& b
       return {};
     }
   }
-  const Reached &ra = reached(a.op, ia), &rb = reached(b.op, ib);
+  const Reached &ra = reached(a, ia, eitherA), &rb = reached(b, ib, eitherB);
   std::map<std::vector<int64_t>, llvm::SmallVector<size_t, 4>> byTile;
   auto key = [](const Place& p, std::vector<int64_t>& out) {
     out.clear();
@@ -745,7 +794,7 @@ Footprints::BlockResult Footprints::tilesAcross(const Access& a, const Access& b
       for (size_t d = 0, c = 0; d < a.indices.size(); ++d)
         dims.push_back(c < computed.size() && computed[c] == d ? std::to_string(k[c++])
                                                                : std::string(p_.value(a.indices[d]).name));
-      best = {o, blocks->first, blocks->second, tileText(a, dims)};
+      best = {o, blocks->first, blocks->second, tileText(a, dims), ra.places[i].eitherArm, pb.eitherArm};
       if (o == Overlap::Must) return best;
     }
   }
@@ -755,7 +804,8 @@ Footprints::BlockResult Footprints::tilesAcross(const Access& a, const Access& b
 // Pointer accesses of one root: the box offsets in each execution (the terms
 // no execution fixes must be the same uniform ones on both sides).
 Footprints::BlockResult Footprints::boxesAcross(const Access& a, const Access& b,
-                                                llvm::function_ref<bool(const Block&, const Block&)> ordered) const {
+                                                llvm::function_ref<bool(const Block&, const Block&)> ordered,
+                                                bool eitherA, bool eitherB) const {
   auto split = [&](const Box& box, llvm::SmallVector<ValueId, 4>& computed, Affine& uniformPart) {
     uniformPart = Affine::constant(0);
     for (const auto& t : box.base.terms) {
@@ -784,7 +834,7 @@ Footprints::BlockResult Footprints::boxesAcross(const Access& a, const Access& b
     if (o < INT64_MIN || o > INT64_MAX) return std::nullopt;
     return static_cast<int64_t>(o);
   };
-  const Reached &ra = reached(a.op, ca), &rb = reached(b.op, cb);
+  const Reached &ra = reached(a, ca, eitherA), &rb = reached(b, cb, eitherB);
   BlockResult best;
   std::vector<std::pair<int64_t, size_t>> sorted;
   for (size_t i = 0; i < ra.places.size(); ++i)
@@ -809,7 +859,12 @@ Footprints::BlockResult Footprints::boxesAcross(const Access& a, const Access& b
       Affine where = a.box->base;
       where.c0 = it->first;
       where.terms = ua.terms;
-      best = {o, blocks->first, blocks->second, elementText(a.root, where, at)};
+      best = {o,
+              blocks->first,
+              blocks->second,
+              elementText(a.root, where, at),
+              ra.places[it->second].eitherArm,
+              pb.eitherArm};
       if (o == Overlap::Must) return best;
     }
   }

@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include <llvm/ADT/DenseMap.h>
@@ -75,6 +76,12 @@ public:
 
   const std::vector<Access>& accesses() const { return accesses_; }
 
+  // The access that stands in for `a` in the other arm of the `if` right
+  // around both: the same elements (equal view source and index forms, or
+  // equal exact boxes), the same kind of access, ordering and scope. Whichever
+  // arm runs, one of the two does. nullptr when there is none.
+  const Access* twin(const Access& a) const;
+
   struct Result {
     Overlap kind = Overlap::No;
     std::string where;       // "tile (0, 1) of %pv", "element 3 of %p"
@@ -93,10 +100,15 @@ public:
     Overlap kind = Overlap::No;
     std::array<int64_t, 3> blockA{}, blockB{};
     std::string where;
+    bool twinA = false, twinB = false;  // a (b) or its twin runs there, whichever arm is taken
   };
   // Pairs of blocks that `ordered` says are ordered (by a lock) are skipped.
+  // With `eitherA` (`eitherB`), a (b) counts as run whenever the `if` around
+  // it and its twin runs: the caller has checked that the twin is
+  // interchangeable with it for the question asked.
   BlockResult acrossBlocks(const Access& a, const Access& b,
-                           llvm::function_ref<bool(const BlockId&, const BlockId&)> ordered) const;
+                           llvm::function_ref<bool(const BlockId&, const BlockId&)> ordered,
+                           bool eitherA = false, bool eitherB = false) const;
   // How many times `loop` runs its body, when its bounds are constants.
   std::optional<int64_t> tripCount(OpId loop) const;
   // "%p", "@g" (a global), "%pv" (a view argument).
@@ -131,6 +143,7 @@ private:
     Block block;
     uint8_t axes = 0;  // the block axes enumerated: every block that agrees on them has these values
     bool possible = false;  // under a branch whose condition is not known: it may not run
+    bool eitherArm = false;  // it or its twin runs (Execution::eitherArm)
     llvm::SmallVector<std::optional<int64_t>, 4> values;
   };
   struct Reached {
@@ -138,13 +151,17 @@ private:
     bool complete = false;
   };
   static bool smallGrid(const CheckOptions& options);
-  const Reached& reached(OpId op, const llvm::SmallVector<ValueId, 4>& of) const;
+  const Reached& reached(const Access& a, const llvm::SmallVector<ValueId, 4>& of, bool eitherArm) const;
   std::optional<std::pair<Block, Block>> distinctBlocks(
       const Place& a, const Place& b, llvm::function_ref<bool(const Block&, const Block&)> ordered) const;
   BlockResult tilesAcross(const Access& a, const Access& b,
-                          llvm::function_ref<bool(const Block&, const Block&)> ordered) const;
+                          llvm::function_ref<bool(const Block&, const Block&)> ordered, bool eitherA,
+                          bool eitherB) const;
   BlockResult boxesAcross(const Access& a, const Access& b,
-                          llvm::function_ref<bool(const Block&, const Block&)> ordered) const;
+                          llvm::function_ref<bool(const Block&, const Block&)> ordered, bool eitherA,
+                          bool eitherB) const;
+  void findTwins();
+  bool sameElements(const Access& a, const Access& b) const;
 
   const Program& p_;
   const ValueFacts& facts_;
@@ -152,7 +169,8 @@ private:
   layout::WorkBudget& layoutBudget_;  // for tensor_view injectivity
   std::vector<Access> accesses_;
   mutable llvm::DenseMap<TypeRef, bool> injective_;
-  mutable std::map<std::pair<OpId, llvm::SmallVector<ValueId, 4>>, Reached> reached_;
+  llvm::DenseMap<OpId, size_t> twins_;  // op -> index of its twin in accesses_
+  mutable std::map<std::tuple<OpId, llvm::SmallVector<ValueId, 4>, bool>, Reached> reached_;
 };
 
 }  // namespace tilesight

@@ -206,23 +206,6 @@ private:
     return std::nullopt;
   }
 
-  // The tensor_view's strides, with a dynamic one replaced by its operand's
-  // value when the facts pin it (cuTile passes strides it cannot specialise,
-  // such as the zeros of a broadcast array, as operands).
-  std::vector<int64_t> knownStrides(ValueId view, const Type& tv) const {
-    std::vector<int64_t> out = tv.strides;
-    const Operation* mv = definingOp(p_, view);
-    const Operation* mtv = mv && !mv->operands.empty() ? definingOp(p_, mv->operands[0].value) : nullptr;
-    if (!isOp(mtv, "make_tensor_view")) return out;
-    llvm::ArrayRef<Operand> dyn = operandGroup(*mtv, "dynamicStrides");
-    for (size_t i = 0, k = 0; i < out.size() && k < dyn.size(); ++i) {
-      if (out[i] != kDynamic) continue;
-      const ScalarFact* f = facts_.scalar(dyn[k++].value);
-      if (f && f->exact() && *f->exact() >= 0) out[i] = *f->exact();
-    }
-    return out;
-  }
-
   void viewStore(const OpRef& o) {
     ValueId view = operandValue(o.op, "view");
     TypeRef vt = p_.typeOf(view);
@@ -236,7 +219,7 @@ private:
     // Zero and negative static strides are type errors the verifier reports.
     if (std::any_of(tv.strides.begin(), tv.strides.end(), [](int64_t s) { return s != kDynamic && s <= 0; }))
       return;
-    std::vector<int64_t> strides = knownStrides(view, tv);
+    std::vector<int64_t> strides = facts_.tensorStrides(view);
     if (gather && gatherDuplicate(o, v)) return;
     // One mode per tile dimension: the tile's extent (cut to the tensor's size,
     // past which elements are masked) with the stride of the tensor dim it walks.

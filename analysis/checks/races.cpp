@@ -60,6 +60,15 @@ struct Finding {
   Diagnostic diag;
 };
 
+// One side of a pair across tile blocks: the access, the block that runs it,
+// and, when it stands for either arm of an `if` (Footprints::twin), the words
+// that say so.
+struct Party {
+  const Access& x;
+  BlockId block;
+  std::string orTwin;
+};
+
 class RaceChecker {
 public:
   RaceChecker(const CheckContext& cx, const TokenGraph& tokens, const Footprints& fp, const Locks& locks)
@@ -72,9 +81,10 @@ private:
   void sameRun(const Access& a, const Access& b);
   void acrossIterations(const Access& a, const Access& b, OpId loop);
   void acrossBlocks(const Access& a, const Access& b);
-  void unlocked(const Access& held, const BlockId& heldBlock, const Access& on, const BlockId& onBlock,
-                const Locks::Section& s, const Footprints::BlockResult& r);
-  void brokenLock(const Access& a, const Access& b, const Locks::Section& s, const Footprints::BlockResult& r);
+  bool interchangeable(const Access& x) const;
+  std::string orTwinText(const Access& x) const;
+  void unlocked(const Party& held, const Party& on, const Locks::Section& s, const Footprints::BlockResult& r);
+  void brokenLock(const Party& a, const Party& b, const Locks::Section& s, const Footprints::BlockResult& r);
   bool improves(OpId at, Kind kind, Overlap o) const;
   void report(OpId at, Kind kind, Overlap o, Diagnostic d);
 
@@ -270,36 +280,57 @@ std::string RaceChecker::gridText() const {
   return "--grid=" + std::to_string(g[0]) + "," + std::to_string(g[1]) + "," + std::to_string(g[2]);
 }
 
+// Whether x and its twin in the other arm of an `if` are alike for the
+// question across blocks: the same lock sections, so the same blocks order them.
+bool RaceChecker::interchangeable(const Access& x) const {
+  const Access* t = fp_.twin(x);
+  if (!t) return false;
+  auto same = [](const Locks::Section* s, const Locks::Section* u) {
+    return (!s && !u) || (s && u && s->acquire == u->acquire && s->release == u->release);
+  };
+  return same(locks_.sectionOf(x), locks_.sectionOf(*t)) &&
+         same(locks_.brokenSectionOf(x), locks_.brokenSectionOf(*t));
+}
+
+// " (or the one at line 537 in the other arm of the 'if' at line 528, whichever runs)"
+std::string RaceChecker::orTwinText(const Access& x) const {
+  const Access* t = fp_.twin(x);
+  return " (or the one at " + lineText(t->op) + " in the other arm of the 'if' at " + lineText(p_.op(x.op).parent) +
+         ", whichever runs)";
+}
+
 void RaceChecker::acrossBlocks(const Access& a, const Access& b) {
   bool scoped = !a.weak() && !b.weak();
   if (scoped && coversOtherBlocks(a) && coversOtherBlocks(b)) return;
-  Footprints::BlockResult r =
-      fp_.acrossBlocks(a, b, [&](const BlockId& x, const BlockId& y) { return locks_.ordered(a, x, b, y); });
+  bool eitherA = interchangeable(a), eitherB = interchangeable(b);
+  // Twins stand for each other: the first one's pair with itself says it all.
+  if (eitherA && (fp_.twin(a) == &b || (a.op == b.op && fp_.twin(a)->op < a.op))) return;
+  Footprints::BlockResult r = fp_.acrossBlocks(
+      a, b, [&](const BlockId& x, const BlockId& y) { return locks_.ordered(a, x, b, y); }, eitherA, eitherB);
   if (r.kind == Overlap::No) return;
   if (a.op == b.op && r.blockB < r.blockA) std::swap(r.blockA, r.blockB);
+  Party pa{a, r.blockA, r.twinA ? orTwinText(a) : ""}, pb{b, r.blockB, r.twinB ? orTwinText(b) : ""};
   // When one of them holds a lock and the other does not, the other is the
   // one to fix: the diagnostic goes there and says what it misses.
-  const Locks::Section* held = nullptr;
   if (a.op != b.op && !scoped) {
     const Locks::Section *sa = locks_.sectionOf(a), *sb = locks_.sectionOf(b);
-    if (sa && !sb) held = sa;
-    if (sb && !sa) return unlocked(b, r.blockB, a, r.blockA, *sb, r);
+    if (sa && !sb) return unlocked(pa, pb, *sa, r);
+    if (sb && !sa) return unlocked(pb, pa, *sb, r);
     if (!sa && !sb) {
       const Locks::Section *ba = locks_.brokenSectionOf(a), *bb = locks_.brokenSectionOf(b);
-      if (ba && bb && ba->acquire->root == bb->acquire->root) return brokenLock(a, b, *ba, r);
+      if (ba && bb && ba->acquire->root == bb->acquire->root) return brokenLock(pa, pb, *ba, r);
     }
   }
-  if (held) return unlocked(a, r.blockA, b, r.blockB, *held, r);
   bool must = r.kind == Overlap::Must;
   Severity severity = must ? Severity::Error : Severity::Warning;
   std::string access = must ? " both access " : " may both access ";
   std::string maybe = must ? "" : " (one of them is under a branch that may not run there)";
   std::string blocks =
       "tile blocks " + blockText(r.blockA) + " and " + blockText(r.blockB) + " (" + gridText() + ")";
-  std::string parties = a.op == b.op ? opText(b) + " in " + blocks
-                                     : opText(b) + " in tile block " + blockText(r.blockB) + " and the " +
-                                           opText(a) + " at " + lineText(a.op) + " in tile block " +
-                                           blockText(r.blockA) + " (" + gridText() + ")";
+  std::string parties = a.op == b.op ? opText(b) + pb.orTwin + " in " + blocks
+                                     : opText(b) + pb.orTwin + " in tile block " + blockText(r.blockB) +
+                                           " and the " + opText(a) + " at " + lineText(a.op) + pa.orTwin +
+                                           " in tile block " + blockText(r.blockA) + " (" + gridText() + ")";
   Diagnostic d;
   if (scoped) {
     const Access& narrow = coversOtherBlocks(b) ? a : b;
@@ -326,31 +357,31 @@ void RaceChecker::acrossBlocks(const Access& a, const Access& b) {
   report(b.op, Kind::Blocks, r.kind, std::move(d));
 }
 
-// `on` (in block `onBlock`) races with `other`, which lies in critical section
-// `s` of a lock that `on` does not hold.
-void RaceChecker::unlocked(const Access& held, const BlockId& heldBlock, const Access& on, const BlockId& onBlock,
-                           const Locks::Section& s, const Footprints::BlockResult& r) {
+// `on` races with `held`, which lies in critical section `s` of a lock that
+// `on` does not hold.
+void RaceChecker::unlocked(const Party& held, const Party& on, const Locks::Section& s,
+                           const Footprints::BlockResult& r) {
   const std::string& where = r.where;
   bool must = r.kind == Overlap::Must;
-  bool afterAcquire = tokens_.waitsFor(on.op, s.acquire->op);
-  bool beforeRelease = tokens_.waitsFor(s.release->op, on.op);
+  bool afterAcquire = tokens_.waitsFor(on.x.op, s.acquire->op);
+  bool beforeRelease = tokens_.waitsFor(s.release->op, on.x.op);
   std::string misses = !afterAcquire && !beforeRelease ? "does not wait for the acquire and the release does not wait for it"
                        : !afterAcquire                 ? "does not wait for the acquire"
                                                        : "is not waited for by the release";
-  std::string msg = opText(on) + " in tile block " + blockText(onBlock) + " and the " + opText(held) + " at " +
-                    lineText(held.op) + " in tile block " + blockText(heldBlock) + " (" + gridText() +
-                    (must ? ") both access " : ") may both access ") + where + " and " +
-                    (held.writes && on.writes ? "both write" : "one of them writes") + "; the " + opText(held) +
-                    " is inside the critical section of the lock acquired at " + lineText(s.acquire->op) +
-                    " and released at " + lineText(s.release->op) + ", but this " + opText(on) + " " + misses +
-                    ", so the lock does not order it";
-  Diagnostic d = make(on, must ? Severity::Error : Severity::Warning, "race.unordered", msg);
-  noteOther(d, held, where);
+  std::string msg = opText(on.x) + on.orTwin + " in tile block " + blockText(on.block) + " and the " +
+                    opText(held.x) + " at " + lineText(held.x.op) + held.orTwin + " in tile block " +
+                    blockText(held.block) + " (" + gridText() + (must ? ") both access " : ") may both access ") +
+                    where + " and " + (held.x.writes && on.x.writes ? "both write" : "one of them writes") +
+                    "; the " + opText(held.x) + " is inside the critical section of the lock acquired at " +
+                    lineText(s.acquire->op) + " and released at " + lineText(s.release->op) + ", but this " +
+                    opText(on.x) + " " + misses + ", so the lock does not order it";
+  Diagnostic d = make(on.x, must ? Severity::Error : Severity::Warning, "race.unordered", msg);
+  noteOther(d, held.x, where);
   d.notes.push_back({p_.op(s.acquire->op).nameRange, "the lock is acquired here"});
   d.notes.push_back({p_.op(s.release->op).nameRange, "and released here"});
   if (!afterAcquire)
-    if (auto fix = threadToken(on, *s.acquire)) d.fixes.push_back(std::move(*fix));
-  report(on.op, Kind::Blocks, r.kind, std::move(d));
+    if (auto fix = threadToken(on.x, *s.acquire)) d.fixes.push_back(std::move(*fix));
+  report(on.x.op, Kind::Blocks, r.kind, std::move(d));
 }
 
 // Both lie between the ops of a lock that does not order them. The first
@@ -358,10 +389,10 @@ void RaceChecker::unlocked(const Access& held, const BlockId& heldBlock, const A
 // wait for the acquire (the earlier one first), or the release does not wait
 // for one of them (the later one first), or the acquire does not acquire, or
 // the release does not release (relaxed, or block-scoped).
-void RaceChecker::brokenLock(const Access& a, const Access& b, const Locks::Section& s,
+void RaceChecker::brokenLock(const Party& pa, const Party& pb, const Locks::Section& s,
                              const Footprints::BlockResult& r) {
   const std::string& where = r.where;
-  const BlockId &ba = r.blockA, &bb = r.blockB;
+  const Access &a = pa.x, &b = pb.x;
   bool must = r.kind == Overlap::Must;
   const Access &acq = *s.acquire, &rel = *s.release;
   bool aAfter = tokens_.waitsFor(a.op, acq.op), bAfter = tokens_.waitsFor(b.op, acq.op);
@@ -393,11 +424,11 @@ void RaceChecker::brokenLock(const Access& a, const Access& b, const Locks::Sect
     why = "(" + semantics(rel) + ") does not release, so the next owner's accesses are not ordered after this " +
           opText(b) + " (a release with scope device is needed)";
   }
-  const Access& on = onA ? a : b;
-  const Access& other = onA ? b : a;
-  const BlockId &onBlock = onA ? ba : bb, &otherBlock = onA ? bb : ba;
-  std::string msg = opText(on) + " in tile block " + blockText(onBlock) + " and the " + opText(other) + " at " +
-                    lineText(other.op) + " in tile block " + blockText(otherBlock) + " (" + gridText() +
+  const Party &pon = onA ? pa : pb, &pother = onA ? pb : pa;
+  const Access &on = pon.x, &other = pother.x;
+  std::string msg = opText(on) + pon.orTwin + " in tile block " + blockText(pon.block) + " and the " +
+                    opText(other) + " at " + lineText(other.op) + pother.orTwin + " in tile block " +
+                    blockText(pother.block) + " (" + gridText() +
                     (must ? ") both access " : ") may both access ") + where + " and " +
                     (on.writes && other.writes ? "both write" : "one of them writes") + " inside a lock, but the " +
                     opText(*faulty) + " at " + lineText(faulty->op) + " " + why;

@@ -206,7 +206,7 @@ bool UnspecifiedLanes::masks(const Load& load, OpId store, const Lanes& in) cons
   rules::OpRef o{p_, op};
   const Operand* view = o.operand("view");
   TypeRef vt = view ? p_.typeOf(view->value) : nullptr;
-  auto space = vt ? views::indexSpace(*vt) : std::nullopt;
+  auto space = vt ? facts_.indexSpace(view->value) : std::nullopt;
   std::vector<const Operand*> at = o.group("index");
   if (!space || space->dims.size() != in.size() || at.size() != in.size()) return false;
   for (size_t d = 0; d < in.size(); ++d) {

@@ -127,6 +127,19 @@ void monotoneKnown(Bounds& r, const ScalarFact& a, const ScalarFact& b, bool inc
   r.hiKnown = increasing ? a.hiKnown : a.loKnown;
 }
 
+// The integer scalar argument of a function that `--arg name=value` sets:
+// the one named %name, else the one at position `name`; kNoId when there is
+// none or its type cannot hold the value.
+ValueId launchArgument(const Program& p, llvm::ArrayRef<ValueId> args, const std::string& name, int64_t value) {
+  ValueId a = kNoId;
+  for (ValueId x : args)
+    if (p.value(x).name.size() > 1 && p.value(x).name.substr(1) == name) a = x;
+  unsigned pos = 0;
+  if (a == kNoId && !llvm::StringRef(name).getAsInteger(10, pos) && pos < args.size()) a = args[pos];
+  unsigned bits = a == kNoId ? 0 : intBits(p.typeOf(a));
+  return bits && p.typeOf(a)->shape.empty() && fitsIn(value, bits) ? a : kNoId;
+}
+
 }  // namespace
 
 // --- small types ---------------------------------------------------------------
@@ -332,11 +345,17 @@ void FactBuilder::setupFunctionArgs(const Operation& op) {
   if (op.regions.empty() || op.regions[0].blocks.empty()) return;
   // A scalar pointer argument is a root; a tile of pointers (testing$func) may
   // hold any pointers: nothing is known of it.
-  for (ValueId a : op.regions[0].blocks[0].args) {
+  const auto& args = op.regions[0].blocks[0].args;
+  for (ValueId a : args) {
     if (!pointeeBits(p_.typeOf(a)) || !p_.typeOf(a)->shape.empty()) continue;
     TileFact f = exactTile(a, 0, {Evidence::Constant, kNoId, a});
     f.root = a;
     set(a, std::move(f));
+  }
+  // The integer arguments the launch gives (--arg), by name or position.
+  for (const auto& [name, value] : vf_.options_.args) {
+    ValueId a = launchArgument(p_, args, name, value);
+    if (a != kNoId) set(a, exactTile(a, value, {Evidence::Launch, kNoId, a}));
   }
 }
 
@@ -684,8 +703,9 @@ void FactBuilder::shapeQuery(OpId id, const Operation& op) {
   if (!src) return;
   std::vector<std::optional<int64_t>> dims;
   if (src->kind == TypeKind::TensorView) {
-    for (int64_t d : src->shape) dims.push_back(d == kDynamic ? std::nullopt : std::optional<int64_t>(d));
-  } else if (auto space = views::indexSpace(*src)) {
+    for (int64_t d : vf_.tensorShape(op.operands[0].value))
+      dims.push_back(d == kDynamic ? std::nullopt : std::optional<int64_t>(d));
+  } else if (auto space = vf_.indexSpace(op.operands[0].value)) {
     for (const auto& d : space->dims) dims.push_back(d.extent);
   }
   for (size_t i = 0; i < op.results.size() && i < dims.size(); ++i) {
@@ -1109,6 +1129,62 @@ const TileFact* ValueFacts::tileAt(ValueId v, OpId user) const {
   return tile(v);
 }
 
+namespace {
+
+// The make_tensor_view under a view or tensor_view value, and the type.
+const Operation* tensorViewOp(const Program& p, ValueId v, TypeRef& type) {
+  type = p.typeOf(v);
+  if (type && type->isView()) {
+    const Value& val = p.value(v);
+    v = !val.blockArg && val.owner != kNoId && !p.op(val.owner).operands.empty() ? p.op(val.owner).operands[0].value
+                                                                                  : kNoId;
+    type = type->tensorView;
+  }
+  if (!type || type->kind != TypeKind::TensorView) {
+    type = nullptr;
+    return nullptr;
+  }
+  const Value* val = v == kNoId ? nullptr : &p.value(v);
+  if (!val || val->blockArg || val->owner == kNoId) return nullptr;
+  const Operation& mtv = p.op(val->owner);
+  return mtv.info && mtv.info->name == "make_tensor_view" ? &mtv : nullptr;
+}
+
+}  // namespace
+
+// `?` entries of `dims` replaced, in order, by the exact facts of `group`'s
+// operands (those above `least`).
+static std::vector<int64_t> resolved(const ValueFacts& facts, std::vector<int64_t> dims, const Operation* mtv,
+                                     std::string_view group, int64_t least) {
+  if (!mtv) return dims;
+  llvm::ArrayRef<Operand> dyn = operandGroup(*mtv, group);
+  for (size_t i = 0, k = 0; i < dims.size() && k < dyn.size(); ++i) {
+    if (dims[i] != kDynamic) continue;
+    const ScalarFact* f = facts.scalar(dyn[k++].value);
+    if (f && f->exact() && *f->exact() >= least) dims[i] = *f->exact();
+  }
+  return dims;
+}
+
+std::vector<int64_t> ValueFacts::tensorShape(ValueId v) const {
+  TypeRef t;
+  const Operation* mtv = tensorViewOp(program_, v, t);
+  return t ? resolved(*this, t->shape, mtv, "dynamicShape", 1) : std::vector<int64_t>{};
+}
+
+std::vector<int64_t> ValueFacts::tensorStrides(ValueId v) const {
+  TypeRef t;
+  const Operation* mtv = tensorViewOp(program_, v, t);
+  return t ? resolved(*this, t->strides, mtv, "dynamicStrides", 0) : std::vector<int64_t>{};
+}
+
+std::optional<views::IndexSpace> ValueFacts::indexSpace(ValueId view) const {
+  TypeRef t = program_.typeOf(view);
+  if (!t || !t->isView()) return std::nullopt;
+  std::vector<int64_t> shape = tensorShape(view);
+  return shape.empty() ? views::indexSpace(*t) : views::indexSpace(*t, shape);
+}
+
 const ScalarFact* ValueFacts::scalarAt(ValueId v, OpId user) const {
   const TileFact* t = tileAt(v, user);
   return t && !t->pointer && t->uniform() ? &t->base : nullptr;
@@ -1171,6 +1247,12 @@ std::string ValueFacts::predicate(ValueId v, const TileFact& t, OpId user) const
     what = " has elements in " + rangeText(all);
   }
   const Provenance& b = f.basis;
+  if (b.kind == Evidence::Launch && b.value == v && exact)
+    return what + " (--arg " + std::string(program_.value(v).name.substr(1)) + "=" + std::to_string(*exact) + ")";
+  if (b.kind == Evidence::Launch && b.value != kNoId && b.value != v) {
+    std::string leaf = predicate(b.value, user);
+    return leaf.empty() ? what : what + ", derived from " + std::string(program_.value(b.value).name) + ", which" + leaf;
+  }
   if (b.op == kNoId || b.op >= program_.ops.size()) return what;
   const Operation& op = program_.op(b.op);
   std::string at = " at line " + std::to_string(line(op.range.begin));
@@ -1191,7 +1273,18 @@ std::string ValueFacts::predicate(ValueId v, const TileFact& t, OpId user) const
       if (pred) text = program_.source.substr(pred->range.begin, pred->range.end - pred->range.begin);
       return what + " from assume " + text + at;
     }
-    case Evidence::Loop: return what + " from the loop" + at;
+    case Evidence::Loop: {
+      // A bound the launch gives (--arg) is worth naming: it is the user's input.
+      std::string bound;
+      for (std::string_view g : {"lowerBound", "upperBound", "step"}) {
+        ValueId x = operandValue(op, g);
+        const TileFact* bf = x == kNoId ? nullptr : tileAt(x, b.op);
+        if (bf && bf->base.basis.kind == Evidence::Launch)
+          bound += ", whose " + std::string(g == "lowerBound" ? "lower bound " : g == "upperBound" ? "upper bound " : "step ") +
+                   describe(x, b.op);
+      }
+      return what + " from the loop" + at + bound;
+    }
     case Evidence::Grid:
       if (options_.grid) return what + " from the grid (" + gridText(options_) + ")";
       return what + " (" + std::string(opName) + " is never negative)";
@@ -1226,6 +1319,20 @@ std::optional<Affine> addScaled(const Affine& a, const Affine& b, int64_t k) {
   }
   if (r.terms.size() > Affine::kMaxTerms) return std::nullopt;
   return r;
+}
+
+std::vector<std::string> unusedArgs(const Program& program, const CheckOptions& options) {
+  std::vector<std::string> out;
+  for (const auto& [name, value] : options.args) {
+    bool used = false;
+    for (const Operation& op : program.ops) {
+      std::string_view n = op.info ? op.info->name : std::string_view();
+      if ((n == "entry" || n == "testing$func") && !op.regions.empty() && !op.regions[0].blocks.empty())
+        used |= launchArgument(program, op.regions[0].blocks[0].args, name, value) != kNoId;
+    }
+    if (!used) out.push_back(name + "=" + std::to_string(value));
+  }
+  return out;
 }
 
 }  // namespace tilesight

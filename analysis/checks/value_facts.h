@@ -43,6 +43,7 @@
 #include <llvm/ADT/SmallVector.h>
 
 #include "analysis/checks/checks.h"
+#include "analysis/checks/views.h"
 #include "analysis/ir/ir.h"
 
 namespace tilesight {
@@ -54,6 +55,7 @@ enum class Evidence : uint8_t {
   Assume,    // `assume bounded<lo, hi>` (or div_by)
   Loop,      // a `for` induction variable, from its lower and upper bounds
   Grid,      // get_tile_block_id / get_num_tile_blocks (with --grid for the upper end)
+  Launch,    // an entry argument the launch gives (--arg)
   Derived,   // arithmetic on facts of the kinds above; `basis` names the leaf
 };
 
@@ -187,6 +189,16 @@ public:
   std::optional<Range> evidenceRange(ValueId v, OpId user = kNoId) const;
   // 1-based line of a byte offset in the program's source.
   uint32_t line(uint32_t offset) const;
+
+  // The tensor_view under a view (or the tensor_view itself): its shape, a
+  // dynamic dim resolved from its make_tensor_view operand when the facts pin
+  // it (an --arg, a constant), else kDynamic. Empty for anything else.
+  std::vector<int64_t> tensorShape(ValueId view) const;
+  // Its strides, resolved the same way (cuTile passes strides it cannot
+  // specialise, such as the zeros of a broadcast array, as operands).
+  std::vector<int64_t> tensorStrides(ValueId view) const;
+  // The index space of a view value, with those resolved dims.
+  std::optional<views::IndexSpace> indexSpace(ValueId view) const;
 
   const Program& program() const { return program_; }
   const CheckOptions& options() const { return options_; }

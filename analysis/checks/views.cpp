@@ -82,7 +82,7 @@ IndexDim gridDim(int64_t tensorDim, int64_t size, int64_t tile, int64_t step) {
   return d;
 }
 
-std::optional<IndexSpace> gridSpace(const Type& view, const Type& tv) {
+std::optional<IndexSpace> gridSpace(const Type& view, const std::vector<int64_t>& tvShape) {
   size_t rank = view.shape.size();
   bool strided = view.kind == TypeKind::StridedView;
   if (view.dimMap.size() != rank || !isPermutation(view.dimMap)) return std::nullopt;
@@ -90,7 +90,7 @@ std::optional<IndexSpace> gridSpace(const Type& view, const Type& tv) {
   IndexSpace s;
   for (size_t i = 0; i < rank; ++i) {
     int64_t t = view.dimMap[i];
-    s.dims.push_back(gridDim(t, tv.shape[t], view.shape[i], strided ? view.strides[i] : view.shape[i]));
+    s.dims.push_back(gridDim(t, tvShape[t], view.shape[i], strided ? view.strides[i] : view.shape[i]));
   }
   return s;
 }
@@ -100,7 +100,7 @@ std::optional<IndexSpace> gridSpace(const Type& view, const Type& tv) {
 // dimension's extent is the tensor's size there. It does not say how the
 // other dimensions are traversed (the type has no dim_map or strides, and
 // Types.td only says "a grid pattern"), so their extents are unknown.
-std::optional<IndexSpace> gatherScatterSpace(const Type& view, const Type& tv) {
+std::optional<IndexSpace> gatherScatterSpace(const Type& view, const std::vector<int64_t>& tvShape) {
   int64_t rank = static_cast<int64_t>(view.shape.size());
   if (view.sparseDim < 0 || view.sparseDim >= rank) return std::nullopt;
   IndexSpace s;
@@ -111,9 +111,9 @@ std::optional<IndexSpace> gatherScatterSpace(const Type& view, const Type& tv) {
     if (i == view.sparseDim) {
       d.sparse = true;
       d.step = 1;
-      if (tv.shape[i] != kDynamic) {
-        d.tensorSize = tv.shape[i];
-        d.extent = d.firstPartial = tv.shape[i];
+      if (tvShape[i] != kDynamic) {
+        d.tensorSize = tvShape[i];
+        d.extent = d.firstPartial = tvShape[i];
       }
     }
     s.dims.push_back(d);
@@ -160,12 +160,16 @@ std::string IndexSpace::shapeText() const {
 
 std::optional<IndexSpace> indexSpace(const Type& view) {
   if (!view.isView() || !view.tensorView) return std::nullopt;
-  const Type& tv = *view.tensorView;
-  if (view.shape.empty() || view.shape.size() != tv.shape.size() || !allPositive(view.shape) ||
-      !allStatic(view.shape) || !allPositive(tv.shape))
+  return indexSpace(view, view.tensorView->shape);
+}
+
+std::optional<IndexSpace> indexSpace(const Type& view, const std::vector<int64_t>& tvShape) {
+  if (!view.isView() || !view.tensorView) return std::nullopt;
+  if (view.shape.empty() || view.shape.size() != tvShape.size() || !allPositive(view.shape) ||
+      !allStatic(view.shape) || !allPositive(tvShape))
     return std::nullopt;
-  if (view.kind == TypeKind::GatherScatterView) return gatherScatterSpace(view, tv);
-  return gridSpace(view, tv);
+  if (view.kind == TypeKind::GatherScatterView) return gatherScatterSpace(view, tvShape);
+  return gridSpace(view, tvShape);
 }
 
 }  // namespace tilesight::views

@@ -63,5 +63,8 @@ struct IndexSpace {
 // (ranks differ, dim_map not a permutation, non-positive tile sizes or
 // traversal strides): the verifier reports those.
 std::optional<IndexSpace> indexSpace(const Type& view);
+// The same, with the tensor_view's shape given (dynamic dims that the launch
+// fixes, kDynamic for the others).
+std::optional<IndexSpace> indexSpace(const Type& view, const std::vector<int64_t>& tensorShape);
 
 }  // namespace tilesight::views

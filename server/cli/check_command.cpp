@@ -1,6 +1,7 @@
 // `tilesight check` (DESIGN §3).
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <memory>
 
 #include <llvm/Support/MemoryBuffer.h>
@@ -46,14 +47,28 @@ std::vector<Diagnostic> mismatches(const SourceText& src, const std::vector<Diag
   return out;
 }
 
+// An --arg that sets no argument of any function of the file is most likely
+// a typo: say so (a script may pass one set of --args to many files, so this
+// is not a usage error).
+void warnUnusedArgs(const std::string& path, const Analysis& a, const tilesight::CheckOptions& opts) {
+  std::map<std::string, size_t> unused;
+  for (const ChunkAnalysis& c : a.chunks)
+    for (const std::string& arg : unusedArgs(c.parsed.program, opts)) ++unused[arg];
+  for (const auto& [arg, chunks] : unused)
+    if (chunks == a.chunks.size())
+      llvm::errs() << "tilesight check: warning: --arg " << arg << " sets no integer scalar argument of a function in "
+                   << (path == "-" ? "<stdin>" : path) << " (no argument by that name or position, or the value does "
+                   << "not fit its type)\n";
+}
+
 }  // namespace
 
 int runCheck() {
   CheckOptions opts = checkOptions();
   if (opts.files.empty()) {
     llvm::errs() << "usage: tilesight check [--format=text|json|sarif] [--split-input-file] "
-                    "[--verify-diagnostics] [--grid=X,Y,Z] [--assume-aliasing] [--disable=CODE,...] "
-                    "[--layout-budget=N] FILE... | -\n";
+                    "[--verify-diagnostics] [--grid=X,Y,Z] [--arg NAME=VALUE]... [--assume-aliasing] "
+                    "[--disable=CODE,...] [--layout-budget=N] FILE... | -\n";
     return 2;
   }
   if (!opts.problem.empty()) {
@@ -73,6 +88,7 @@ int runCheck() {
     analyzeOptions.checks = opts.checks;
     analyzeOptions.layoutWorkBudget = analyzeOptions.layoutTotalBudget = opts.layoutBudget;
     Analysis a = analyze(src.text(), analyzeOptions);
+    warnUnusedArgs(path, a, opts.checks);
     FileReport r{path == "-" ? "<stdin>" : path, &src, std::move(a.diagnostics)};
     if (opts.verifyDiagnostics) r.diagnostics = mismatches(src, r.diagnostics);
     for (const Diagnostic& d : r.diagnostics) failed |= d.severity == Severity::Error;

@@ -29,6 +29,10 @@ cl::opt<bool> verifyOpt("verify-diagnostics",
                         cl::sub(checkSubcommand()), cl::cat(checkCategory()));
 cl::opt<std::string> gridOpt("grid", cl::desc("The launch grid, for the checks that need it (e.g. 8,4,1)"),
                              cl::value_desc("X[,Y[,Z]]"), cl::sub(checkSubcommand()), cl::cat(checkCategory()));
+cl::list<std::string> argOpt("arg",
+                             cl::desc("An integer scalar argument of the launch, by name (without %) or position: "
+                                      "dynamic shapes and loop bounds that follow from it become known"),
+                             cl::value_desc("NAME=VALUE"), cl::sub(checkSubcommand()), cl::cat(checkCategory()));
 cl::opt<bool> aliasingOpt("assume-aliasing", cl::desc("Distinct pointer arguments of an entry may alias"),
                           cl::sub(checkSubcommand()), cl::cat(checkCategory()));
 cl::list<std::string> disableOpt("disable", cl::desc("Turn off a diagnostic code or prefix (race, bounds.index, ...)"),
@@ -152,6 +156,15 @@ CheckOptions checkOptions() {
   o.verifyDiagnostics = verifyOpt;
   o.files.assign(filesOpt.begin(), filesOpt.end());
   o.checks.assumeAliasing = aliasingOpt;
+  for (const std::string& a : argOpt) {
+    llvm::StringRef name, value;
+    std::tie(name, value) = llvm::StringRef(a).split('=');
+    int64_t v;
+    if (name.empty() || value.empty() || value.trim().getAsInteger(10, v))
+      o.problem = "--arg wants NAME=INTEGER (an argument's name without % or its position), not '" + a + "'";
+    else
+      o.checks.args.push_back({name.ltrim('%').str(), v});
+  }
   // Beyond 2^14 units (hours) a budget is no budget.
   if (layoutBudgetOpt < 1 || layoutBudgetOpt > (1u << 14))
     o.problem = "--layout-budget wants a number of units from 1 to 16384, not " + std::to_string(layoutBudgetOpt);

@@ -32,6 +32,30 @@ void applyGrid(Settings &s, const json &v, std::vector<std::string> &problems) {
   s.checks.grid = grid;
 }
 
+// `args`: {"n": 512, "1": 3}, the integer scalar arguments of the launch by
+// name (without %) or position, as `check --arg`.
+void applyArgs(Settings &s, const json &v, std::vector<std::string> &problems) {
+  if (v.is_null()) {
+    s.checks.args.clear();
+    return;
+  }
+  if (!v.is_object()) {
+    problems.push_back("tilesight.args must be an object of integers by "
+                       "argument name or position, e.g. {\"n\": 512}");
+    return;
+  }
+  std::vector<std::pair<std::string, int64_t>> args;
+  for (const auto &[name, value] : v.items()) {
+    if (name.empty() || !value.is_number_integer() ||
+        (value.is_number_unsigned() && value.get<uint64_t>() > uint64_t(INT64_MAX))) {
+      problems.push_back("tilesight.args." + name + " must be an integer, not " + value.dump());
+      return;
+    }
+    args.push_back({name[0] == '%' ? name.substr(1) : name, value.get<int64_t>()});
+  }
+  s.checks.args = std::move(args);
+}
+
 // `checks` is either a list of codes to turn off or an object
 // {"code": false, ...}.
 void applyChecks(Settings &s, const json &v,
@@ -78,6 +102,8 @@ std::vector<std::string> applySettings(Settings &s, const json &input) {
   }
   if (auto it = j->find("grid"); it != j->end())
     applyGrid(s, *it, problems);
+  if (auto it = j->find("args"); it != j->end())
+    applyArgs(s, *it, problems);
   if (auto it = j->find("checks"); it != j->end())
     applyChecks(s, *it, problems);
   if (auto it = j->find("logLevel"); it != j->end()) {

@@ -16,6 +16,7 @@ namespace tilesight::lsp {
 
 struct Settings {
   // `tilesight.grid` (checks.grid): the launch grid (X, Y, Z), when known.
+  // `tilesight.args` (checks.args): integer arguments of the launch.
   // `tilesight.checks` (checks.disabled): codes, or prefixes such as "race",
   // turned off. Kept in the analysis's own form, handed to every analysis.
   CheckOptions checks;

@@ -309,6 +309,45 @@ TEST(CheckCli, CheckOptions) {
   EXPECT_EQ(noRaces.size(), all.size() - 3);
 }
 
+// --arg pins an integer argument of the launch: a dynamic loop bound becomes
+// known, and the finding names the argument. A malformed --arg is a usage
+// error; one that sets nothing is a warning on stderr.
+TEST(CheckCli, ArgSetsLaunchArguments) {
+  std::string file = write("loop.tile",
+                           "cuda_tile.module @m {\n"
+                           "  entry @k(%p: tile<ptr<f32>>, %n: tile<i32>) {\n"
+                           "    %tv = make_tensor_view %p, shape = [64], strides = [1] : tensor_view<64xf32, strides=[1]>\n"
+                           "    %pv = make_partition_view %tv : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>\n"
+                           "    %c0 = constant <i32: 0> : tile<i32>\n"
+                           "    %c1 = constant <i32: 1> : tile<i32>\n"
+                           "    for %i in (%c0 to %n, step %c1) : tile<i32> {\n"
+                           "      %v, %t = load_view_tko weak %pv[%i] : partition_view<tile=(16), tensor_view<64xf32, "
+                           "strides=[1]>>, tile<i32> -> tile<16xf32>, token\n"
+                           "    }\n"
+                           "    return\n"
+                           "  }\n"
+                           "}\n");
+  EXPECT_EQ(run("check " + file).status, 0);  // %n unknown: nothing is claimed
+  CliRun five = run("check --arg n=5 " + file);
+  EXPECT_EQ(five.status, 1);
+  EXPECT_NE(five.out.find("index 4 of dimension 0 is outside the index space 4 of %pv (valid: 0..3) when %i = 4"),
+            std::string::npos)
+      << five.out;
+  EXPECT_NE(five.out.find("whose upper bound %n is 5 (--arg n=5)"), std::string::npos) << five.out;
+  EXPECT_EQ(run("check --arg 1=4 " + file).status, 0);    // by position: in range
+  EXPECT_EQ(run("check --arg %n=5 " + file).status, 1);  // the % may be written
+  for (std::string bad : {"n", "n=", "=5", "n=x", "n=99999999999999999999"}) {
+    CliRun r = run("check --arg " + bad + " " + file);
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_NE(r.out.find("--arg wants NAME=INTEGER"), std::string::npos) << r.out;
+  }
+  CliRun unused = run("check --arg m=5 --arg 1=99999999999 --arg 7=1 " + file, "", {.separateStderr = true});
+  EXPECT_EQ(unused.status, 0);
+  for (std::string arg : {"m=5", "1=99999999999", "7=1"})
+    EXPECT_NE(unused.err.find("warning: --arg " + arg + " sets no integer scalar argument"), std::string::npos)
+        << unused.err;
+}
+
 namespace {
 std::string framed(const std::string& body) {
   return "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;

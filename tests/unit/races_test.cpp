@@ -345,6 +345,42 @@ TEST(Races, BlocksThatShareTheYIndex) {
             std::string::npos);
 }
 
+// A store in each arm of an `if` whose condition comes from memory: one of
+// the two runs whichever arm is taken, so when both write the same tile the
+// conflict between blocks is certain. One arm alone, or arms that write
+// different tiles, is only possible.
+TEST(Races, BlocksStoreInEitherArmOfAnIf) {
+  auto text = [](const std::string& thenIndex, const std::string& elseIndex) {
+    return kernel("%p: tile<ptr<f32>>, %q: tile<ptr<i32>>",
+                  kView + kIds +
+                      "    %cv, %ct = load_ptr_tko weak %q : tile<ptr<i32>> -> tile<i32>, token\n"
+                      "    %cz = constant <i32: 0> : tile<i32>\n"
+                      "    %cond = cmpi equal %cv, %cz, signed : tile<i32> -> tile<i1>\n"
+                      "    if %cond {\n" +
+                      storeV("s1", thenIndex) + "      yield\n    } else {\n" +
+                      (elseIndex.empty() ? "" : storeV("s2", elseIndex)) + "      yield\n    }\n");
+  };
+  Analysis both = run(text("c1", "c1"), grid(2));
+  auto r = races(both);
+  ASSERT_EQ(r.size(), 1u);  // on the first twin only
+  EXPECT_EQ(r[0]->severity, Severity::Error);
+  EXPECT_EQ(lineOf(text("c1", "c1"), r[0]->range.begin), 15u);
+  EXPECT_EQ(r[0]->message,
+            "'store_view_tko' (or the one at line 18 in the other arm of the 'if' at line 14, whichever runs) in "
+            "tile blocks (0, 0, 0) and (1, 0, 0) (--grid=2,1,1) both access tile (1) of %pv and both write; tokens "
+            "order accesses only within one tile block, and weak accesses cannot communicate between blocks");
+  for (auto [t, e] : {std::pair<std::string, std::string>{"c1", ""}, {"c1", "c2"}}) {
+    Analysis one = run(text(t, e), grid(2));
+    auto ro = races(one);
+    ASSERT_FALSE(ro.empty());
+    for (const Diagnostic* d : ro) {
+      EXPECT_EQ(d->severity, Severity::Warning) << d->message;
+      EXPECT_NE(d->message.find("may both access"), std::string::npos) << d->message;
+      EXPECT_EQ(d->message.find("other arm"), std::string::npos) << d->message;
+    }
+  }
+}
+
 // --- race.scope -------------------------------------------------------------------------------
 
 TEST(Races, BlockScopedAtomicAcrossBlocks) {

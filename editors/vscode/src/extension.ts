@@ -89,6 +89,8 @@ function serverSettings(scope?: vscode.ConfigurationScope): Record<string, unkno
   const out: Record<string, unknown> = {};
   const grid = cfg.get<number[] | null>('grid');
   if (grid !== null && grid !== undefined) out.grid = grid;
+  const args = cfg.get<Record<string, number> | null>('args');
+  if (args !== null && args !== undefined) out.args = args;
   const checks = cfg.get<string[] | Record<string, boolean>>('checks');
   if (checks !== undefined && checks !== null) out.checks = checks;
   const logLevel = cfg.get<string>('logLevel');
@@ -294,7 +296,7 @@ export function activate(context: vscode.ExtensionContext): void {
       }
       if (
         client &&
-        ['grid', 'checks', 'logLevel', 'debounceMs'].some((k) => e.affectsConfiguration(`${SECTION}.${k}`))
+        ['grid', 'args', 'checks', 'logLevel', 'debounceMs'].some((k) => e.affectsConfiguration(`${SECTION}.${k}`))
       ) {
         // Null settings: the server pulls `tilesight` with
         // workspace/configuration (answered by the middleware above).

@@ -6,6 +6,7 @@ local M = {}
 local defaults = {
   cmd = { 'tilesight', 'lsp' },
   grid = nil, -- the launch grid {x, y, z}
+  args = nil, -- integer arguments of the launch by name or position, {n = 512}
   checks = nil, -- codes (or prefixes) to turn off, or {code = false, ...}
   log_level = nil, -- 'error', 'info' or 'verbose'
   debounce_ms = nil, -- quiet time after an edit before analysis starts
@@ -28,6 +29,7 @@ local function validate(opts)
   local ok, problem = pcall(vim.validate, {
     cmd = { opts.cmd, 'table' },
     grid = { opts.grid, 'table', true },
+    args = { opts.args, 'table', true },
     checks = { opts.checks, 'table', true },
     log_level = {
       opts.log_level, is_log_level, "'error', 'info' or 'verbose'",
@@ -48,6 +50,7 @@ end
 local function server_settings()
   return {
     grid = config.grid,
+    args = config.args,
     checks = config.checks,
     logLevel = config.log_level,
     debounceMs = config.debounce_ms,
