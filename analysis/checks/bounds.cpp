@@ -93,7 +93,7 @@ public:
     const Operand* view = o.operand("view");
     if (!view) return;
     TypeRef vt = p_.typeOf(view->value);
-    auto space = vt ? facts_.indexSpace(view->value) : std::nullopt;
+    const auto& space = facts_.indexSpace(view->value);
     if (!space) return;
     std::vector<const Operand*> indices = o.group("index");
     if (indices.size() != space->dims.size()) return;
@@ -178,6 +178,8 @@ private:
     // The last valid index (none above it is known when the extent is not).
     int64_t last = dim.extent ? *dim.extent - 1 : INT64_MAX;
     bool every = (r.loKnown && r.range.lo > last) || (r.hiKnown && r.range.hi < 0);
+    // The interval is sound whatever its evidence: inside the space, nothing to enumerate.
+    if (r.range.lo >= 0 && r.range.hi <= last) return false;
     if (!r.rows && dim.extent && !every) {
       Certain e = certain(c, [&](int64_t x) { return x < 0 || x > last; });
       if (e.at) {
@@ -219,6 +221,7 @@ private:
     const views::IndexDim& dim = c.space.dims[c.dim];
     const IndexRange& r = c.r;
     if (!dim.extent || !dim.firstPartial || *dim.firstPartial >= *dim.extent) return;
+    if (r.range.hi < *dim.firstPartial) return;  // no value reaches a partial tile
     Certain e = certain(c, [&](int64_t x) { return x >= *dim.firstPartial && x < *dim.extent; });
     if (e.at) return partialTile(c, e.index, executions_.describe(*e.at));
     if (e.complete) return;  // no execution loads a partial tile

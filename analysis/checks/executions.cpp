@@ -192,6 +192,13 @@ void Executions::collect(ValueId v, Deps& d, int& budget) const {
 
 // --- executions -----------------------------------------------------------------------
 
+void Executions::merge(Deps& into, const Deps& d) {
+  into.computable &= d.computable;
+  into.axes |= d.axes;
+  for (OpId l : d.loops)
+    if (std::find(into.loops.begin(), into.loops.end(), l) == into.loops.end()) into.loops.push_back(l);
+}
+
 bool Executions::forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref<bool(const Execution&)> f,
                          bool branches, OpId eitherArm) const {
   // The path from the function body to op, outermost first.
@@ -226,12 +233,15 @@ bool Executions::forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref
       Deps cond;
       collect(operandValue(o, "condition"), cond, budget);
       if (!cond.computable && branches) continue;  // entered as possible, whatever it is
-      need.computable &= cond.computable;
-      need.axes |= cond.axes;
-      for (OpId l : cond.loops)
-        if (std::find(need.loops.begin(), need.loops.end(), l) == need.loops.end()) need.loops.push_back(l);
-    } else
-      for (std::string_view g : {"lowerBound", "upperBound", "step"}) collect(operandValue(o, g), need, budget);
+      merge(need, cond);
+    } else {
+      collect(operandValue(o, "lowerBound"), need, budget);
+      collect(operandValue(o, "step"), need, budget);
+      Deps bound;
+      collect(operandValue(o, "upperBound"), bound, budget);
+      if (!bound.computable && branches) continue;  // its first iteration is entered as possible
+      merge(need, bound);
+    }
   }
   if (!need.computable || !charge(kMaxNodes * 4 - budget)) return false;
   if (need.axes && !grid_) return false;
@@ -278,6 +288,17 @@ bool Executions::walk(Walk& w, size_t at, Execution& e) const {
   }
   auto lb = value(operandValue(op, "lowerBound"), e), ub = value(operandValue(op, "upperBound"), e),
        step = value(operandValue(op, "step"), e);
+  if (!ub && lb && step && *step > 0 && w.branches) {
+    // An upper bound beyond computing: the first iteration, if the loop runs.
+    if (op.attr("unsignedCmp") && *lb < 0) return false;
+    bool before = e.possible;
+    e.possible = true;
+    e.iterations.push_back({id, *lb});
+    walk(w, at + 1, e);
+    e.iterations.pop_back();
+    e.possible = before;
+    return false;
+  }
   if (!lb || !ub || !step || *step <= 0) return false;
   if (op.attr("unsignedCmp") && (*lb < 0 || *ub < 0)) return false;
   bool relevant = std::find(w.need.loops.begin(), w.need.loops.end(), id) != w.need.loops.end();

@@ -68,7 +68,8 @@ public:
   // Returns true when every execution of `op` was visited (f never stopped it,
   // nothing on the way was beyond computing, the work bound held).
   // With `branches`, an `if` whose condition is not computed is entered too,
-  // and what runs under it is marked `possible` (and the walk incomplete),
+  // and so is the first iteration of a `for` whose upper bound is not: what
+  // runs under them is marked `possible` (and the walk incomplete),
   // except under `eitherArm`: an `if` whose other arm runs an access that
   // stands in for `op` (footprints.h, twins), so one of the two certainly runs.
   bool forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref<bool(const Execution&)> f,
@@ -92,6 +93,7 @@ private:
     uint32_t region;     // for an `if`: which region holds `op`
   };
   void collect(ValueId v, Deps& d, int& budget) const;
+  static void merge(Deps& into, const Deps& d);
   std::optional<int64_t> compute(ValueId v, const Execution& e, int& budget) const;
   std::optional<int64_t> compare(const Operation& cmp, int64_t lhs, const Execution& e, int& budget) const;
   struct Walk {  // what stays the same during one forEach

@@ -304,7 +304,7 @@ std::string Footprints::sourceKey(const Access& a) const {
 std::optional<Box> Footprints::viewBox(const Access& a, const Type& view,
                                        const std::optional<Affine>& base) const {
   const Type& tv = *view.tensorView;
-  auto space = facts_.indexSpace(a.view);
+  const auto& space = facts_.indexSpace(a.view);
   std::vector<int64_t> shape = facts_.tensorShape(a.view), strides = facts_.tensorStrides(a.view);
   if (!space || space->dims.size() != a.forms.size() || strides.size() != shape.size()) return std::nullopt;
   for (int64_t d : shape)
@@ -350,6 +350,7 @@ void Footprints::addPointer(Access& a, const Operation& op, ValueId pointers, Va
   std::optional<int64_t> decided = m && m->uniform() ? m->base.exact() : std::nullopt;
   if (decided && *decided == 0) return;  // no lane is enabled
   bool masked = mask != kNoId && !decided;
+  if (masked) a.mask = mask;
   a.root = f->root;
   auto ptrs = operandGroup(op, nameOf(op) == "load_ptr_tko"    ? "source"
                         : nameOf(op) == "store_ptr_tko" ? "destination"
@@ -371,13 +372,51 @@ void Footprints::addPointer(Access& a, const Operation& op, ValueId pointers, Va
   a.box = std::move(b);
 }
 
-bool Footprints::injective(TypeRef tv) const {
-  auto [it, inserted] = injective_.try_emplace(tv, false);
-  if (inserted) {
-    auto l = views::tensorViewLayout(*tv, layoutBudget_);
-    it->second = l && l->injective == views::Injectivity::Yes;
+namespace {
+
+// A sufficient test for injectivity that needs no size of the dimension with
+// the largest stride (cuTile leaves the outer extent dynamic): with strides
+// ascending, each one passes the farthest offset the smaller ones reach.
+bool nested(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides) {
+  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size)
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (strides[i] == kDynamic || strides[i] <= 0) return false;
+    dims.push_back({strides[i], shape[i]});
   }
-  return it->second;
+  std::sort(dims.begin(), dims.end());
+  int64_t reach = 0;  // the farthest offset of the dimensions so far
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i].first <= reach) return false;
+    if (i + 1 == dims.size()) break;
+    if (dims[i].second == kDynamic || dims[i].second < 1) return false;
+    reach = layout::satAdd(reach, layout::satMul(dims[i].first, dims[i].second - 1));
+  }
+  return true;
+}
+
+}  // namespace
+
+bool Footprints::apart(const Access& a, uint32_t fixed) const {
+  const auto& space = facts_.indexSpace(a.view);
+  if (!space) return false;
+  auto [it, fresh] = apart_.try_emplace({a.view, fixed}, false);
+  if (!fresh) return it->second;
+  // Strides and sizes pinned by the facts count as written (cuTile passes
+  // what it cannot specialise as operands).
+  std::vector<int64_t> shape = facts_.tensorShape(a.view), strides = facts_.tensorStrides(a.view);
+  std::vector<bool> keep(shape.size(), true);
+  for (size_t i = 0; i < space->dims.size() && i < 32; ++i) {
+    const views::IndexDim& d = space->dims[i];
+    if ((fixed >> i & 1) && d.tile == 1 && d.tensorDim >= 0 && static_cast<size_t>(d.tensorDim) < keep.size())
+      keep[d.tensorDim] = false;
+  }
+  Type sub;
+  sub.kind = TypeKind::TensorView;
+  for (size_t t = 0; t < shape.size() && t < strides.size(); ++t)
+    if (keep[t]) sub.shape.push_back(shape[t]), sub.strides.push_back(strides[t]);
+  if (nested(sub.shape, sub.strides)) return it->second = true;
+  auto l = views::tensorViewLayout(sub, layoutBudget_);
+  return it->second = l && l->injective == views::Injectivity::Yes;
 }
 
 // --- text ---------------------------------------------------------------------------
@@ -445,9 +484,11 @@ Footprints::Result Footprints::same(const Access& a, const Access& b, bool descr
 // (an index differs by at least a tile's length along a dimension of an
 // injective tensor view), or, failing both, the element boxes.
 Footprints::Result Footprints::sameTiles(const Access& a, const Access& b, bool describe) const {
-  TypeRef vt = p_.typeOf(a.view);
-  auto space = facts_.indexSpace(a.view);
-  bool apart = space && injective(vt->tensorView);
+  const auto& space = facts_.indexSpace(a.view);
+  uint32_t fixed = 0;
+  for (size_t i = 0; i < a.forms.size() && i < b.forms.size() && i < 32; ++i)
+    if (a.forms[i] && b.forms[i] && a.forms[i]->minus(*b.forms[i]) == 0) fixed |= 1u << i;
+  bool apart = space && this->apart(a, fixed);
   std::vector<std::string> dims;
   bool must = a.forms.size() == b.forms.size();
   int ranged = 0;  // dimensions matched by some value of a step-1 induction variable
@@ -590,18 +631,25 @@ Footprints::Result Footprints::acrossIterations(const Access& a, const Access& b
     return Meet::At;
   };
   if (a.source != kNoId && a.source == b.source && a.forms.size() == b.forms.size()) {
-    TypeRef vt = p_.typeOf(a.view);
-    auto space = facts_.indexSpace(a.view);
-    bool apart = space && injective(vt->tensorView);
+    const auto& space = facts_.indexSpace(a.view);
+    size_t rank = a.forms.size();
+    llvm::SmallVector<Meet, 4> meets(rank);
+    llvm::SmallVector<int64_t, 4> dists(rank, 0);
+    uint32_t fixed = 0;  // equal in every pair of iterations
+    for (size_t i = 0; i < rank; ++i) {
+      meets[i] = a.forms[i] && b.forms[i] ? meetAt(split(*a.forms[i]), split(*b.forms[i]), dists[i])
+                                          : Meet::Unknown;
+      if (meets[i] == Meet::Always && i < 32) fixed |= 1u << i;
+    }
+    bool apart = space && this->apart(a, fixed);
     bool unknown = false;
     std::optional<int64_t> distance;
     std::vector<std::string> dims, others;
-    for (size_t i = 0; i < a.forms.size(); ++i) {
+    for (size_t i = 0; i < rank; ++i) {
       const views::IndexDim* d = space && i < space->dims.size() ? &space->dims[i] : nullptr;
       bool separable = apart && d && !d->sparse && d->step >= d->tile;
-      int64_t dist = 0;
-      Meet m =
-          a.forms[i] && b.forms[i] ? meetAt(split(*a.forms[i]), split(*b.forms[i]), dist) : Meet::Unknown;
+      int64_t dist = dists[i];
+      Meet m = meets[i];
       if (describe) {
         dims.push_back(a.forms[i] ? formText(*a.forms[i]) : std::string(p_.value(a.indices[i]).name));
         others.push_back(b.forms[i] ? formText(*b.forms[i]) : std::string(p_.value(b.indices[i]).name));
@@ -742,13 +790,43 @@ Footprints::BlockResult Footprints::acrossBlocks(const Access& a, const Access& 
   if (!smallGrid(facts_.options())) return {};
   if (a.source != kNoId && a.source == b.source && a.forms.size() == b.forms.size()) {
     BlockResult r = tilesAcross(a, b, ordered, eitherA, eitherB);
-    // Different tiles of a tensor_view whose strides alias can share
-    // elements: then the elements are compared too.
-    TypeRef vt = p_.typeOf(a.view);
-    if (r.kind == Overlap::Must || !vt || !vt->tensorView || injective(vt->tensorView)) return r;
+    // Different tiles can share elements when the tensor_view's strides
+    // alias or tiles start closer than their size: then the elements are
+    // compared too.
+    if (r.kind == Overlap::Must || tilesDisjoint(a)) return r;
   }
   if (a.root == b.root && a.box && b.box) return boxesAcross(a, b, ordered, eitherA, eitherB);
   return {};
+}
+
+bool Footprints::tilesDisjoint(const Access& a) const {
+  const auto& space = facts_.indexSpace(a.view);
+  if (!space) return false;
+  for (const views::IndexDim& d : space->dims)
+    if (d.sparse || d.step < d.tile) return false;
+  return apart(a, 0);
+}
+
+// Whether a's view lays out the same memory in every tile block: its
+// tensor_view's base pointer and dynamic strides are uniform (a row slice at
+// a loaded offset is a different tensor in each block).
+bool Footprints::sameMemoryInEveryBlock(const Access& a) const {
+  const Value& v = p_.value(a.view);
+  if (v.blockArg || v.owner == kNoId) return true;
+  const Operation& mk = p_.op(v.owner);
+  if (mk.operands.empty() || mk.operands[0].value == kNoId) return false;
+  const Value& t = p_.value(mk.operands[0].value);
+  if (t.blockArg) return true;
+  if (t.owner == kNoId || nameOf(p_.op(t.owner)) != "make_tensor_view") return false;
+  const Operation& mtv = p_.op(t.owner);
+  const TileFact* f = facts_.tile(operandValue(mtv, "base"));
+  if (!f || (!f->base.exact() && !f->base.affine)) return false;
+  if (!f->base.exact())
+    for (const auto& [sym, c] : f->base.affine->terms)
+      if (!uniform(sym)) return false;
+  for (const Operand& o : operandGroup(mtv, "dynamicStrides"))
+    if (!uniform(o.value)) return false;
+  return true;
 }
 
 // Views of one source: the tile indices in each execution of either side;
@@ -756,6 +834,7 @@ Footprints::BlockResult Footprints::acrossBlocks(const Access& a, const Access& 
 Footprints::BlockResult Footprints::tilesAcross(const Access& a, const Access& b,
                                                 llvm::function_ref<bool(const Block&, const Block&)> ordered,
                                                 bool eitherA, bool eitherB) const {
+  if (!sameMemoryInEveryBlock(a)) return {};
   llvm::SmallVector<ValueId, 4> ia, ib;
   std::vector<size_t> computed;
   for (size_t i = 0; i < a.indices.size(); ++i) {
@@ -821,6 +900,28 @@ Footprints::BlockResult Footprints::boxesAcross(const Access& a, const Access& b
   llvm::SmallVector<ValueId, 4> ca, cb;
   Affine ua, ub;
   if (!split(*a.box, ca, ua) || !split(*b.box, cb, ub) || !(ua.terms == ub.terms)) return {};
+  // A view's box is inexact only where its tile may be partial: with the
+  // indices computed too, a place whose tile lies inside the tensor is exact.
+  size_t na = ca.size(), nb = cb.size();
+  auto withIndices = [&](const Access& x, llvm::SmallVector<ValueId, 4>& of) {
+    if (x.box->exact || x.view == kNoId) return;
+    for (ValueId i : x.indices)
+      if (!executions_.computable(i)) return;
+    of.append(x.indices.begin(), x.indices.end());
+  };
+  withIndices(a, ca);
+  withIndices(b, cb);
+  auto exactAt = [&](const Access& x, size_t n, const llvm::SmallVector<ValueId, 4>& of, const Place& p) {
+    if (x.box->exact) return true;
+    if (of.size() == n) return false;
+    const auto& space = facts_.indexSpace(x.view);
+    if (!space || space->dims.size() != of.size() - n) return false;
+    for (size_t d = 0; d < space->dims.size(); ++d) {
+      const auto& k = p.values[n + d];
+      if (!k || *k < 0 || !space->dims[d].firstPartial || *k >= *space->dims[d].firstPartial) return false;
+    }
+    return true;
+  };
   // The computed part of the offset in one place (`computed`: its terms, in order).
   auto offset = [](const Box& box, const llvm::SmallVector<ValueId, 4>& computed,
                    const Place& p) -> std::optional<int64_t> {
@@ -852,8 +953,13 @@ Footprints::BlockResult Footprints::boxesAcross(const Access& a, const Access& b
         std::pair<int64_t, size_t>(static_cast<int64_t>(std::max<__int128>(lo, INT64_MIN)), SIZE_MAX));
     for (int tries = 0; it != sorted.end() && it->first < hi && tries < 4; ++it, ++tries) {
       int64_t at = 0;
-      Overlap o = ra.places[it->second].possible || pb.possible ? Overlap::May : Overlap::Must;
-      if (o <= best.kind || intersect(*a.box, *b.box, *ob - it->first, at) != Overlap::Must) continue;
+      const Place& pa = ra.places[it->second];
+      Overlap o = pa.possible || pb.possible ? Overlap::May : Overlap::Must;
+      if (o <= best.kind) continue;
+      Box xa = *a.box, xb = *b.box;
+      xa.exact = exactAt(a, na, ca, pa);
+      xb.exact = exactAt(b, nb, cb, pb);
+      if (intersect(xa, xb, *ob - it->first, at) != Overlap::Must) continue;
       auto blocks = distinctBlocks(ra.places[it->second], pb, ordered);
       if (!blocks) continue;
       Affine where = a.box->base;

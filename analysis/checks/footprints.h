@@ -60,6 +60,7 @@ struct Access {
   llvm::SmallVector<ValueId, 2> indices;
   llvm::SmallVector<std::optional<Affine>, 2> forms;
   std::optional<Box> box;
+  ValueId mask = kNoId;  // a pointer access's mask that the facts do not decide
   Range at;  // the memory operand(s) in the text
 
   bool weak() const { return scope.empty(); }
@@ -120,7 +121,10 @@ private:
   std::string sourceKey(const Access& a) const;
   void addPointer(Access& a, const Operation& op, ValueId pointers, ValueId mask);
   std::optional<Box> viewBox(const Access& a, const Type& view, const std::optional<Affine>& base) const;
-  bool injective(TypeRef tensorView) const;
+  // Whether tiles of a's view that differ in some index dimension share no
+  // element: the tensor_view, less the dimensions that `fixed` (a mask of
+  // index dimensions with one equal coordinate on both sides) pins, is injective.
+  bool apart(const Access& a, uint32_t fixed) const;
 
   Result sameTiles(const Access& a, const Access& b, bool describe) const;
   Result boxes(const Box& a, const Box& b, ValueId root, bool describe) const;
@@ -160,6 +164,9 @@ private:
   BlockResult boxesAcross(const Access& a, const Access& b,
                           llvm::function_ref<bool(const Block&, const Block&)> ordered, bool eitherA,
                           bool eitherB) const;
+  bool sameMemoryInEveryBlock(const Access& a) const;
+  // Whether different tiles of a's view never share an element.
+  bool tilesDisjoint(const Access& a) const;
   void findTwins();
   bool sameElements(const Access& a, const Access& b) const;
 
@@ -168,7 +175,7 @@ private:
   const Executions& executions_;
   layout::WorkBudget& layoutBudget_;  // for tensor_view injectivity
   std::vector<Access> accesses_;
-  mutable llvm::DenseMap<TypeRef, bool> injective_;
+  mutable std::map<std::pair<ValueId, uint32_t>, bool> apart_;
   llvm::DenseMap<OpId, size_t> twins_;  // op -> index of its twin in accesses_
   mutable std::map<std::tuple<OpId, llvm::SmallVector<ValueId, 4>, bool>, Reached> reached_;
 };

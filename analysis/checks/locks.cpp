@@ -64,10 +64,14 @@ const std::vector<Locks::Section>& Locks::sectionsOf(const Access& x, bool broke
   return it->second;
 }
 
-// The lock word's offset from its root in tile block `block`.
+// The lock word's offset from its root in tile block `block`; nullopt when
+// not known, or when the lock op's mask is off there (cuTile's `index <
+// shape` bounds mask: a lock array too short takes no lock at all).
 std::optional<int64_t> Locks::lockOffset(const Access& lock, const BlockId& block) const {
   Execution e;
   e.block = block;
+  if (lock.mask != kNoId)
+    if (auto on = executions_.value(lock.mask, e); on && *on == 0) return std::nullopt;
   __int128 o = lock.box->base.c0;
   for (const auto& [sym, c] : lock.box->base.terms) {
     auto v = executions_.value(sym, e);
@@ -87,6 +91,15 @@ bool Locks::ordered(const Access& a, const BlockId& ba, const Access& b, const B
       if (la && lb && *la == *lb) return true;
     }
   return false;
+}
+
+const Access* Locks::maskedOff(const Access& x, const BlockId& block) const {
+  Execution e;
+  e.block = block;
+  for (const Section& s : sectionsOf(x, false))
+    if (s.acquire->mask != kNoId)
+      if (auto on = executions_.value(s.acquire->mask, e); on && *on == 0) return s.acquire;
+  return nullptr;
 }
 
 }  // namespace tilesight

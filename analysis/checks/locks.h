@@ -57,6 +57,9 @@ public:
     const auto& s = sectionsOf(x, true);
     return s.empty() ? nullptr : &s.front();
   }
+  // The acquiring op of a section x lies in whose mask is off in `block`:
+  // there the lock is not taken (and the spin loop may leave at once).
+  const Access* maskedOff(const Access& x, const BlockId& block) const;
   static bool acquires(const Access& lockOp);
   static bool releases(const Access& lockOp);
 

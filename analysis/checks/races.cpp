@@ -349,7 +349,16 @@ void RaceChecker::acrossBlocks(const Access& a, const Access& b) {
                     (a.writes && b.writes ? "both write" : "one of them writes") +
                     "; tokens order accesses only within one tile block, and weak accesses cannot "
                     "communicate between blocks";
+  const Access* off = nullptr;
+  BlockId offIn{};
+  for (const Party* q : {&pb, &pa})
+    if (!off && (off = locks_.maskedOff(q->x, q->block))) offIn = q->block;
+  if (off)
+    msg += "; the lock is not taken in tile block " + blockText(offIn) + ": the mask of the " + opText(*off) +
+           " at " + lineText(off->op) + " is false there";
   d = make(b, severity, "race.unordered", msg);
+  if (off) d.notes.push_back({p_.op(off->op).nameRange, "masked off in tile block " + blockText(offIn) +
+                                                            ": this lock op does not run there"});
   if (a.op != b.op)
     noteOther(d, a, r.where);
   else

@@ -120,6 +120,7 @@ void TokenGraph::visitMemoryOp(OpId id) {
   chainOf_[id] = c;
   posOf_[id] = static_cast<uint32_t>(chains_[c].ops.size());
   chains_[c].ops.push_back(id);
+  extended_.push_back(c);
   join(s, DepSet{{Dep{c, posOf_[id], posOf_[id]}}, false});
   setToken(tokenOut(id), std::move(s));
 }
@@ -163,6 +164,7 @@ void TokenGraph::visitLoop(OpId id, OpId loop) {
     for (LoopArg& a : info.args) setToken(a.arg, DepSet{{}, true});
     info.args.clear();
   }
+  info.firstExtended = extended_.size();
   loops_[id] = std::move(info);
   walkRegion(op.regions[0], id);
   resolveArgs(id);
@@ -238,11 +240,16 @@ TokenGraph::DepSet TokenGraph::loopResult(OpId loop, const std::vector<OpId>& te
   // cuTile's while loops does) waits, through them, for body ops of earlier
   // iterations that no dep names: those chains are asked about too.
   std::vector<uint32_t> viaArgs;
+  bool passesArgs = false;
   for (const DepSet* s : sets)
-    for (const Dep& d : s->deps)
-      if (chains_[d.chain].ops.empty() && chains_[d.chain].loop == loop && viaArgs.empty())
-        for (uint32_t c = 0; c < chains_.size(); ++c)
-          if (!chains_[c].ops.empty() && inside(chains_[c].ops.back(), loop)) viaArgs.push_back(c);
+    for (const Dep& d : s->deps) passesArgs |= chains_[d.chain].ops.empty() && chains_[d.chain].loop == loop;
+  if (passesArgs) {
+    // The chains the body extended whose last op is still inside it.
+    for (size_t i = loops_.find(loop)->second.firstExtended; i < extended_.size(); ++i)
+      if (inside(chains_[extended_[i]].ops.back(), loop)) viaArgs.push_back(extended_[i]);
+    std::sort(viaArgs.begin(), viaArgs.end());
+    viaArgs.erase(std::unique(viaArgs.begin(), viaArgs.end()), viaArgs.end());
+  }
   // The last position in [l, h] that s waits for in every iteration before
   // its own (coverage is prefix-closed along a chain); l - 1 when none is.
   auto lastCovered = [&](const DepSet& s, const Chain& ch, int64_t l, int64_t h) {

@@ -88,6 +88,7 @@ private:
   struct LoopInfo {
     std::vector<LoopArg> args;  // token iter_values
     std::vector<OpId> continues, breaks;
+    size_t firstExtended = 0;  // where the body starts in extended_
   };
 
   // Building (program order).
@@ -129,6 +130,9 @@ private:
   std::vector<uint32_t> regionOf_;         // per op: index of the region of its parent that holds it
   std::vector<uint32_t> chainOf_, posOf_;  // per memory op
   std::vector<Chain> chains_;
+  // The chain each memory op extends, in program order: the chains a loop
+  // body extends are a slice of it (no scan over every chain per loop).
+  std::vector<uint32_t> extended_;
   std::vector<DepSet> sets_;
   std::vector<uint32_t> setOf_;  // per value: index into sets_
   llvm::DenseMap<OpId, LoopInfo> loops_;

@@ -75,7 +75,7 @@ OpId UnspecifiedLanes::observableUse(OpId load, const views::IndexSpace& space) 
     }
     for (const auto& [user, operand] : usersOf(v)) {
       std::string_view un = nameOf(p_.op(user));
-      if (un == "store_view_tko" && operand == 0 && masks(l, user, lanes)) continue;
+      if (writesThroughView(user, operand) && masks(l, user, lanes)) continue;
       if (un == "continue" || un == "break" || un == "yield" || un == "for" || un == "loop") {
         size_t before = work.size();
         carried(user, operand, lanes, work);
@@ -205,8 +205,8 @@ bool UnspecifiedLanes::masks(const Load& load, OpId store, const Lanes& in) cons
   if (op.broken) return false;
   rules::OpRef o{p_, op};
   const Operand* view = o.operand("view");
-  TypeRef vt = view ? p_.typeOf(view->value) : nullptr;
-  auto space = vt ? facts_.indexSpace(view->value) : std::nullopt;
+  if (!view) return false;
+  const auto& space = facts_.indexSpace(view->value);
   std::vector<const Operand*> at = o.group("index");
   if (!space || space->dims.size() != in.size() || at.size() != in.size()) return false;
   for (size_t d = 0; d < in.size(); ++d) {
@@ -217,6 +217,18 @@ bool UnspecifiedLanes::masks(const Load& load, OpId store, const Lanes& in) cons
       return false;
   }
   return true;
+}
+
+// Whether operand `operand` of `user` is the tile that a store or an atomic
+// reduction through a view writes (out-of-bounds elements masked).
+bool UnspecifiedLanes::writesThroughView(OpId user, size_t operand) const {
+  const Operation& op = p_.op(user);
+  if (!op.info || operand >= op.operands.size()) return false;
+  std::string_view n = nameOf(op);
+  if (n == "store_view_tko") return operand == 0;
+  if (n != "atomic_red_view_tko") return false;
+  const Operand* value = rules::OpRef{p_, op}.operand("value");
+  return value == &op.operands[operand];
 }
 
 bool UnspecifiedLanes::sameIndex(ValueId a, ValueId b, OpId user) const {

@@ -59,6 +59,7 @@ private:
   // Where a value flows on: (value, lanes) for continue, break and yield.
   void carried(OpId user, size_t operand, const Lanes& in,
                llvm::SmallVectorImpl<std::pair<ValueId, Lanes>>& work) const;
+  bool writesThroughView(OpId user, size_t operand) const;
   bool masks(const Load& load, OpId store, const Lanes& in) const;
   bool sameIndex(ValueId a, ValueId b, OpId user) const;
   const llvm::SmallVector<std::pair<OpId, size_t>, 2>& usersOf(ValueId v);

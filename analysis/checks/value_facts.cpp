@@ -705,7 +705,7 @@ void FactBuilder::shapeQuery(OpId id, const Operation& op) {
   if (src->kind == TypeKind::TensorView) {
     for (int64_t d : vf_.tensorShape(op.operands[0].value))
       dims.push_back(d == kDynamic ? std::nullopt : std::optional<int64_t>(d));
-  } else if (auto space = vf_.indexSpace(op.operands[0].value)) {
+  } else if (auto space = vf_.computeIndexSpace(op.operands[0].value)) {
     for (const auto& d : space->dims) dims.push_back(d.extent);
   }
   for (size_t i = 0; i < op.results.size() && i < dims.size(); ++i) {
@@ -1178,11 +1178,17 @@ std::vector<int64_t> ValueFacts::tensorStrides(ValueId v) const {
   return t ? resolved(*this, t->strides, mtv, "dynamicStrides", 0) : std::vector<int64_t>{};
 }
 
-std::optional<views::IndexSpace> ValueFacts::indexSpace(ValueId view) const {
+std::optional<views::IndexSpace> ValueFacts::computeIndexSpace(ValueId view) const {
   TypeRef t = program_.typeOf(view);
   if (!t || !t->isView()) return std::nullopt;
   std::vector<int64_t> shape = tensorShape(view);
   return shape.empty() ? views::indexSpace(*t) : views::indexSpace(*t, shape);
+}
+
+const std::optional<views::IndexSpace>& ValueFacts::indexSpace(ValueId view) const {
+  auto it = spaces_.find(view);
+  if (it == spaces_.end()) it = spaces_.try_emplace(view, computeIndexSpace(view)).first;
+  return it->second;
 }
 
 const ScalarFact* ValueFacts::scalarAt(ValueId v, OpId user) const {

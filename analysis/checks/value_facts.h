@@ -36,6 +36,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -197,8 +198,9 @@ public:
   // Its strides, resolved the same way (cuTile passes strides it cannot
   // specialise, such as the zeros of a broadcast array, as operands).
   std::vector<int64_t> tensorStrides(ValueId view) const;
-  // The index space of a view value, with those resolved dims.
-  std::optional<views::IndexSpace> indexSpace(ValueId view) const;
+  // The index space of a view value, with those resolved dims (computed once
+  // per view).
+  const std::optional<views::IndexSpace>& indexSpace(ValueId view) const;
 
   const Program& program() const { return program_; }
   const CheckOptions& options() const { return options_; }
@@ -212,9 +214,13 @@ private:
   // (if op, region index) -> values narrowed there, with their fact in facts_.
   llvm::DenseMap<std::pair<OpId, uint32_t>, llvm::SmallVector<std::pair<ValueId, uint32_t>, 2>> narrowed_;
   mutable std::vector<uint32_t> lineStarts_;  // built on the first line() call
+  // Node-based: a reference handed out stays valid as the cache grows.
+  mutable std::unordered_map<ValueId, std::optional<views::IndexSpace>> spaces_;
 
   std::string predicate(ValueId v, OpId user) const;
   std::string predicate(ValueId v, const TileFact& t, OpId user) const;
+  // indexSpace without the cache (the builder's, while dims are still pinned).
+  std::optional<views::IndexSpace> computeIndexSpace(ValueId view) const;
 };
 
 }  // namespace tilesight
