@@ -330,10 +330,11 @@ private:
 
 void checkBounds(const CheckContext& cx, DiagSink& diags) {
   const Program& p = cx.program;
-  if (std::none_of(p.ops.begin(), p.ops.end(), isViewAccess)) return;
+  auto views = [&](OpId id) { return isViewAccess(p.op(id)); };
+  if (std::none_of(cx.anchors.begin(), cx.anchors.end(), views)) return;
   BoundsChecker checker(cx, diags);
-  for (OpId id = 0; id < p.ops.size(); ++id)
-    if (isViewAccess(p.op(id))) checker.check(id);
+  for (OpId id : cx.anchors)
+    if (views(id)) checker.check(id);
 }
 
 }  // namespace tilesight

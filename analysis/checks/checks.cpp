@@ -2,6 +2,7 @@
 
 #include "analysis/checks/executions.h"
 #include "analysis/checks/value_facts.h"
+#include "analysis/ir/op_table.h"
 
 namespace tilesight {
 
@@ -27,9 +28,16 @@ void runChecks(const ParseResult& parsed, const CheckOptions& options, layout::W
   bool any = options.enabled("bounds") || options.enabled("layout.overlap") || options.enabled("subbyte.align") ||
              options.enabled("race");
   if (!any) return;
+  std::vector<OpId> anchors;
+  for (OpId id = 0; id < parsed.program.ops.size(); ++id) {
+    const OpInfo* info = parsed.program.op(id).info;
+    if (info && ((info->traits & kMemory) || info->name == "entry" || info->name == "testing$func" ||
+                 (info->category == "view" && info->name.starts_with("make_"))))
+      anchors.push_back(id);
+  }
   ValueFacts facts(parsed.program, options);
   Executions executions(parsed.program, facts);
-  CheckContext cx{parsed.program, options, facts, executions, layoutBudget};
+  CheckContext cx{parsed.program, options, anchors, facts, executions, layoutBudget};
   if (options.enabled("bounds")) checkBounds(cx, diags);
   if (options.enabled("layout.overlap")) checkOverlap(cx, diags);
   if (options.enabled("subbyte.align")) checkSubbyte(cx, diags);

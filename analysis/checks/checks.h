@@ -48,6 +48,10 @@ struct CheckOptions {
 struct CheckContext {
   const Program& program;
   const CheckOptions& options;
+  // The ops the checks start from, in program order: functions, ops that make
+  // views and tensor_views, and memory ops (collected in one pass: a program
+  // of 50,000 ops is walked once, not once per check).
+  const std::vector<OpId>& anchors;
   const ValueFacts& facts;
   const Executions& executions;      // what a launch certainly runs (executions.h)
   layout::WorkBudget& layoutBudget;  // the analysis's, shared with the #layout claims

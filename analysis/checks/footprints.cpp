@@ -151,7 +151,7 @@ Footprints::Result result(Overlap o, std::string where, int64_t distance = 0) {
 Footprints::Footprints(const Program& program, const ValueFacts& facts, const Executions& executions,
                        const std::vector<OpId>& memoryOps, layout::WorkBudget& layoutBudget)
     : p_(program), facts_(facts), executions_(executions), layoutBudget_(layoutBudget) {
-  std::map<std::string, uint32_t> sources;
+  std::map<std::vector<int64_t>, uint32_t> sources;
   llvm::DenseMap<ValueId, uint32_t> sourceOfView;  // the key is built once per view value
   accesses_.reserve(memoryOps.size());
   for (OpId id : memoryOps) {
@@ -274,28 +274,39 @@ void Footprints::addView(Access& a, const Operation& op) {
 
 // The source of a view access: the root, the tensor view's offset from it and
 // its dynamic sizes, and the view type; equal sources tile the same memory alike.
-std::string Footprints::sourceKey(const Access& a) const {
+std::vector<int64_t> Footprints::sourceKey(const Access& a) const {
   // The view's tiling, not its padding: a padded load and an unpadded store
-  // of tile k touch the same elements.
+  // of tile k touch the same elements. Lists are length-prefixed, so keys
+  // that differ anywhere differ as vectors.
   const Type& vt = *p_.typeOf(a.view);
-  std::string key = std::to_string(a.root) + "|" + std::to_string(int(vt.kind)) + ":" +
-                    std::to_string(reinterpret_cast<uintptr_t>(vt.tensorView)) + ":" + std::to_string(vt.sparseDim);
+  std::vector<int64_t> key{a.root, int64_t(vt.kind), static_cast<int64_t>(reinterpret_cast<uintptr_t>(vt.tensorView)),
+                           vt.sparseDim};
   for (const auto* v : {&vt.shape, &vt.strides, &vt.dimMap}) {
-    key += ":";
-    for (int64_t x : *v) key += std::to_string(x) + ",";
+    key.push_back(static_cast<int64_t>(v->size()));
+    key.insert(key.end(), v->begin(), v->end());
   }
+  enum : int64_t { kView, kTensorView, kAffine, kOpaque };
   const Value& v = p_.value(a.view);
-  if (v.blockArg || v.owner == kNoId || p_.op(v.owner).operands.empty())
-    return key + "|" + std::to_string(a.view);
+  if (v.blockArg || v.owner == kNoId || p_.op(v.owner).operands.empty() || p_.op(v.owner).operands[0].value == kNoId) {
+    key.insert(key.end(), {kView, a.view});  // a view argument, or an operand that did not resolve
+    return key;
+  }
   ValueId tv = p_.op(v.owner).operands[0].value;
-  if (tv == kNoId) return key + "|" + std::to_string(a.view);  // an operand that did not resolve
   const Value& t = p_.value(tv);
-  if (t.blockArg || t.owner == kNoId || nameOf(p_.op(t.owner)) != "make_tensor_view")
-    return key + "|" + std::to_string(tv);
+  if (t.blockArg || t.owner == kNoId || nameOf(p_.op(t.owner)) != "make_tensor_view") {
+    key.insert(key.end(), {kTensorView, tv});
+    return key;
+  }
   const Operation& mtv = p_.op(t.owner);
   const TileFact* f = facts_.tile(operandValue(mtv, "base"));
-  key += "|" + (f && f->base.affine ? formText(*f->base.affine) : "tv" + std::to_string(tv));
-  for (size_t i = 1; i < mtv.operands.size(); ++i) key += "," + std::to_string(mtv.operands[i].value);
+  if (f && f->base.affine) {
+    const Affine& b = *f->base.affine;
+    key.insert(key.end(), {kAffine, b.c0, int64_t(b.exact), static_cast<int64_t>(b.terms.size())});
+    for (const auto& [sym, c] : b.terms) key.insert(key.end(), {sym, c});
+  } else {
+    key.insert(key.end(), {kOpaque, tv});
+  }
+  for (size_t i = 1; i < mtv.operands.size(); ++i) key.push_back(mtv.operands[i].value);
   return key;
 }
 

@@ -118,7 +118,7 @@ public:
 private:
   using Block = std::array<int64_t, 3>;
   void addView(Access& a, const Operation& op);
-  std::string sourceKey(const Access& a) const;
+  std::vector<int64_t> sourceKey(const Access& a) const;
   void addPointer(Access& a, const Operation& op, ValueId pointers, ValueId mask);
   std::optional<Box> viewBox(const Access& a, const Type& view, const std::optional<Affine>& base) const;
   // Whether tiles of a's view that differ in some index dimension share no

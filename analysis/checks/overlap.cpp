@@ -151,10 +151,11 @@ struct Repeat {
 class OverlapCheck {
 public:
   OverlapCheck(const CheckContext& cx, DiagSink& diags)
-      : p_(cx.program), facts_(cx.facts), budget_(cx.layoutBudget), diags_(diags) {}
+      : p_(cx.program), anchors_(cx.anchors), facts_(cx.facts), budget_(cx.layoutBudget), diags_(diags) {}
 
   void run() {
-    for (const Operation& op : p_.ops) {
+    for (OpId id : anchors_) {
+      const Operation& op = p_.op(id);
       if (!op.info || op.broken) continue;
       std::string_view n = op.info->name;
       OpRef o{p_, op};
@@ -465,6 +466,7 @@ private:
   }
 
   const Program& p_;
+  const std::vector<OpId>& anchors_;
   const ValueFacts& facts_;
   layout::WorkBudget& budget_;
   DiagSink& diags_;

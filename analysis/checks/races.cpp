@@ -564,7 +564,7 @@ std::optional<Fix> RaceChecker::widenScope(const Access& a, const Access& b) con
 }  // namespace
 
 void checkRaces(const CheckContext& cx, DiagSink& diags) {
-  TokenGraph tokens(cx.program);
+  TokenGraph tokens(cx.program, cx.anchors);
   if (tokens.memoryOps().empty()) return;
   Footprints fp(cx.program, cx.facts, cx.executions, tokens.memoryOps(), cx.layoutBudget);
   Locks locks(cx.program, tokens, fp, cx.executions);

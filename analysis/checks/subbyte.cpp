@@ -125,10 +125,11 @@ Packing packing(const Type& tv, int64_t factor) {
 class SubbyteCheck {
 public:
   SubbyteCheck(const CheckContext& cx, DiagSink& diags)
-      : p_(cx.program), facts_(cx.facts), diags_(diags) {}
+      : p_(cx.program), anchors_(cx.anchors), facts_(cx.facts), diags_(diags) {}
 
   void run() {
-    for (const Operation& op : p_.ops) {
+    for (OpId id : anchors_) {
+      const Operation& op = p_.op(id);
       if (!op.info || op.broken) continue;
       std::string_view n = op.info->name;
       OpRef o{p_, op};
@@ -350,6 +351,7 @@ private:
   }
 
   const Program& p_;
+  const std::vector<OpId>& anchors_;
   const ValueFacts& facts_;
   DiagSink& diags_;
 };

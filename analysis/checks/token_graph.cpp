@@ -21,14 +21,14 @@ bool isToken(const Program& p, ValueId v) {
 
 }  // namespace
 
-TokenGraph::TokenGraph(const Program& program) : p_(program) {
+TokenGraph::TokenGraph(const Program& program, const std::vector<OpId>& functions) : p_(program) {
   size_t n = p_.ops.size();
   loopOf_.assign(n, kNoId);
   regionOf_.assign(n, 0);
   chainOf_.assign(n, kNoId);
   posOf_.assign(n, kNoId);
   setOf_.assign(p_.values.size(), kNoId);
-  for (OpId id = 0; id < n; ++id) {
+  for (OpId id : functions) {
     const Operation& op = p_.op(id);
     if (nameOf(op) != "entry" || op.regions.empty()) continue;
     for (const Block& b : op.regions[0].blocks)

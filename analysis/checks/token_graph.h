@@ -38,7 +38,8 @@ namespace tilesight {
 
 class TokenGraph {
 public:
-  explicit TokenGraph(const Program& program);
+  // `functions` holds (at least) every entry op, in program order.
+  TokenGraph(const Program& program, const std::vector<OpId>& functions);
 
   static constexpr size_t kMaxChains = 64;
 

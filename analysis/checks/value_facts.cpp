@@ -183,6 +183,11 @@ public:
 
   void run() {
     vf_.slot_.assign(p_.values.size(), kNoId);
+    // One fact per tracked value, reserved up front: TileFact's move may
+    // throw, so a growing vector would copy every fact it holds.
+    size_t tracked = 0;
+    for (ValueId v = 0; v < p_.values.size(); ++v) tracked += FactBuilder::tracked(p_.typeOf(v));
+    vf_.facts_.reserve(tracked);
     collectExits();
     for (OpId id : p_.topLevel) walk(id);
   }
@@ -273,7 +278,7 @@ private:
 TileFact FactBuilder::unknown(ValueId v) const {
   TypeRef t = p_.typeOf(v);
   TileFact f;
-  f.shape.assign(t->shape.begin(), t->shape.end());
+  f.shape = t->shape;
   f.strides.assign(t->shape.size(), std::nullopt);
   f.pointer = t->isPtrTile();
   f.elemBits = f.pointer ? pointeeBits(t) : intBits(t);

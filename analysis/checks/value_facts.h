@@ -41,6 +41,7 @@
 #include <vector>
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/SmallVector.h>
 
 #include "analysis/checks/checks.h"
@@ -131,7 +132,7 @@ struct ScalarFact {
 };
 
 struct TileFact {
-  llvm::SmallVector<int64_t, 4> shape;  // empty for rank 0
+  llvm::ArrayRef<int64_t> shape;  // empty for rank 0; the interned type's shape
   // Element [0, ..., 0]. For pointer tiles: the offset from `root` in pointee
   // elements (64-bit arithmetic).
   ScalarFact base;

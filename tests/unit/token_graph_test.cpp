@@ -35,6 +35,7 @@ class Tokens : public ::testing::Test {
 protected:
   std::string text;
   Analysis analysis;
+  std::vector<OpId> functions;
   std::unique_ptr<TokenGraph> graph;
 
   void build(const std::string& body) {
@@ -43,7 +44,9 @@ protected:
     options.checks.disabled = {"race"};  // the races of these programs are the point
     analysis = analyze(text, options);
     ASSERT_EQ(analysis.errorCount(), 0u) << messages(analysis).front() << "\n" << text;
-    graph = std::make_unique<TokenGraph>(program());
+    functions.clear();
+    for (OpId id = 0; id < program().ops.size(); ++id) functions.push_back(id);  // a superset serves
+    graph = std::make_unique<TokenGraph>(program(), functions);
   }
   const Program& program() const { return analysis.chunks.at(0).parsed.program; }
   // The op that defines the token `%name`.
