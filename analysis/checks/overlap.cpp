@@ -220,7 +220,8 @@ private:
     // Zero and negative static strides are type errors the verifier reports.
     if (std::any_of(tv.strides.begin(), tv.strides.end(), [](int64_t s) { return s != kDynamic && s <= 0; }))
       return;
-    std::vector<int64_t> strides = facts_.tensorStrides(view);
+    std::vector<int64_t> strides = facts_.tensorStrides(view), shape = facts_.tensorShape(view);
+    if (strides.size() != rank || shape.size() != rank) return;
     if (gather && gatherDuplicate(o, v)) return;
     // One mode per tile dimension: the tile's extent (cut to the tensor's size,
     // past which elements are masked) with the stride of the tensor dim it walks.
@@ -232,7 +233,7 @@ private:
       tdim[i] = t;
       int64_t s = strides[t];
       if (s == kDynamic) continue;  // an unknown stride: leave the dimension out
-      ext[i] = tv.shape[t] == kDynamic ? v.shape[i] : std::min(v.shape[i], tv.shape[t]);
+      ext[i] = shape[t] == kDynamic ? v.shape[i] : std::min(v.shape[i], shape[t]);
       stride[i] = s;
       if (gather && static_cast<int64_t>(i) == v.sparseDim) {
         indexStep = sparseMode(o, v, ext[i], stride[i]);
@@ -253,7 +254,7 @@ private:
       r.why = "the gather/scatter indices are all equal (they step by 0)";
     else if (indexStep)
       r.why = "the gather/scatter indices step by " + std::to_string(*indexStep) + " and " + r.why;
-    r.condition = dynamicCondition(v, tv, tdim, r.a, r.b);
+    r.condition = dynamicCondition(v, shape, tdim, r.a, r.b);
     if (auto n = stridesNote(view, strides)) r.notes.push_back(*n);
     report(o, "view", v.shape, std::move(r), false);
   }
@@ -265,14 +266,14 @@ private:
   }
 
   // A collision needs both coordinates inside the tensor; along a dynamic
-  // dimension that is a condition on its size.
-  static std::optional<std::string> dynamicCondition(const Type& v, const Type& tv,
+  // dimension that the facts do not pin, that is a condition on its size.
+  static std::optional<std::string> dynamicCondition(const Type& v, const std::vector<int64_t>& shape,
                                                      const std::vector<int64_t>& tdim, const Coord& a,
                                                      const Coord& b) {
     std::string cond;
     for (size_t i = 0; i < v.shape.size(); ++i) {
       int64_t need = std::max(a[i], b[i]);
-      if (tv.shape[tdim[i]] != kDynamic || need == 0) continue;
+      if (shape[tdim[i]] != kDynamic || need == 0) continue;
       cond += std::string(cond.empty() ? "if " : " and ") + "tensor dimension " + std::to_string(tdim[i]) +
               " has at least " + std::to_string(need + 1) + " elements";
     }
