@@ -14,17 +14,10 @@ committing: this records what the tool says, not what it should say.
 import argparse
 import json
 import pathlib
-import shlex
 import subprocess
 import sys
 
-
-def options(text):
-    first = text.split("\n", 1)[0]
-    opts = shlex.split(first.split(":", 1)[1]) if first.startswith("// tilesight-options:") else []
-    if "\n// -----" in text:
-        opts.append("--split-input-file")
-    return opts
+from measure_real_corpus import options  # the first line's options, --split-input-file
 
 
 def main():
