@@ -822,22 +822,23 @@ bool Footprints::tilesDisjoint(const Access& a) const {
 // tensor_view's base pointer and dynamic strides are uniform (a row slice at
 // a loaded offset is a different tensor in each block).
 bool Footprints::sameMemoryInEveryBlock(const Access& a) const {
-  const Value& v = p_.value(a.view);
-  if (v.blockArg || v.owner == kNoId) return true;
-  const Operation& mk = p_.op(v.owner);
-  if (mk.operands.empty() || mk.operands[0].value == kNoId) return false;
-  const Value& t = p_.value(mk.operands[0].value);
-  if (t.blockArg) return true;
-  if (t.owner == kNoId || nameOf(p_.op(t.owner)) != "make_tensor_view") return false;
-  const Operation& mtv = p_.op(t.owner);
-  const TileFact* f = facts_.tile(operandValue(mtv, "base"));
+  auto [it, fresh] = sameMemory_.try_emplace(a.view, false);
+  if (!fresh) return it->second;
+  auto argument = [&](ValueId v) { return v != kNoId && p_.value(v).blockArg; };
+  if (argument(a.view)) return it->second = true;
+  const Operation* mk = definingOp(p_, a.view);
+  ValueId tv = mk && !mk->operands.empty() ? mk->operands[0].value : kNoId;
+  if (argument(tv)) return it->second = true;
+  const Operation* mtv = definingOp(p_, tv);
+  if (!mtv || nameOf(*mtv) != "make_tensor_view") return false;
+  const TileFact* f = facts_.tile(operandValue(*mtv, "base"));
   if (!f || (!f->base.exact() && !f->base.affine)) return false;
   if (!f->base.exact())
     for (const auto& [sym, c] : f->base.affine->terms)
       if (!uniform(sym)) return false;
-  for (const Operand& o : operandGroup(mtv, "dynamicStrides"))
+  for (const Operand& o : operandGroup(*mtv, "dynamicStrides"))
     if (!uniform(o.value)) return false;
-  return true;
+  return it->second = true;
 }
 
 // Views of one source: the tile indices in each execution of either side;

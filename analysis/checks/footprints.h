@@ -176,6 +176,7 @@ private:
   layout::WorkBudget& layoutBudget_;  // for tensor_view injectivity
   std::vector<Access> accesses_;
   mutable std::map<std::pair<ValueId, uint32_t>, bool> apart_;
+  mutable llvm::DenseMap<ValueId, bool> sameMemory_;  // view -> sameMemoryInEveryBlock
   llvm::DenseMap<OpId, size_t> twins_;  // op -> index of its twin in accesses_
   mutable std::map<std::tuple<OpId, llvm::SmallVector<ValueId, 4>, bool>, Reached> reached_;
 };

@@ -68,10 +68,9 @@ const std::vector<Locks::Section>& Locks::sectionsOf(const Access& x, bool broke
 // not known, or when the lock op's mask is off there (cuTile's `index <
 // shape` bounds mask: a lock array too short takes no lock at all).
 std::optional<int64_t> Locks::lockOffset(const Access& lock, const BlockId& block) const {
+  if (maskedOffIn(lock, block)) return std::nullopt;
   Execution e;
   e.block = block;
-  if (lock.mask != kNoId)
-    if (auto on = executions_.value(lock.mask, e); on && *on == 0) return std::nullopt;
   __int128 o = lock.box->base.c0;
   for (const auto& [sym, c] : lock.box->base.terms) {
     auto v = executions_.value(sym, e);
@@ -93,12 +92,17 @@ bool Locks::ordered(const Access& a, const BlockId& ba, const Access& b, const B
   return false;
 }
 
-const Access* Locks::maskedOff(const Access& x, const BlockId& block) const {
+bool Locks::maskedOffIn(const Access& lock, const BlockId& block) const {
+  if (lock.mask == kNoId) return false;
   Execution e;
   e.block = block;
+  auto on = executions_.value(lock.mask, e);
+  return on && *on == 0;
+}
+
+const Access* Locks::maskedOff(const Access& x, const BlockId& block) const {
   for (const Section& s : sectionsOf(x, false))
-    if (s.acquire->mask != kNoId)
-      if (auto on = executions_.value(s.acquire->mask, e); on && *on == 0) return s.acquire;
+    if (maskedOffIn(*s.acquire, block)) return s.acquire;
   return nullptr;
 }
 

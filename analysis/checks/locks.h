@@ -66,6 +66,7 @@ public:
 private:
   const std::vector<Section>& sectionsOf(const Access& x, bool broken) const;
   std::optional<int64_t> lockOffset(const Access& lock, const BlockId& block) const;
+  bool maskedOffIn(const Access& lock, const BlockId& block) const;  // its mask is known false there
   bool spins(OpId op) const;  // inside a `loop`: retried until it succeeds
 
   const Program& p_;
