@@ -31,6 +31,7 @@
 
 #include "analysis/checks/checks.h"
 #include "analysis/checks/executions.h"
+#include "analysis/checks/ir_query.h"
 #include "analysis/checks/unspecified_lanes.h"
 #include "analysis/checks/value_facts.h"
 #include "analysis/checks/views.h"
@@ -82,27 +83,27 @@ std::optional<IndexRange> indexRange(const ValueFacts& facts, ValueId v, OpId us
   return IndexRange{*r, t->base.loKnown, t->base.hiKnown, true, attained};
 }
 
-class BoundsChecker {
+class BoundsChecker final : public CheckPass {
 public:
   BoundsChecker(const CheckContext& cx, DiagSink& diags)
       : p_(cx.program), facts_(cx.facts), executions_(cx.executions), diags_(diags), lanes_(cx.program, cx.facts) {}
 
-  void check(OpId id) {
+  void visit(OpId id) override {
     const Operation& op = p_.op(id);
-    rules::OpRef o{p_, op};
-    const Operand* view = o.operand("view");
+    if (!isViewAccess(op)) return;
+    const Operand* view = operandOf(op, "view");
     if (!view) return;
     TypeRef vt = p_.typeOf(view->value);
     const auto& space = facts_.indexSpace(view->value);
     if (!space) return;
-    std::vector<const Operand*> indices = o.group("index");
+    llvm::ArrayRef<Operand> indices = operandGroup(op, "index");
     if (indices.size() != space->dims.size()) return;
     bool load = op.info->name == "load_view_tko";
     for (size_t d = 0; d < indices.size(); ++d) {
       const views::IndexDim& dim = space->dims[d];
-      auto r = indexRange(facts_, indices[d]->value, id, dim.sparse);
+      auto r = indexRange(facts_, indices[d].value, id, dim.sparse);
       if (!r) continue;
-      Ctx c{id, op, *view, *indices[d], *space, d, *r};
+      Ctx c{id, op, *view, indices[d], *space, d, *r};
       if (!checkIndex(c) && load && vt->padding == Padding::None && !dim.sparse) checkPartial(c);
     }
   }
@@ -328,13 +329,8 @@ private:
 
 }  // namespace
 
-void checkBounds(const CheckContext& cx, DiagSink& diags) {
-  const Program& p = cx.program;
-  auto views = [&](OpId id) { return isViewAccess(p.op(id)); };
-  if (std::none_of(cx.anchors.begin(), cx.anchors.end(), views)) return;
-  BoundsChecker checker(cx, diags);
-  for (OpId id : cx.anchors)
-    if (views(id)) checker.check(id);
+std::unique_ptr<CheckPass> boundsCheck(const CheckContext& cx, DiagSink& diags) {
+  return std::make_unique<BoundsChecker>(cx, diags);
 }
 
 }  // namespace tilesight

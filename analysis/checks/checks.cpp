@@ -23,25 +23,57 @@ bool CheckOptions::enabled(std::string_view code) const {
   return true;
 }
 
+namespace {
+
+bool isFunction(const OpInfo& info) { return (info.traits & kIsolated) && (info.traits & kTopLevel); }
+bool isModule(const OpInfo& info) { return (info.traits & kIsolated) && !(info.traits & kTopLevel); }
+
+bool isAnchor(const Operation& op) {
+  const OpInfo* info = op.info;
+  return info && ((info->traits & kMemory) || isFunction(*info) ||
+                  (info->category == "view" && info->name.starts_with("make_")));
+}
+
+}  // namespace
+
+std::vector<CheckUnit> checkUnits(const Program& p) {
+  std::vector<OpId> starts;  // units, and modules (which own no op of a unit)
+  std::vector<bool> unit;
+  for (OpId t : p.topLevel) {
+    const Operation& op = p.op(t);
+    bool module = op.info && isModule(*op.info);
+    starts.push_back(t);
+    unit.push_back(!module);
+    if (!module) continue;
+    for (const Region& r : op.regions)
+      for (const Block& b : r.blocks)
+        for (OpId id : b.ops) starts.push_back(id), unit.push_back(true);
+  }
+  std::vector<CheckUnit> out;
+  for (size_t i = 0; i < starts.size(); ++i)
+    if (unit[i]) out.push_back({starts[i], i + 1 < starts.size() ? starts[i + 1] : static_cast<OpId>(p.ops.size())});
+  return out;
+}
+
 void runChecks(const ParseResult& parsed, const CheckOptions& options, layout::WorkBudget& layoutBudget,
                DiagSink& diags) {
-  bool any = options.enabled("bounds") || options.enabled("layout.overlap") || options.enabled("subbyte.align") ||
-             options.enabled("race");
-  if (!any) return;
-  std::vector<OpId> anchors;
-  for (OpId id = 0; id < parsed.program.ops.size(); ++id) {
-    const OpInfo* info = parsed.program.op(id).info;
-    if (info && ((info->traits & kMemory) || info->name == "entry" || info->name == "testing$func" ||
-                 (info->category == "view" && info->name.starts_with("make_"))))
-      anchors.push_back(id);
+  const Program& p = parsed.program;
+  ValueFacts facts(p, options);
+  Executions executions(p, facts);
+  CheckContext cx{p, options, facts, executions, layoutBudget};
+  std::vector<std::unique_ptr<CheckPass>> passes;
+  if (options.enabled("bounds")) passes.push_back(boundsCheck(cx, diags));
+  if (options.enabled("layout.overlap")) passes.push_back(overlapCheck(cx, diags));
+  if (options.enabled("subbyte.align")) passes.push_back(subbyteCheck(cx, diags));
+  if (options.enabled("race")) passes.push_back(raceCheck(cx, diags));
+  if (passes.empty()) return;
+  for (CheckUnit u : checkUnits(p)) {
+    facts.build(u.op, u.end);
+    for (OpId id = u.op; id < u.end; ++id)
+      if (isAnchor(p.op(id)))
+        for (auto& pass : passes) pass->visit(id);
+    for (auto& pass : passes) pass->endUnit(u.op);
   }
-  ValueFacts facts(parsed.program, options);
-  Executions executions(parsed.program, facts);
-  CheckContext cx{parsed.program, options, anchors, facts, executions, layoutBudget};
-  if (options.enabled("bounds")) checkBounds(cx, diags);
-  if (options.enabled("layout.overlap")) checkOverlap(cx, diags);
-  if (options.enabled("subbyte.align")) checkSubbyte(cx, diags);
-  if (options.enabled("race")) checkRaces(cx, diags);
 }
 
 }  // namespace tilesight

@@ -5,6 +5,7 @@
 // (races.cpp), on the shared facts of value_facts.h and token_graph.h.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,18 +45,38 @@ struct CheckOptions {
 };
 
 // What every check reads: the program, the options, and the value facts,
-// built once for all checks.
+// shared by all checks.
 struct CheckContext {
   const Program& program;
   const CheckOptions& options;
-  // The ops the checks start from, in program order: functions, ops that make
-  // views and tensor_views, and memory ops (collected in one pass: a program
-  // of 50,000 ops is walked once, not once per check).
-  const std::vector<OpId>& anchors;
   const ValueFacts& facts;
   const Executions& executions;      // what a launch certainly runs (executions.h)
   layout::WorkBudget& layoutBudget;  // the analysis's, shared with the #layout claims
 };
+
+// The checks walk the program one unit at a time: a function, or an op
+// outside every function (a global). A unit's facts are built right before
+// the checks see it, so its IR and facts are still in cache when they do (a
+// program of 50,000 ops does not fit in it; one function does). Units share
+// nothing the checks report on: kernels are launched one at a time.
+class CheckPass {
+public:
+  virtual ~CheckPass() = default;
+  // Each anchor op of the unit, in program order: functions, ops that make
+  // views and tensor_views, and memory ops.
+  virtual void visit(OpId) {}
+  // The unit, once its anchors are visited.
+  virtual void endUnit(OpId) {}
+};
+
+// A unit and its nested ops: ids are given in pre-order, so a unit's ops are
+// the ids [op, end).
+struct CheckUnit {
+  OpId op;
+  OpId end;
+};
+// The top-level ops and the ops of each module's body, in program order.
+std::vector<CheckUnit> checkUnits(const Program& program);
 
 // Runs the enabled checks; their diagnostics go to `diags`. (A check file
 // that covers two codes may still report a disabled one: analyze() drops
@@ -68,10 +89,10 @@ void runChecks(const ParseResult& parsed, const CheckOptions& options, layout::W
 // cannot hold the value.
 std::vector<std::string> unusedArgs(const Program& program, const CheckOptions& options);
 
-// One entry point per check file.
-void checkBounds(const CheckContext& cx, DiagSink& diags);
-void checkOverlap(const CheckContext& cx, DiagSink& diags);
-void checkSubbyte(const CheckContext& cx, DiagSink& diags);
-void checkRaces(const CheckContext& cx, DiagSink& diags);
+// One pass per check file.
+std::unique_ptr<CheckPass> boundsCheck(const CheckContext& cx, DiagSink& diags);
+std::unique_ptr<CheckPass> overlapCheck(const CheckContext& cx, DiagSink& diags);
+std::unique_ptr<CheckPass> subbyteCheck(const CheckContext& cx, DiagSink& diags);
+std::unique_ptr<CheckPass> raceCheck(const CheckContext& cx, DiagSink& diags);
 
 }  // namespace tilesight

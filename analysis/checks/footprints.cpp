@@ -17,6 +17,10 @@ namespace {
 
 std::string_view nameOf(const Operation& op) { return op.info ? op.info->name : std::string_view(); }
 
+// The operand group of a pointer access's pointers.
+std::string_view pointerGroup(std::string_view opName) {
+  return opName == "load_ptr_tko" ? "source" : opName == "store_ptr_tko" ? "destination" : "pointers";
+}
 
 // Offsets of a box's elements relative to its base: the extremes, the count.
 struct Hull {
@@ -149,7 +153,7 @@ Footprints::Result result(Overlap o, std::string where, int64_t distance = 0) {
 }  // namespace
 
 Footprints::Footprints(const Program& program, const ValueFacts& facts, const Executions& executions,
-                       const std::vector<OpId>& memoryOps, layout::WorkBudget& layoutBudget)
+                       llvm::ArrayRef<OpId> memoryOps, layout::WorkBudget& layoutBudget)
     : p_(program), facts_(facts), executions_(executions), layoutBudget_(layoutBudget) {
   std::map<std::vector<int64_t>, uint32_t> sources;
   llvm::DenseMap<ValueId, uint32_t> sourceOfView;  // the key is built once per view value
@@ -158,7 +162,7 @@ Footprints::Footprints(const Program& program, const ValueFacts& facts, const Ex
     const Operation& op = p_.op(id);
     if (op.broken || !op.info) continue;
     std::string_view n = op.info->name;
-    Access a;
+    Access& a = accesses_.emplace_back();  // built in place: an Access is large
     a.op = id;
     a.ordering = keywordOf(op, "memory_ordering_semantics");
     a.scope = keywordOf(op, "memory_scope");
@@ -166,23 +170,34 @@ Footprints::Footprints(const Program& program, const ValueFacts& facts, const Ex
     a.writes = n.starts_with("store") || n.starts_with("atomic");
     if (n.ends_with("view_tko"))
       addView(a, op);
-    else if (n == "load_ptr_tko")
-      addPointer(a, op, operandValue(op, "source"), operandValue(op, "mask"));
-    else if (n == "store_ptr_tko")
-      addPointer(a, op, operandValue(op, "destination"), operandValue(op, "mask"));
-    else if (n.starts_with("atomic"))
-      addPointer(a, op, operandValue(op, "pointers"), operandValue(op, "mask"));
-    if (a.root == kNoId)
-      continue;  // print_tko, memory reached through an unknown pointer, or a mask that is always false
+    else if (n.ends_with("ptr_tko") || n.starts_with("atomic"))
+      addPointer(a, op, operandValue(op, pointerGroup(n)), operandValue(op, "mask"));
+    if (a.root == kNoId) {  // print_tko, memory reached through an unknown pointer, or a mask that is always false
+      accesses_.pop_back();
+      continue;
+    }
     if (a.view != kNoId) {
       auto [it, fresh] = sourceOfView.try_emplace(a.view, 0);
       if (fresh)
         it->second = sources.try_emplace(sourceKey(a), static_cast<uint32_t>(sources.size())).first->second;
       a.source = it->second;
     }
-    accesses_.push_back(std::move(a));
   }
   findTwins();
+}
+
+Range Footprints::at(const Access& a) const {
+  const Operation& op = p_.op(a.op);
+  if (a.view == kNoId) {
+    const Operand* ptrs = operandOf(op, pointerGroup(nameOf(op)));
+    return ptrs ? ptrs->range : Range{};
+  }
+  // Computed when a message needs it: the source text is not read otherwise.
+  Range r = operandGroup(op, "view").front().range;
+  auto idx = operandGroup(op, "index");
+  if (!idx.empty() && idx.back().range.end > r.end && p_.source.substr(idx.back().range.end, 1) == "]")
+    r.end = idx.back().range.end + 1;
+  return r;
 }
 
 // Accesses directly in the two arms of one `if` that touch the same elements
@@ -243,9 +258,6 @@ void Footprints::addView(Access& a, const Operation& op) {
     else
       a.forms.push_back(f && f->affine ? f->affine : std::nullopt);
   }
-  a.at = operandGroup(op, "view").front().range;
-  if (!idx.empty() && idx.back().range.end > a.at.end && p_.source.substr(idx.back().range.end, 1) == "]")
-    a.at.end = idx.back().range.end + 1;
   // The root: the pointer under the tensor view, else the view or tensor view argument itself.
   const Value& v = p_.value(a.view);
   std::optional<Affine> base;
@@ -363,10 +375,6 @@ void Footprints::addPointer(Access& a, const Operation& op, ValueId pointers, Va
   bool masked = mask != kNoId && !decided;
   if (masked) a.mask = mask;
   a.root = f->root;
-  auto ptrs = operandGroup(op, nameOf(op) == "load_ptr_tko"    ? "source"
-                        : nameOf(op) == "store_ptr_tko" ? "destination"
-                                                        : "pointers");
-  if (!ptrs.empty()) a.at = ptrs.front().range;
   std::optional<Affine> base = f->base.exact() ? Affine::constant(*f->base.exact()) : f->base.affine;
   if (!base || !f->affine()) return;
   Box b;

@@ -25,6 +25,7 @@
 #include <tuple>
 #include <vector>
 
+#include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/ADT/SmallVector.h>
@@ -61,7 +62,6 @@ struct Access {
   llvm::SmallVector<std::optional<Affine>, 2> forms;
   std::optional<Box> box;
   ValueId mask = kNoId;  // a pointer access's mask that the facts do not decide
-  Range at;  // the memory operand(s) in the text
 
   bool weak() const { return scope.empty(); }
 };
@@ -72,10 +72,15 @@ public:
   static constexpr size_t kMaxPlaces = size_t(1) << 16;
   static constexpr int64_t kMaxEnumerated = 4096;  // elements per box compared one by one
 
+  // The accesses of `memoryOps`: the memory ops of one entry (the caches
+  // below are kept per entry, so they stay small).
   Footprints(const Program& program, const ValueFacts& facts, const Executions& executions,
-             const std::vector<OpId>& memoryOps, layout::WorkBudget& layoutBudget);
+             llvm::ArrayRef<OpId> memoryOps, layout::WorkBudget& layoutBudget);
 
   const std::vector<Access>& accesses() const { return accesses_; }
+  // The memory operand(s) of `a` in the text: the view with its index list,
+  // or the pointers; empty when absent.
+  Range at(const Access& a) const;
 
   // The access that stands in for `a` in the other arm of the `if` right
   // around both: the same elements (equal view source and index forms, or

@@ -148,24 +148,22 @@ struct Repeat {
   std::vector<RelatedNote> notes;
 };
 
-class OverlapCheck {
+class OverlapCheck final : public CheckPass {
 public:
   OverlapCheck(const CheckContext& cx, DiagSink& diags)
-      : p_(cx.program), anchors_(cx.anchors), facts_(cx.facts), budget_(cx.layoutBudget), diags_(diags) {}
+      : p_(cx.program), facts_(cx.facts), budget_(cx.layoutBudget), diags_(diags) {}
 
-  void run() {
-    for (OpId id : anchors_) {
-      const Operation& op = p_.op(id);
-      if (!op.info || op.broken) continue;
-      std::string_view n = op.info->name;
-      OpRef o{p_, op};
-      if (n == "store_view_tko")
-        viewStore(o);
-      else if (n == "store_ptr_tko")
-        pointerStore(o, "destination");
-      else if (n == "atomic_rmw_tko" || n == "atomic_cas_tko")
-        pointerStore(o, "pointers");
-    }
+  void visit(OpId id) override {
+    const Operation& op = p_.op(id);
+    if (!op.info || op.broken) return;
+    std::string_view n = op.info->name;
+    OpRef o{p_, op};
+    if (n == "store_view_tko")
+      viewStore(o);
+    else if (n == "store_ptr_tko")
+      pointerStore(o, "destination");
+    else if (n == "atomic_rmw_tko" || n == "atomic_cas_tko")
+      pointerStore(o, "pointers");
   }
 
 private:
@@ -467,7 +465,6 @@ private:
   }
 
   const Program& p_;
-  const std::vector<OpId>& anchors_;
   const ValueFacts& facts_;
   layout::WorkBudget& budget_;
   DiagSink& diags_;
@@ -476,6 +473,8 @@ private:
 
 }  // namespace
 
-void checkOverlap(const CheckContext& cx, DiagSink& diags) { OverlapCheck(cx, diags).run(); }
+std::unique_ptr<CheckPass> overlapCheck(const CheckContext& cx, DiagSink& diags) {
+  return std::make_unique<OverlapCheck>(cx, diags);
+}
 
 }  // namespace tilesight

@@ -71,8 +71,10 @@ struct Party {
 
 class RaceChecker {
 public:
-  RaceChecker(const CheckContext& cx, const TokenGraph& tokens, const Footprints& fp, const Locks& locks)
-      : p_(cx.program), options_(cx.options), tokens_(tokens), facts_(cx.facts), fp_(fp), locks_(locks) {}
+  RaceChecker(const CheckContext& cx, const TokenGraph& tokens, const Footprints& fp, const Locks& locks,
+              std::set<std::string_view>& names)
+      : p_(cx.program), options_(cx.options), tokens_(tokens), facts_(cx.facts), fp_(fp), locks_(locks),
+        names_(names) {}
 
   void run(DiagSink& diags);
 
@@ -108,7 +110,7 @@ private:
   const Footprints& fp_;
   const Locks& locks_;
   std::map<std::pair<OpId, Kind>, Finding> findings_;
-  mutable std::set<std::string_view> names_;  // every value name, for fresh ones
+  std::set<std::string_view>& names_;  // every value name, for fresh ones
 };
 
 void RaceChecker::run(DiagSink& diags) {
@@ -454,7 +456,7 @@ void RaceChecker::brokenLock(const Party& pa, const Party& pb, const Locks::Sect
 // On the op's first line: the memory operand when it is there, else the op name.
 Diagnostic RaceChecker::make(const Access& on, Severity s, std::string code, std::string message) const {
   const Operation& op = p_.op(on.op);
-  Range r = on.at;
+  Range r = fp_.at(on);
   bool sameLine =
       !r.empty() && r.begin >= op.range.begin &&
       !hasLineEnd(p_.source.substr(op.range.begin, r.begin - op.range.begin));
@@ -466,8 +468,9 @@ Diagnostic RaceChecker::make(const Access& on, Severity s, std::string code, std
 // "the other access: this 'store_view_tko' writes tile (0, 1) of %pv"
 void RaceChecker::noteOther(Diagnostic& d, const Access& other, const std::string& where) const {
   std::string does = other.reads && other.writes ? "reads and writes" : other.writes ? "writes" : "reads";
+  Range at = fp_.at(other);
   d.notes.push_back(
-      {other.at.empty() ? p_.op(other.op).nameRange : other.at,
+      {at.empty() ? p_.op(other.op).nameRange : at,
        "the other access: this " + opText(other) + " " + does + (where.empty() ? "" : " " + where)});
 }
 
@@ -563,12 +566,28 @@ std::optional<Fix> RaceChecker::widenScope(const Access& a, const Access& b) con
 
 }  // namespace
 
-void checkRaces(const CheckContext& cx, DiagSink& diags) {
-  TokenGraph tokens(cx.program, cx.anchors);
-  if (tokens.memoryOps().empty()) return;
-  Footprints fp(cx.program, cx.facts, cx.executions, tokens.memoryOps(), cx.layoutBudget);
-  Locks locks(cx.program, tokens, fp, cx.executions);
-  RaceChecker(cx, tokens, fp, locks).run(diags);
+// Per entry: its token relation, its accesses and locks, then its pairs.
+class RaceCheck final : public CheckPass {
+public:
+  RaceCheck(const CheckContext& cx, DiagSink& diags) : cx_(cx), diags_(diags), tokens_(cx.program) {}
+
+  void endUnit(OpId unit) override {
+    llvm::ArrayRef<OpId> ops = tokens_.addFunction(unit);
+    if (ops.empty()) return;
+    Footprints fp(cx_.program, cx_.facts, cx_.executions, ops, cx_.layoutBudget);
+    Locks locks(cx_.program, tokens_, fp, cx_.executions);
+    RaceChecker(cx_, tokens_, fp, locks, names_).run(diags_);
+  }
+
+private:
+  const CheckContext& cx_;
+  DiagSink& diags_;
+  TokenGraph tokens_;
+  std::set<std::string_view> names_;  // every value name, for fresh ones (filled on first use)
+};
+
+std::unique_ptr<CheckPass> raceCheck(const CheckContext& cx, DiagSink& diags) {
+  return std::make_unique<RaceCheck>(cx, diags);
 }
 
 }  // namespace tilesight

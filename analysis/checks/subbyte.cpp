@@ -122,28 +122,25 @@ Packing packing(const Type& tv, int64_t factor) {
 
 // --- the check ----------------------------------------------------------------------
 
-class SubbyteCheck {
+class SubbyteCheck final : public CheckPass {
 public:
-  SubbyteCheck(const CheckContext& cx, DiagSink& diags)
-      : p_(cx.program), anchors_(cx.anchors), facts_(cx.facts), diags_(diags) {}
+  SubbyteCheck(const CheckContext& cx, DiagSink& diags) : p_(cx.program), facts_(cx.facts), diags_(diags) {}
 
-  void run() {
-    for (OpId id : anchors_) {
-      const Operation& op = p_.op(id);
-      if (!op.info || op.broken) continue;
-      std::string_view n = op.info->name;
-      OpRef o{p_, op};
-      if (op.info->category == "view" && n.starts_with("make_"))  // tensor_views and views
-        definition(op.results.empty() ? kNoId : op.results[0], &op);
-      else if (isFunction(op))
-        arguments(op);
-      else if (n == "load_ptr_tko")
-        pointerAccess(o, "source", "load");
-      else if (n == "store_ptr_tko")
-        pointerAccess(o, "destination", "store");
-      else if (n == "load_view_tko" || n == "store_view_tko")
-        gatherAccess(o);
-    }
+  void visit(OpId id) override {
+    const Operation& op = p_.op(id);
+    if (!op.info || op.broken) return;
+    std::string_view n = op.info->name;
+    OpRef o{p_, op};
+    if (op.info->category == "view" && n.starts_with("make_"))  // tensor_views and views
+      definition(op.results.empty() ? kNoId : op.results[0], &op);
+    else if (isFunction(op))
+      arguments(op);
+    else if (n == "load_ptr_tko")
+      pointerAccess(o, "source", "load");
+    else if (n == "store_ptr_tko")
+      pointerAccess(o, "destination", "store");
+    else if (n == "load_view_tko" || n == "store_view_tko")
+      gatherAccess(o);
   }
 
 private:
@@ -351,13 +348,14 @@ private:
   }
 
   const Program& p_;
-  const std::vector<OpId>& anchors_;
   const ValueFacts& facts_;
   DiagSink& diags_;
 };
 
 }  // namespace
 
-void checkSubbyte(const CheckContext& cx, DiagSink& diags) { SubbyteCheck(cx, diags).run(); }
+std::unique_ptr<CheckPass> subbyteCheck(const CheckContext& cx, DiagSink& diags) {
+  return std::make_unique<SubbyteCheck>(cx, diags);
+}
 
 }  // namespace tilesight

@@ -21,21 +21,24 @@ bool isToken(const Program& p, ValueId v) {
 
 }  // namespace
 
-TokenGraph::TokenGraph(const Program& program, const std::vector<OpId>& functions) : p_(program) {
+TokenGraph::TokenGraph(const Program& program) : p_(program) {
   size_t n = p_.ops.size();
   loopOf_.assign(n, kNoId);
   regionOf_.assign(n, 0);
   chainOf_.assign(n, kNoId);
   posOf_.assign(n, kNoId);
   setOf_.assign(p_.values.size(), kNoId);
-  for (OpId id : functions) {
-    const Operation& op = p_.op(id);
-    if (nameOf(op) != "entry" || op.regions.empty()) continue;
-    for (const Block& b : op.regions[0].blocks)
-      for (ValueId a : b.args)
-        if (isToken(p_, a)) setToken(a, {});  // a token from outside orders nothing here
-    walkRegion(op.regions[0], kNoId);
-  }
+}
+
+llvm::ArrayRef<OpId> TokenGraph::addFunction(OpId fn) {
+  const Operation& op = p_.op(fn);
+  size_t first = memOps_.size();
+  if (nameOf(op) != "entry" || op.regions.empty()) return {};
+  for (const Block& b : op.regions[0].blocks)
+    for (ValueId a : b.args)
+      if (isToken(p_, a)) setToken(a, {});  // a token from outside orders nothing here
+  walkRegion(op.regions[0], kNoId);
+  return llvm::ArrayRef<OpId>(memOps_).drop_front(first);
 }
 
 ValueId TokenGraph::tokenIn(OpId id) const {

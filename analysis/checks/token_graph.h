@@ -38,13 +38,16 @@ namespace tilesight {
 
 class TokenGraph {
 public:
-  // `functions` holds (at least) every entry op, in program order.
-  TokenGraph(const Program& program, const std::vector<OpId>& functions);
+  // The per-op and per-value tables are sized for the whole program; entries
+  // are added one at a time, so a check can work on each while its IR is
+  // still in cache.
+  explicit TokenGraph(const Program& program);
 
   static constexpr size_t kMaxChains = 64;
 
-  // The token-ordered memory ops of every entry (print_tko included), in program order.
-  const std::vector<OpId>& memoryOps() const { return memOps_; }
+  // Builds the relation over entry `fn` (nothing for any other op) and
+  // returns its token-ordered memory ops (print_tko included), in program order.
+  llvm::ArrayRef<OpId> addFunction(OpId fn);
   // The token an op consumes (its `token = %t` operand) and the one it produces; kNoId when absent.
   ValueId tokenIn(OpId op) const;
   ValueId tokenOut(OpId op) const;

@@ -181,15 +181,18 @@ class FactBuilder {
 public:
   explicit FactBuilder(ValueFacts& out) : vf_(out), p_(out.program_) {}
 
-  void run() {
+  void prepare() {
     vf_.slot_.assign(p_.values.size(), kNoId);
     // One fact per tracked value, reserved up front: TileFact's move may
     // throw, so a growing vector would copy every fact it holds.
     size_t tracked = 0;
     for (ValueId v = 0; v < p_.values.size(); ++v) tracked += FactBuilder::tracked(p_.typeOf(v));
     vf_.facts_.reserve(tracked);
-    collectExits();
-    for (OpId id : p_.topLevel) walk(id);
+  }
+
+  void build(OpId unit, OpId end) {
+    collectExits(unit, end);
+    walk(unit);
   }
 
 private:
@@ -207,7 +210,7 @@ private:
     return op.info ? op.info->name : std::string_view();
   }
 
-  void collectExits();
+  void collectExits(OpId begin, OpId end);
   void walk(OpId id);
   void walkRegion(const Region& r);
   void walkIf(OpId id, const Operation& op);
@@ -303,8 +306,8 @@ TileFact FactBuilder::exactTile(ValueId v, int64_t value, Provenance basis) cons
 
 // continue: the enclosing for/loop (through ifs); break: the enclosing loop;
 // yield: the enclosing if (reduce and scan bodies need no facts).
-void FactBuilder::collectExits() {
-  for (OpId id = 0; id < p_.ops.size(); ++id) {
+void FactBuilder::collectExits(OpId begin, OpId end) {
+  for (OpId id = begin; id < end && id < p_.ops.size(); ++id) {
     std::string_view n = nameOf(id);
     if (n != "continue" && n != "break" && n != "yield") continue;
     OpId q = p_.op(id).parent;
@@ -634,9 +637,10 @@ void FactBuilder::rootPointer(ValueId r, OpId id) {
 void FactBuilder::constant(ValueId r, OpId id, const Operation& op) {
   const Attr* a = op.attr("value");
   if (!a || a->kind != AttrKind::Dense) return;
-  TileFact f = unknown(r);
-  unsigned bits = f.elemBits;
-  std::vector<int64_t> vals;
+  TypeRef t = p_.typeOf(r);
+  unsigned bits = t->isPtrTile() ? pointeeBits(t) : intBits(t);
+  llvm::ArrayRef<int64_t> shape = t->shape;
+  llvm::SmallVector<int64_t, 8> vals;
   bool ok = true;
   auto flatten = [&](const auto& self, const Attr& e) -> void {
     if (e.kind == AttrKind::Array) {
@@ -652,26 +656,26 @@ void FactBuilder::constant(ValueId r, OpId id, const Operation& op) {
   };
   for (const Attr& e : a->elems) flatten(flatten, e);
   Wide count = 1;
-  for (int64_t d : f.shape) count *= d;  // tile shapes are small: no overflow in 128 bits
+  for (int64_t d : shape) count *= d;  // tile shapes are small: no overflow in 128 bits
   if (!ok || vals.empty() || (vals.size() != 1 && Wide(vals.size()) != count)) return;
   Provenance basis{Evidence::Constant, OpId(id), r};
   TileFact c = exactTile(r, vals[0], basis);
   if (vals.size() == 1) return set(r, std::move(c));
   // Row-major strides of the literal; stride k = value at unit step along k.
   int64_t row = 1;
-  for (size_t k = f.shape.size(); k-- > 0;) {
-    Wide step = f.shape[k] > 1 ? Wide(vals[row]) - vals[0] : 0;
+  for (size_t k = shape.size(); k-- > 0;) {
+    Wide step = shape[k] > 1 ? Wide(vals[row]) - vals[0] : 0;
     c.strides[k] = fitsIn(step, 64) ? std::optional<int64_t>(int64_t(step)) : std::nullopt;
-    row *= f.shape[k];
+    row *= shape[k];
   }
   // A step past int64 makes the literal not affine (checked below).
   bool steps = std::find(c.strides.begin(), c.strides.end(), std::nullopt) == c.strides.end();
-  std::vector<int64_t> coord(f.shape.size(), 0);
+  std::vector<int64_t> coord(shape.size(), 0);
   for (size_t lin = 0; steps && lin < vals.size(); ++lin) {
     Wide expect = vals[0];
     for (size_t k = 0; k < coord.size(); ++k) expect += Wide(*c.strides[k]) * coord[k];
     if (expect != vals[lin]) steps = false;
-    for (size_t k = coord.size(); k-- > 0 && ++coord[k] == f.shape[k];) coord[k] = 0;
+    for (size_t k = coord.size(); k-- > 0 && ++coord[k] == shape[k];) coord[k] = 0;
   }
   if (!steps) std::fill(c.strides.begin(), c.strides.end(), std::nullopt);
   auto [lo, hi] = std::minmax_element(vals.begin(), vals.end());
@@ -1105,9 +1109,14 @@ TileFact FactBuilder::join(const TileFact& a, const TileFact& b, ValueId self) c
 
 // --- ValueFacts ------------------------------------------------------------------------
 
-ValueFacts::ValueFacts(const Program& program, const CheckOptions& options) : program_(program), options_(options) {
-  FactBuilder(*this).run();
+ValueFacts::ValueFacts(const Program& program, const CheckOptions& options)
+    : program_(program), builder_(std::make_unique<FactBuilder>(*this)), options_(options) {
+  builder_->prepare();
 }
+
+ValueFacts::~ValueFacts() = default;
+
+void ValueFacts::build(OpId unit, OpId end) { builder_->build(unit, end); }
 
 const TileFact* ValueFacts::tile(ValueId v) const {
   return v < slot_.size() && slot_[v] != kNoId ? &facts_[slot_[v]] : nullptr;

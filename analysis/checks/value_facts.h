@@ -1,7 +1,8 @@
 #pragma once
 // What is known about integer and pointer values of one program, computed
-// once in a single forward pass in program order (regions included), and
-// shared by the dataflow checks (bounds, overlap, subbyte, races).
+// in a single forward pass in program order (regions included), one unit (a
+// function, or an op outside every function) at a time, and shared by the
+// dataflow checks (bounds, overlap, subbyte, races).
 //
 // Every fact is sound: at run time the value lies in the stated interval and
 // has the stated structure. What is not known is said plainly (a bound that is
@@ -34,6 +35,7 @@
 // becomes unknown (unless an overflow flag makes wrapping undefined), never a
 // silently wrapped interval.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -155,9 +157,18 @@ struct TileFact {
   std::optional<Interval> range() const;
 };
 
+class FactBuilder;
+
 class ValueFacts {
 public:
+  // Empty tables for `program`: facts are built one unit at a time (build).
   ValueFacts(const Program& program, const CheckOptions& options);
+  ~ValueFacts();
+
+  // Builds the facts of the values that `unit` and its nested ops (the ids
+  // [unit, end)) define: a function, or an op outside every function. Values
+  // of a unit never depend on those of another.
+  void build(OpId unit, OpId end);
 
   // Integer scalars and uniform integer tiles; nullptr for anything else.
   const ScalarFact* scalar(ValueId v) const;
@@ -209,6 +220,7 @@ public:
 private:
   friend class FactBuilder;
   const Program& program_;
+  std::unique_ptr<FactBuilder> builder_;
   const CheckOptions& options_;
   std::vector<uint32_t> slot_;  // per ValueId: index into facts_, or kNoId
   std::vector<TileFact> facts_;

@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "analysis/checks/checks.h"
 #include "analysis/checks/value_facts.h"
 #include "test_util.h"
 
@@ -23,9 +24,13 @@ protected:
     text = kernel(args, body);
     analysis = analyze(text);
     ASSERT_EQ(analysis.errorCount(), 0u) << messages(analysis).front();
-    facts = std::make_unique<ValueFacts>(program(), options);
+    buildFacts();
   }
   const Program& program() const { return analysis.chunks.at(0).parsed.program; }
+  void buildFacts() {
+    facts = std::make_unique<ValueFacts>(program(), options);
+    for (CheckUnit u : checkUnits(program())) facts->build(u.op, u.end);
+  }
   ValueId id(std::string_view name) const {
     for (ValueId v = 0; v < program().values.size(); ++v)
       if (program().value(v).name == name) return v;
@@ -417,7 +422,7 @@ TEST_F(Facts, GlobalsAreRoots) {
       "    %g = get_global @g : tile<ptr<f32>>\n    return\n  }\n}\n";
   analysis = analyze(text);
   ASSERT_EQ(analysis.errorCount(), 0u) << messages(analysis).front();
-  facts = std::make_unique<ValueFacts>(program(), options);
+  buildFacts();
   EXPECT_EQ(t("%g").root, id("%g"));
 }
 
@@ -559,7 +564,7 @@ TEST_F(Facts, BrokenProgramsGetFactsWithoutCrashing) {
                 "    %z = subi %y, %y : tile<4xi32>");
   analysis = analyze(text);
   EXPECT_GT(analysis.errorCount(), 0u);
-  facts = std::make_unique<ValueFacts>(program(), options);
+  buildFacts();
   EXPECT_EQ(facts->tile(id("%n"))->base.range, (Interval{INT32_MIN, INT32_MAX}));
 }
 
