@@ -179,6 +179,7 @@ private:
     // The last valid index (none above it is known when the extent is not).
     int64_t last = dim.extent ? *dim.extent - 1 : INT64_MAX;
     bool every = (r.loKnown && r.range.lo > last) || (r.hiKnown && r.range.hi < 0);
+    if (!dim.extent && lastIteration(c)) return true;
     // The interval is sound whatever its evidence: inside the space, nothing to enumerate.
     if (r.range.lo >= 0 && r.range.hi <= last) return false;
     if (!r.rows && dim.extent && !every) {
@@ -215,6 +216,84 @@ private:
     std::string reach = mayHi ? "may reach " + std::to_string(r.range.hi) : "may be " + std::to_string(r.range.lo);
     report(c, Severity::Warning, "bounds.index", what + dimText + " " + reach + ", outside " + space + ": " + why);
     return true;
+  }
+
+  // A dynamic extent compared without its value: the index is the induction
+  // variable of a `for` with step 1 whose last value is cdiv(n, T) + k (k >= 0)
+  // where the view has cdiv(S, T) tiles of T along the dimension and n equals
+  // S (equal forms): the last iteration indexes tile cdiv(S, T) + k, past the
+  // space whatever S is (cuTile's `range(ct.cdiv(m, T) + 1)`). An error when
+  // the access certainly runs in every iteration of a loop that certainly
+  // runs (S >= 0, so the loop runs when k >= its lower bound); else a warning.
+  bool lastIteration(const Ctx& c) {
+    const views::IndexDim& dim = c.space.dims[c.dim];
+    const Value& iv = p_.value(c.index.value);
+    if (dim.sparse || dim.step != dim.tile || dim.tile <= 0 || !iv.blockArg || iv.index != 0 || iv.owner == kNoId)
+      return false;
+    const Operation& loop = p_.op(iv.owner);
+    if (!loop.info || loop.info->name != "for" || loop.broken || loop.attr("unsignedCmp")) return false;
+    const ScalarFact *lb = facts_.scalar(operandValue(loop, "lowerBound")),
+                     *ub = facts_.scalar(operandValue(loop, "upperBound")),
+                     *st = facts_.scalar(operandValue(loop, "step"));
+    ValueId size = facts_.tensorDimValue(c.view.value, static_cast<size_t>(dim.tensorDim));
+    const ScalarFact* sf = facts_.scalar(size);
+    if (!lb || !lb->exact() || !st || st->exact() != 1 || !ub || !ub->affine || !sf || !sf->affine) return false;
+    // The last value: upper bound - 1 = cdiv(n, T) + k.
+    const Affine& u = *ub->affine;
+    if (u.terms.size() != 1 || u.terms[0].second != 1) return false;
+    ValueId q = u.terms[0].first;
+    const CeilDiv* cd = facts_.ceilDiv(q);
+    if (!cd || cd->den != dim.tile || cd->bits != sf->bits || !(cd->num == *sf->affine)) return false;
+    // |cdiv(n, T)| <= 2^(bits-2) for T >= 2: with a smaller k the bound cannot wrap.
+    int64_t k = u.c0 - 1;
+    if (k < 0 || cd->den < 2 || ub->bits != cd->bits || ub->bits < 8 || k >= (int64_t(1) << (ub->bits - 2)))
+      return false;
+    bool certain = k >= *lb->exact() && sf->range.lo >= 0 && runsIn(c.id, iv.owner) && runsIn(iv.owner, kNoId);
+    std::string view = name(p_, c.view.value),
+                n = "cdiv(" + dividend(q) + ", " + std::to_string(cd->den) + ")", extent = "cdiv(" + name(p_, size) + ", " +
+                                                                     std::to_string(dim.tile) + ")";
+    std::string at = extent + (k ? " + " + std::to_string(k) : "");
+    std::string msg = "index " + name(p_, c.index.value) + " of dimension " + std::to_string(c.dim) +
+                      (certain ? " is " + at : " may be " + at) + " in the last iteration of the loop at line " +
+                      std::to_string(facts_.line(loop.range.begin)) + ", outside the index space of " + view +
+                      " whatever its size: the loop runs up to " + name(p_, operandValue(loop, "upperBound")) +
+                      " = " + name(p_, q) + " + " + std::to_string(u.c0) + ", " + name(p_, q) + " = " + n +
+                      ", and " + view + " has " + extent + " tiles of " + std::to_string(dim.tile) +
+                      " along tensor dimension " + std::to_string(dim.tensorDim) + " (valid: 0.." + extent +
+                      " - 1); " + name(p_, size) + " and " + dividend(q) + " are one value (both " + formText(cd->num) + ")";
+    Diagnostic& d = report(c, certain ? Severity::Error : Severity::Warning, "bounds.index", msg);
+    d.notes.push_back({p_.value(size).range, name(p_, size) + " is defined here"});
+    return true;
+  }
+
+  // "%39 - %33", "2 * %x + 1".
+  std::string formText(const Affine& f) const {
+    std::string out;
+    for (bool positive : {true, false})  // positive terms first: "%a - %b", not "-%b + %a"
+      for (const auto& [sym, k] : f.terms) {
+        if ((k > 0) != positive) continue;
+        int64_t m = k < 0 && !out.empty() ? -k : k;
+        std::string coef = m == 1 ? "" : m == -1 ? "-" : std::to_string(m) + " * ";
+        out += (out.empty() ? "" : k < 0 ? " - " : " + ") + coef + name(p_, sym);
+      }
+    if (out.empty()) return std::to_string(f.c0);
+    if (f.c0) out += (f.c0 < 0 ? " - " : " + ") + std::to_string(f.c0 < 0 ? -f.c0 : f.c0);
+    return out;
+  }
+
+  // The name of the dividend of the division that defines q.
+  std::string dividend(ValueId q) const {
+    const Operation* div = definingOp(p_, q);
+    ValueId n = div ? operandValue(*div, "lhs") : kNoId;
+    return n == kNoId ? std::string("its dividend") : name(p_, n);
+  }
+
+  // Whether `op` runs in each iteration of `loop` (kNoId: whenever its
+  // function runs): it lies directly in its body, no `if` or other loop between.
+  bool runsIn(OpId op, OpId loop) const {
+    OpId q = p_.op(op).parent;
+    if (loop != kNoId) return q == loop;
+    return q != kNoId && p_.op(q).info && (p_.op(q).info->traits & kIsolated);
   }
 
   // bounds.partial-tile: the first partial tile the index can reach.

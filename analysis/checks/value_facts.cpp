@@ -252,6 +252,7 @@ private:
   void gridValues(OpId id, const Operation& op, bool ids);
   void shapeQuery(OpId id, const Operation& op);
   void binary(ValueId r, const Operation& op, Bin k);
+  void noteCeilDiv(ValueId r, Bin k, const TileFact& a, const TileFact& b, const Operation& op);
   void extend(ValueId r, const Operation& op, bool ext);
   void assume(ValueId r, OpId id, const Operation& op);
   void structural(ValueId r, const Operation& op, std::string_view n);
@@ -868,7 +869,10 @@ void FactBuilder::binary(ValueId r, const Operation& op, Bin k) {
   if (a->shape != f.shape || b->shape != f.shape) return;
   unsigned bits = f.elemBits;
   f.base = scalarBinary(k, a->base, b->base, op, r, bits);
-  if (f.shape.empty()) return set(r, std::move(f));
+  if (f.shape.empty()) {
+    noteCeilDiv(r, k, *a, *b, op);
+    return set(r, std::move(f));
+  }
   if (a->uniform() && b->uniform()) {
     std::fill(f.strides.begin(), f.strides.end(), int64_t(0));
     return set(r, std::move(f));
@@ -890,6 +894,13 @@ void FactBuilder::binary(ValueId r, const Operation& op, Bin k) {
   }
   if (!checkSpread(f, noSignedWrap(op))) f = unknown(r);
   set(r, std::move(f));
+}
+
+void FactBuilder::noteCeilDiv(ValueId r, Bin k, const TileFact& a, const TileFact& b, const Operation& op) {
+  auto den = b.base.exact();
+  if (k != Bin::Div || !den || *den <= 0 || !a.base.affine || keywordOf(op, "rounding") != "positive_inf") return;
+  if (keywordOf(op, "signedness") != "signed" && a.base.range.lo < 0) return;  // unsigned: not a ceil of n
+  vf_.ceilDivs_[r] = CeilDiv{*a.base.affine, *den, a.base.bits};
 }
 
 // Whether every element of an affine tile fits its width (otherwise some
@@ -1184,6 +1195,20 @@ std::vector<int64_t> ValueFacts::tensorShape(ValueId v) const {
   TypeRef t;
   const Operation* mtv = tensorViewOp(program_, v, t);
   return t ? resolved(*this, t->shape, mtv, "dynamicShape", 1) : std::vector<int64_t>{};
+}
+
+ValueId ValueFacts::tensorDimValue(ValueId v, size_t dim) const {
+  TypeRef t;
+  const Operation* mtv = tensorViewOp(program_, v, t);
+  if (!t || !mtv || dim >= t->shape.size() || t->shape[dim] != kDynamic) return kNoId;
+  size_t k = static_cast<size_t>(std::count(t->shape.begin(), t->shape.begin() + dim, kDynamic));
+  llvm::ArrayRef<Operand> dyn = operandGroup(*mtv, "dynamicShape");
+  return k < dyn.size() ? dyn[k].value : kNoId;
+}
+
+const CeilDiv* ValueFacts::ceilDiv(ValueId v) const {
+  auto it = ceilDivs_.find(v);
+  return it == ceilDivs_.end() ? nullptr : &it->second;
 }
 
 std::vector<int64_t> ValueFacts::tensorStrides(ValueId v) const {

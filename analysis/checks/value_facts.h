@@ -157,6 +157,16 @@ struct TileFact {
   std::optional<Interval> range() const;
 };
 
+// ceil(n / den), den > 0: what `divi ... rounding<positive_inf>` of a
+// scalar n by a positive constant computes (cuTile's ct.cdiv). `num` is n's
+// affine form and `bits` its width: a scalar of that width with an equal form
+// (exact or not: inexact forms agree modulo 2^bits) is equal to n.
+struct CeilDiv {
+  Affine num;
+  int64_t den = 1;
+  unsigned bits = 0;
+};
+
 class FactBuilder;
 
 class ValueFacts {
@@ -210,6 +220,13 @@ public:
   // Its strides, resolved the same way (cuTile passes strides it cannot
   // specialise, such as the zeros of a broadcast array, as operands).
   std::vector<int64_t> tensorStrides(ValueId view) const;
+  // The value that gives tensor dimension `dim` under a view (or of a
+  // tensor_view) when the type leaves it dynamic; kNoId otherwise.
+  ValueId tensorDimValue(ValueId view, size_t dim) const;
+  // The ceiling division that defines scalar `v`, when it is one; its own
+  // affine form is the symbol `v`, so a form over it can be compared with
+  // another division of an equal numerator.
+  const CeilDiv* ceilDiv(ValueId v) const;
   // The index space of a view value, with those resolved dims (computed once
   // per view).
   const std::optional<views::IndexSpace>& indexSpace(ValueId view) const;
@@ -226,6 +243,7 @@ private:
   std::vector<TileFact> facts_;
   // (if op, region index) -> values narrowed there, with their fact in facts_.
   llvm::DenseMap<std::pair<OpId, uint32_t>, llvm::SmallVector<std::pair<ValueId, uint32_t>, 2>> narrowed_;
+  llvm::DenseMap<ValueId, CeilDiv> ceilDivs_;
   mutable std::vector<uint32_t> lineStarts_;  // built on the first line() call
   // Node-based: a reference handed out stays valid as the cache grows.
   mutable std::unordered_map<ValueId, std::optional<views::IndexSpace>> spaces_;

@@ -194,3 +194,61 @@ TEST(Bounds, GuardOnTheBlockIdCoversTheIndexComputedBefore) {
             "index -1 of dimension 1 is outside the index space 4x2 of %pv (valid: 0..1); %prev is -1, derived from "
             "%bx, which is 0 (get_tile_block_id is never negative), narrowed by the comparison at line 12");
 }
+
+namespace {
+
+// A tensor of %m rows (dynamic) in tiles of 4: cdiv(%m, 4) row tiles. `loop`
+// is the upper bound computation, from %m2 (a second, equal copy of %m, as
+// cuTile emits it) and %c4; `head`/`tail` wrap the loop (an `if`, say).
+std::string cdivKernel(const std::string& bound, const std::string& head = "", const std::string& tail = "",
+                       const std::string& rounding = "signed rounding<positive_inf>") {
+  const std::string view = "partition_view<tile=(4x8), tensor_view<?x8xf32, strides=[8,1]>>";
+  return kernel("%p: tile<ptr<f32>>, %a: tile<i32>, %b: tile<i32>, %c: tile<i1>",
+                "    %m0 = subi %b, %a : tile<i32>\n    %m = assume bounded<0, ?>, %m0 : tile<i32>\n"
+                "    %tv = make_tensor_view %p, shape = [%m, 8], strides = [8, 1] : tile<i32> -> "
+                "tensor_view<?x8xf32, strides=[8,1]>\n"
+                "    %pv = make_partition_view %tv : " + view + "\n"
+                "    %c0 = constant <i32: 0> : tile<i32>\n    %c1 = constant <i32: 1> : tile<i32>\n"
+                "    %c4 = constant <i32: 4> : tile<i32>\n    %m2 = subi %b, %a : tile<i32>\n"
+                "    %q = divi %m2, %c4 " + rounding + " : tile<i32>\n" + bound + head +
+                "    for %i in (%c0 to %ub, step %c1) : tile<i32> {\n"
+                "      %t, %tt = load_view_tko weak %pv[%i, %c0] : " + view + ", tile<i32> -> tile<4x8xf32>, token\n"
+                "      continue\n    }\n" + tail);
+}
+
+}  // namespace
+
+TEST(Bounds, LoopPastCdivOfADynamicSizeIsAnErrorWhateverTheSize) {
+  Analysis a = analyze(cdivKernel("    %ub = addi %q, %c1 : tile<i32>\n"));
+  auto index = withCode(a, "bounds.index");
+  ASSERT_EQ(index.size(), 1u);
+  EXPECT_EQ(index[0]->severity, Severity::Error);
+  EXPECT_EQ(index[0]->message,
+            "index %i of dimension 0 is cdiv(%m, 4) in the last iteration of the loop at line 13, outside the index "
+            "space of %pv whatever its size: the loop runs up to %ub = %q + 1, %q = cdiv(%m2, 4), and %pv has "
+            "cdiv(%m, 4) tiles of 4 along tensor dimension 0 (valid: 0..cdiv(%m, 4) - 1); %m and %m2 are one value "
+            "(both %b - %a)");
+}
+
+TEST(Bounds, LoopToCdivOfADynamicSizeIsInside) {
+  Analysis a = analyze(cdivKernel("    %ub = addi %q, %c0 : tile<i32>\n"));
+  EXPECT_TRUE(a.diagnostics.empty()) << a.diagnostics.front().message;
+}
+
+TEST(Bounds, LoopPastCdivUnderABranchMayRun) {
+  Analysis a = analyze(cdivKernel("    %ub = addi %q, %c1 : tile<i32>\n", "    if %c {\n", "    }\n"));
+  auto index = withCode(a, "bounds.index");
+  ASSERT_EQ(index.size(), 1u);
+  EXPECT_EQ(index[0]->severity, Severity::Warning);
+  EXPECT_TRUE(index[0]->message.starts_with("index %i of dimension 0 may be cdiv(%m, 4) in the last iteration"))
+      << index[0]->message;
+}
+
+TEST(Bounds, OtherDivisionsAndOtherDividendsStaySilent) {
+  // Floor division is not cdiv; a dividend that is another value is not the size.
+  Analysis floor = analyze(cdivKernel("    %ub = addi %q, %c1 : tile<i32>\n", "", "", "signed rounding<negative_inf>"));
+  EXPECT_TRUE(withCode(floor, "bounds.index").empty());
+  std::string other = cdivKernel("    %ub = addi %q, %c1 : tile<i32>\n");
+  other.replace(other.find("%m2 = subi %b, %a"), 17, "%m2 = subi %a, %b");
+  EXPECT_TRUE(withCode(analyze(other), "bounds.index").empty());
+}
