@@ -243,42 +243,27 @@ private:
     if (u.terms.size() != 1 || u.terms[0].second != 1) return false;
     ValueId q = u.terms[0].first;
     const CeilDiv* cd = facts_.ceilDiv(q);
-    if (!cd || cd->den != dim.tile || cd->bits != sf->bits || !(cd->num == *sf->affine)) return false;
+    if (!cd || cd->den != dim.tile || cd->bits != sf->bits || cd->num != *sf->affine) return false;
     // |cdiv(n, T)| <= 2^(bits-2) for T >= 2: with a smaller k the bound cannot wrap.
     int64_t k = u.c0 - 1;
     if (k < 0 || cd->den < 2 || ub->bits != cd->bits || ub->bits < 8 || k >= (int64_t(1) << (ub->bits - 2)))
       return false;
     bool certain = k >= *lb->exact() && sf->range.lo >= 0 && runsIn(c.id, iv.owner) && runsIn(iv.owner, kNoId);
-    std::string view = name(p_, c.view.value),
-                n = "cdiv(" + dividend(q) + ", " + std::to_string(cd->den) + ")", extent = "cdiv(" + name(p_, size) + ", " +
-                                                                     std::to_string(dim.tile) + ")";
+    std::string view = name(p_, c.view.value), tile = std::to_string(dim.tile);
+    std::string extent = "cdiv(" + name(p_, size) + ", " + tile + ")";
+    std::string bound = name(p_, operandValue(loop, "upperBound")) + " = " + name(p_, q) + " + " +
+                        std::to_string(u.c0) + ", " + name(p_, q) + " = cdiv(" + dividend(q) + ", " + tile + ")";
+    std::string tiles = view + " has " + extent + " tiles of " + tile + " along tensor dimension " +
+                        std::to_string(dim.tensorDim) + " (valid: 0.." + extent + " - 1)";
+    std::string same = name(p_, size) + " and " + dividend(q) + " are one value (both " + formText(p_, cd->num) + ")";
     std::string at = extent + (k ? " + " + std::to_string(k) : "");
     std::string msg = "index " + name(p_, c.index.value) + " of dimension " + std::to_string(c.dim) +
-                      (certain ? " is " + at : " may be " + at) + " in the last iteration of the loop at line " +
+                      (certain ? " is " : " may be ") + at + " in the last iteration of the loop at line " +
                       std::to_string(facts_.line(loop.range.begin)) + ", outside the index space of " + view +
-                      " whatever its size: the loop runs up to " + name(p_, operandValue(loop, "upperBound")) +
-                      " = " + name(p_, q) + " + " + std::to_string(u.c0) + ", " + name(p_, q) + " = " + n +
-                      ", and " + view + " has " + extent + " tiles of " + std::to_string(dim.tile) +
-                      " along tensor dimension " + std::to_string(dim.tensorDim) + " (valid: 0.." + extent +
-                      " - 1); " + name(p_, size) + " and " + dividend(q) + " are one value (both " + formText(cd->num) + ")";
+                      " whatever its size: the loop runs up to " + bound + ", and " + tiles + "; " + same;
     Diagnostic& d = report(c, certain ? Severity::Error : Severity::Warning, "bounds.index", msg);
     d.notes.push_back({p_.value(size).range, name(p_, size) + " is defined here"});
     return true;
-  }
-
-  // "%39 - %33", "2 * %x + 1".
-  std::string formText(const Affine& f) const {
-    std::string out;
-    for (bool positive : {true, false})  // positive terms first: "%a - %b", not "-%b + %a"
-      for (const auto& [sym, k] : f.terms) {
-        if ((k > 0) != positive) continue;
-        int64_t m = k < 0 && !out.empty() ? -k : k;
-        std::string coef = m == 1 ? "" : m == -1 ? "-" : std::to_string(m) + " * ";
-        out += (out.empty() ? "" : k < 0 ? " - " : " + ") + coef + name(p_, sym);
-      }
-    if (out.empty()) return std::to_string(f.c0);
-    if (f.c0) out += (f.c0 < 0 ? " - " : " + ") + std::to_string(f.c0 < 0 ? -f.c0 : f.c0);
-    return out;
   }
 
   // The name of the dividend of the division that defines q.
@@ -293,7 +278,7 @@ private:
   bool runsIn(OpId op, OpId loop) const {
     OpId q = p_.op(op).parent;
     if (loop != kNoId) return q == loop;
-    return q != kNoId && p_.op(q).info && (p_.op(q).info->traits & kIsolated);
+    return q != kNoId && isFunction(p_.op(q));
   }
 
   // bounds.partial-tile: the first partial tile the index can reach.

@@ -1,6 +1,7 @@
 #include "analysis/checks/checks.h"
 
 #include "analysis/checks/executions.h"
+#include "analysis/checks/ir_query.h"
 #include "analysis/checks/value_facts.h"
 #include "analysis/ir/op_table.h"
 
@@ -25,33 +26,34 @@ bool CheckOptions::enabled(std::string_view code) const {
 
 namespace {
 
-bool isFunction(const OpInfo& info) { return (info.traits & kIsolated) && (info.traits & kTopLevel); }
-bool isModule(const OpInfo& info) { return (info.traits & kIsolated) && !(info.traits & kTopLevel); }
+bool isModule(const Operation& op) {
+  return op.info && (op.info->traits & kIsolated) && !(op.info->traits & kTopLevel);
+}
 
 bool isAnchor(const Operation& op) {
   const OpInfo* info = op.info;
-  return info && ((info->traits & kMemory) || isFunction(*info) ||
+  return info && ((info->traits & kMemory) || isFunction(op) ||
                   (info->category == "view" && info->name.starts_with("make_")));
 }
 
 }  // namespace
 
 std::vector<CheckUnit> checkUnits(const Program& p) {
-  std::vector<OpId> starts;  // units, and modules (which own no op of a unit)
-  std::vector<bool> unit;
+  // Each unit ends where the next unit or module starts (a module owns no op of a unit).
+  std::vector<CheckUnit> out;
+  auto start = [&](OpId id, bool unit) {
+    if (!out.empty() && out.back().end == kNoId) out.back().end = id;
+    if (unit) out.push_back({id, kNoId});
+  };
   for (OpId t : p.topLevel) {
     const Operation& op = p.op(t);
-    bool module = op.info && isModule(*op.info);
-    starts.push_back(t);
-    unit.push_back(!module);
-    if (!module) continue;
+    start(t, !isModule(op));
+    if (!isModule(op)) continue;
     for (const Region& r : op.regions)
       for (const Block& b : r.blocks)
-        for (OpId id : b.ops) starts.push_back(id), unit.push_back(true);
+        for (OpId id : b.ops) start(id, true);
   }
-  std::vector<CheckUnit> out;
-  for (size_t i = 0; i < starts.size(); ++i)
-    if (unit[i]) out.push_back({starts[i], i + 1 < starts.size() ? starts[i + 1] : static_cast<OpId>(p.ops.size())});
+  start(static_cast<OpId>(p.ops.size()), false);
   return out;
 }
 

@@ -8,8 +8,6 @@ namespace tilesight {
 
 namespace {
 
-std::string_view nameOf(const Operation& op) { return op.info ? op.info->name : std::string_view(); }
-
 // The integer width of an integer tile type, 0 for anything else.
 unsigned intBits(TypeRef t) {
   return t && t->isTile() && !t->isPtrTile() && isIntElem(t->tileElem()) ? elemBits(t->tileElem()) : 0;

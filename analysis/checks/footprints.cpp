@@ -15,8 +15,6 @@ namespace tilesight {
 
 namespace {
 
-std::string_view nameOf(const Operation& op) { return op.info ? op.info->name : std::string_view(); }
-
 // The operand group of a pointer access's pointers.
 std::string_view pointerGroup(std::string_view opName) {
   return opName == "load_ptr_tko" ? "source" : opName == "store_ptr_tko" ? "destination" : "pointers";
@@ -447,19 +445,6 @@ std::string Footprints::rootName(ValueId root) const {
   return std::string(v.name);
 }
 
-std::string Footprints::formText(const Affine& f) const {
-  std::string s;
-  for (const auto& [sym, c] : f.terms) {
-    std::string name(p_.value(sym).name);
-    if (name.empty()) name = "?";
-    s += s.empty() ? (c < 0 ? "-" : "") : (c < 0 ? " - " : " + ");
-    s += (c == 1 || c == -1 ? "" : std::to_string(c < 0 ? -c : c) + "*") + name;
-  }
-  if (s.empty()) return std::to_string(f.c0);
-  if (f.c0) s += (f.c0 < 0 ? " - " : " + ") + std::to_string(f.c0 < 0 ? -f.c0 : f.c0);
-  return s;
-}
-
 std::string Footprints::tileText(const Access& a, const std::vector<std::string>& dims) const {
   std::string s = "tile (";
   for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + dims[i];
@@ -484,7 +469,7 @@ std::string Footprints::elementText(ValueId root, const Affine& base, int64_t bi
     if (c % unit) return "the same memory of " + rootName(root);
     e.terms.push_back({sym, c / unit});
   }
-  return "element " + formText(e) + " of " + rootName(root);
+  return "element " + formText(p_, e) + " of " + rootName(root);
 }
 
 // --- in one run -------------------------------------------------------------------
@@ -550,9 +535,9 @@ Footprints::Result Footprints::sameTiles(const Access& a, const Access& b, bool 
   if (!describe) return result(Overlap::May, {});
   std::vector<std::string> da, db;
   for (size_t i = 0; i < a.indices.size(); ++i)
-    da.push_back(a.forms[i] ? formText(*a.forms[i]) : std::string(p_.value(a.indices[i]).name));
+    da.push_back(a.forms[i] ? formText(p_, *a.forms[i]) : std::string(p_.value(a.indices[i]).name));
   for (size_t i = 0; i < b.indices.size(); ++i)
-    db.push_back(b.forms[i] ? formText(*b.forms[i]) : std::string(p_.value(b.indices[i]).name));
+    db.push_back(b.forms[i] ? formText(p_, *b.forms[i]) : std::string(p_.value(b.indices[i]).name));
   std::string ta = tileText(a, da), tb = tileText(b, db);
   return result(Overlap::May, ta == tb ? ta : ta.substr(0, ta.find(" of ")) + " and " + tb);
 }
@@ -670,8 +655,8 @@ Footprints::Result Footprints::acrossIterations(const Access& a, const Access& b
       int64_t dist = dists[i];
       Meet m = meets[i];
       if (describe) {
-        dims.push_back(a.forms[i] ? formText(*a.forms[i]) : std::string(p_.value(a.indices[i]).name));
-        others.push_back(b.forms[i] ? formText(*b.forms[i]) : std::string(p_.value(b.indices[i]).name));
+        dims.push_back(a.forms[i] ? formText(p_, *a.forms[i]) : std::string(p_.value(a.indices[i]).name));
+        others.push_back(b.forms[i] ? formText(p_, *b.forms[i]) : std::string(p_.value(b.indices[i]).name));
       }
       if (m == Meet::Never && separable) return {};
       if (m == Meet::At && separable) {

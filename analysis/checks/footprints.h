@@ -135,7 +135,6 @@ private:
   Result boxes(const Box& a, const Box& b, ValueId root, bool describe) const;
   std::string tileText(const Access& a, const std::vector<std::string>& dims) const;
   std::string elementText(ValueId root, const Affine& base, int64_t bits) const;
-  std::string formText(const Affine& f) const;
 
   bool varies(ValueId symbol, OpId loop) const;
   ValueId inductionVar(OpId loop) const;

@@ -4,6 +4,12 @@
 
 namespace tilesight {
 
+std::string_view nameOf(const Operation& op) { return op.info ? op.info->name : std::string_view(); }
+
+bool isFunction(const Operation& op) {
+  return op.info && (op.info->traits & kIsolated) && (op.info->traits & kTopLevel);
+}
+
 llvm::ArrayRef<Operand> operandGroup(const Operation& op, std::string_view group) {
   if (!op.info || op.segments.size() != op.info->operands.size()) return {};
   int g = op.info->operandGroup(group);

@@ -12,6 +12,11 @@
 
 namespace tilesight {
 
+// The op's mnemonic from the op table ("for"); empty for an unregistered op.
+std::string_view nameOf(const Operation& op);
+// An `entry` or `testing$func` (isolated ops that sit in a module).
+bool isFunction(const Operation& op);
+
 // The operands of declared group `group` (empty when absent, or when the op
 // does not match its table entry).
 llvm::ArrayRef<Operand> operandGroup(const Operation& op, std::string_view group);

@@ -1,10 +1,10 @@
 #include "analysis/checks/locks.h"
 
+#include "analysis/checks/ir_query.h"
+
 namespace tilesight {
 
 namespace {
-
-std::string_view nameOf(const Operation& op) { return op.info ? op.info->name : std::string_view(); }
 
 bool coversBlocks(const Access& a) { return a.scope == "device" || a.scope == "sys"; }
 

@@ -70,10 +70,6 @@ std::string pairProblem(const std::vector<int64_t>& offs, const std::vector<int6
   return "";
 }
 
-bool isFunction(const Operation& op) {
-  return op.info && (op.info->name == "entry" || op.info->name == "testing$func");
-}
-
 // --- tensor_view ------------------------------------------------------------------
 
 // The packed dimension of a sub-byte tensor_view, or the reason it has none

@@ -12,8 +12,6 @@ namespace tilesight {
 
 namespace {
 
-std::string_view nameOf(const Operation& op) { return op.info ? op.info->name : std::string_view(); }
-
 const std::vector<int64_t>* shapeOf(const Program& p, ValueId v) {
   TypeRef t = p.typeOf(v);
   return t && t->isTile() ? &t->shape : nullptr;

@@ -1346,6 +1346,21 @@ std::optional<Range> ValueFacts::evidenceRange(ValueId v, OpId user) const {
   return std::nullopt;
 }
 
+std::string formText(const Program& p, const Affine& f) {
+  std::string s;
+  for (bool positive : {true, false})
+    for (const auto& [sym, c] : f.terms) {
+      if ((c > 0) != positive) continue;
+      std::string name(p.value(sym).name);
+      if (name.empty()) name = "?";
+      s += s.empty() ? (c < 0 ? "-" : "") : (c < 0 ? " - " : " + ");
+      s += (c == 1 || c == -1 ? "" : std::to_string(c < 0 ? -c : c) + "*") + name;
+    }
+  if (s.empty()) return std::to_string(f.c0);
+  if (f.c0) s += (f.c0 < 0 ? " - " : " + ") + std::to_string(f.c0 < 0 ? -f.c0 : f.c0);
+  return s;
+}
+
 std::optional<Affine> addScaled(const Affine& a, const Affine& b, int64_t k) {
   Affine r;
   r.exact = a.exact && b.exact;

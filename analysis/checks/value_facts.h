@@ -106,6 +106,10 @@ struct Affine {
   }
 };
 
+// "%b - %a", "2*%x + 1": a form over the program's value names (positive
+// terms first), for messages.
+std::string formText(const Program& p, const Affine& f);
+
 // a + k * b; nullopt when a coefficient overflows or the form grows past
 // Affine::kMaxTerms.
 std::optional<Affine> addScaled(const Affine& a, const Affine& b, int64_t k);
