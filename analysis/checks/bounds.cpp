@@ -171,6 +171,14 @@ private:
     return out;
   }
 
+  // "; <how the index is known>", from the facts or, for an iter_value, from
+  // the executions; empty when neither says.
+  std::string derivation(ValueId v, OpId at) const {
+    std::string why = facts_.describe(v, at);
+    if (why.empty()) why = executions_.explain(v);
+    return why.empty() ? "" : "; " + why;
+  }
+
   // bounds.index; true when reported (an index out of the space needs no
   // partial-tile warning on top).
   bool checkIndex(const Ctx& c) {
@@ -189,8 +197,8 @@ private:
         report(c, Severity::Error, "bounds.index",
                "index " + std::to_string(e.index) + " of dimension " + std::to_string(c.dim) +
                    " is outside the index space " + c.space.shapeText() + " of " + name(p_, c.view.value) +
-                   " (valid: " + validText(dim) + ")" + (when.empty() ? "" : " " + when) + "; " +
-                   facts_.describe(c.index.value, c.id));
+                   " (valid: " + validText(dim) + ")" + (when.empty() ? "" : " " + when) +
+                   derivation(c.index.value, c.id));
         return true;
       }
       if (e.complete) return false;  // in range in every execution

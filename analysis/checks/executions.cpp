@@ -80,10 +80,12 @@ std::optional<int64_t> Executions::compute(ValueId v, const Execution& e, int& b
   const Operation& op = p_.op(val.owner);
   std::string_view n = nameOf(op);
   if (val.blockArg) {
-    if (n != "for" || val.index != 0) return std::nullopt;
-    for (const auto& [loop, iv] : e.iterations)
-      if (loop == val.owner) return iv;
-    return std::nullopt;
+    if (n == "for" && val.index == 0) {
+      for (const auto& [loop, iv] : e.iterations)
+        if (loop == val.owner) return iv;
+      return std::nullopt;
+    }
+    return n == "for" || n == "loop" ? iterValue(val, e, budget) : std::nullopt;
   }
   if (n == "get_tile_block_id" && val.index < 3) return e.block[val.index];
   if (n == "get_num_tile_blocks" && val.index < 3 && grid_) return (*grid_)[val.index];
@@ -123,6 +125,72 @@ std::optional<int64_t> Executions::compute(ValueId v, const Execution& e, int& b
   if (mode == "negative_inf" && m != 0 && ((m < 0) != (r < 0))) --q;
   if (mode == "positive_inf" && m != 0 && ((m < 0) == (r < 0))) ++q;
   return wrap(q, bits);
+}
+
+// An iter_value in the iteration that e runs: its initial value in the first,
+// init + k * c in iteration k when every continue adds c.
+std::optional<int64_t> Executions::iterValue(const Value& arg, const Execution& e, int& budget) const {
+  const Operation& loop = p_.op(arg.owner);
+  bool counted = nameOf(loop) == "for";
+  uint32_t i = arg.index - (counted ? 1 : 0);
+  std::optional<int64_t> at;
+  for (const auto& [l, x] : e.iterations)
+    if (l == arg.owner) at = x;
+  unsigned bits = intBits(arg.type);
+  if (!at || !bits) return std::nullopt;
+  int64_t k = *at;
+  if (counted) {  // the iteration number from the induction variable
+    auto lb = compute(operandValue(loop, "lowerBound"), e, budget), step = compute(operandValue(loop, "step"), e, budget);
+    if (!lb || !step || *step <= 0) return std::nullopt;
+    k = static_cast<int64_t>((__int128(*at) - *lb) / *step);
+  }
+  auto init = compute(operandValue(loop, "initValues", i), e, budget);
+  if (!init || k == 0) return init;
+  auto c = increment(arg.owner, i);
+  if (!c) return std::nullopt;
+  return wrap(__int128(*init) + __int128(k) * *c, bits);
+}
+
+std::optional<int64_t> Executions::increment(OpId loopId, uint32_t i) const {
+  auto [it, fresh] = increments_.try_emplace({loopId, i});
+  if (!fresh) return it->second;
+  const Operation& loop = p_.op(loopId);
+  if (loop.regions.empty() || loop.regions[0].blocks.size() != 1) return std::nullopt;
+  const Block& body = loop.regions[0].blocks[0];
+  uint32_t argAt = i + (nameOf(loop) == "for" ? 1 : 0);
+  if (argAt >= body.args.size()) return std::nullopt;
+  ValueId arg = body.args[argAt];
+  std::optional<int64_t> c;
+  bool ok = true, any = false;
+  // The continues of this loop: in its body and the `if`s there, not in nested loops.
+  auto visit = [&](auto& self, OpId id) -> void {
+    const Operation& op = p_.op(id);
+    std::string_view n = nameOf(op);
+    if (n == "continue") {
+      any = true;
+      std::optional<int64_t> step;
+      if (i < op.operands.size()) {
+        ValueId next = op.operands[i].value;
+        const Operation* add = definingOp(p_, next);
+        if (next == arg) step = 0;
+        else if (add && nameOf(*add) == "addi" && add->operands.size() == 2)
+          for (int s = 0; s < 2; ++s)
+            if (add->operands[s].value == arg) {
+              const ScalarFact* f = facts_.scalar(add->operands[1 - s].value);
+              if (f && f->exact()) step = f->exact();
+            }
+      }
+      ok &= step && (!c || *c == *step);
+      if (step) c = step;
+      return;
+    }
+    if (n != "if") return;
+    for (const Region& r : op.regions)
+      for (const Block& b : r.blocks)
+        for (OpId inner : b.ops) self(self, inner);
+  };
+  for (OpId id : body.ops) visit(visit, id);
+  return it->second = ok && any ? c : std::nullopt;
 }
 
 // cmpi given its lhs: -1 (true as one bit reads signed) or 0.
@@ -169,10 +237,23 @@ void Executions::collect(ValueId v, Deps& d, int& budget) const {
   const Operation& op = p_.op(val.owner);
   std::string_view n = nameOf(op);
   if (val.blockArg) {
-    if (n == "for" && val.index == 0) {
-      if (std::find(d.loops.begin(), d.loops.end(), val.owner) == d.loops.end()) d.loops.push_back(val.owner);
-    } else {
+    bool counted = n == "for";
+    if (!counted && n != "loop") {
       d.computable = false;
+      return;
+    }
+    if (std::find(d.loops.begin(), d.loops.end(), val.owner) == d.loops.end()) d.loops.push_back(val.owner);
+    if (counted && val.index == 0) return;
+    // An iter_value: its initial value, and for a `for` what numbers its iterations.
+    uint32_t i = val.index - (counted ? 1 : 0);
+    if (!intBits(val.type)) {
+      d.computable = false;
+      return;
+    }
+    collect(operandValue(op, "initValues", i), d, budget);
+    if (counted) {
+      collect(operandValue(op, "lowerBound"), d, budget);
+      collect(operandValue(op, "step"), d, budget);
     }
     return;
   }
@@ -209,7 +290,9 @@ bool Executions::forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref
     // The first iteration of a `loop` runs its body up to the first op that
     // can leave it: what comes before that runs at least once.
     if (n == "loop") {
-      if (!beforeEveryExit(parent, child)) return false;
+      bool certain = beforeEveryExit(parent, child);
+      if (!certain && !branches) return false;
+      path.push_back({q, 0, certain});
       continue;
     }
     if (n != "for" && n != "if") return false;  // reduce and scan bodies, test functions
@@ -227,6 +310,7 @@ bool Executions::forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref
   for (ValueId v : of) collect(v, need, budget);
   for (const Step& s : path) {
     const Operation& o = p_.op(s.op);
+    if (nameOf(o) == "loop") continue;  // no bounds
     if (nameOf(o) == "if") {
       Deps cond;
       collect(operandValue(o, "condition"), cond, budget);
@@ -268,6 +352,7 @@ bool Executions::walk(Walk& w, size_t at, Execution& e) const {
   }
   OpId id = w.path[at].op;
   const Operation& op = p_.op(id);
+  if (nameOf(op) == "loop") return walkLoop(w, at, e);
   if (nameOf(op) == "if") {
     auto c = value(operandValue(op, "condition"), e);
     if (!c && w.branches) {
@@ -312,6 +397,46 @@ bool Executions::walk(Walk& w, size_t at, Execution& e) const {
   return complete;
 }
 
+// Iteration 0 of a `loop`, certain when no exit comes before the op; the
+// later ones only when asked for possible executions and a value asked about
+// changes with them (else the first stands for all), as possible: whether the
+// loop gets there is not computed.
+bool Executions::walkLoop(Walk& w, size_t at, Execution& e) const {
+  OpId id = w.path[at].op;
+  bool relevant = std::find(w.need.loops.begin(), w.need.loops.end(), id) != w.need.loops.end();
+  bool complete = true;
+  for (int64_t k = 0; k < kLoopIterations; ++k) {
+    bool possible = k > 0 || !w.path[at].certain;
+    if ((possible && !w.branches) || !charge(1)) return false;
+    bool before = e.possible;
+    e.possible |= possible;
+    e.iterations.push_back({id, k});
+    complete &= walk(w, at + 1, e) && !possible;
+    e.iterations.pop_back();
+    e.possible = before;
+    if (w.stopped || !relevant) return complete;
+  }
+  return false;  // later iterations not entered
+}
+
+std::string Executions::explain(ValueId v) const {
+  if (v == kNoId) return "";
+  const Value& val = p_.value(v);
+  if (!val.blockArg || val.owner == kNoId) return "";
+  const Operation& loop = p_.op(val.owner);
+  bool counted = nameOf(loop) == "for";
+  if ((!counted && nameOf(loop) != "loop") || (counted && val.index == 0)) return "";
+  uint32_t i = val.index - (counted ? 1 : 0);
+  ValueId init = operandValue(loop, "initValues", i);
+  const ScalarFact* f = facts_.scalar(init);
+  std::string first = f && f->exact() ? std::to_string(*f->exact()) : std::string(p_.value(init).name);
+  std::string s = std::string(val.name) + " is an iter_value of the loop at line " +
+                  std::to_string(facts_.line(loop.range.begin)) + ": " + first + " in the first iteration";
+  if (auto c = increment(val.owner, i); c && *c != 0)
+    s += ", then " + std::to_string(*c < 0 ? -*c : *c) + (*c < 0 ? " less" : " more") + " in each";
+  return s;
+}
+
 std::string Executions::describe(const Execution& e) const {
   std::string s = e.axes ? "in tile block (" + std::to_string(e.block[0]) + ", " + std::to_string(e.block[1]) +
                                ", " + std::to_string(e.block[2]) + ")"
@@ -320,12 +445,20 @@ std::string Executions::describe(const Execution& e) const {
   for (const auto& [loop, iv] : e.iterations) {
     if (std::find(e.varied.begin(), e.varied.end(), loop) == e.varied.end()) continue;
     const Operation& op = p_.op(loop);
+    std::string line = std::to_string(facts_.line(op.range.begin));
+    if (nameOf(op) == "loop") {
+      s += std::string(s.empty() ? "" : " ") + (first ? "" : "and ") +
+           (iv == 0 ? "in the first iteration" : "after " + std::to_string(iv) + (iv == 1 ? " iteration" : " iterations")) +
+           " of the loop at line " + line;
+      first = false;
+      continue;
+    }
     ValueId var = op.regions.empty() || op.regions[0].blocks.empty() || op.regions[0].blocks[0].args.empty()
                       ? kNoId
                       : op.regions[0].blocks[0].args[0];
     std::string name = var == kNoId ? "the induction variable" : std::string(p_.value(var).name);
     s += std::string(s.empty() ? "" : " ") + (first ? "when " : "and ") + name + " = " + std::to_string(iv) +
-         " in the loop at line " + std::to_string(facts_.line(op.range.begin));
+         " in the loop at line " + line;
     first = false;
   }
   return s;

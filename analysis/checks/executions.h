@@ -14,9 +14,12 @@
 // saw every execution: then a property that holds in all of them holds in the
 // program. The work per program is bounded (kWork value computations): past
 // it enumerations stop and say they are incomplete, which can hide a finding
-// but never invent one. No fixpoints: iter_values are not followed, and of a
-// `loop` only what its first iteration certainly runs (the ops before any
-// that can leave the body) is seen, once.
+// but never invent one. No fixpoints: an iter_value is known in the first
+// iteration (its initial value) and, when every `continue` adds the same
+// constant to it (`x = x + c`), in each later one. Of a `loop` only what its
+// first iteration runs before any op that can leave the body certainly runs;
+// asked for possible executions, its later iterations (up to kLoopIterations)
+// are entered as possible when a value asked about changes with them.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -36,7 +39,8 @@ using BlockId = std::array<int64_t, 3>;
 
 struct Execution {
   BlockId block{0, 0, 0};
-  llvm::SmallVector<std::pair<OpId, int64_t>, 4> iterations;  // `for` op -> its induction variable
+  // `for` op -> its induction variable; `loop` op -> its iteration number (from 0).
+  llvm::SmallVector<std::pair<OpId, int64_t>, 4> iterations;
   // What was enumerated (the rest stands for any value): block axes, loops.
   uint8_t axes = 0;
   llvm::SmallVector<OpId, 4> varied;
@@ -52,11 +56,12 @@ class Executions {
 public:
   static constexpr int64_t kWork = int64_t(1) << 22;  // value computations per program
   static constexpr int kMaxNodes = 256;               // ops walked back per value
+  static constexpr int64_t kLoopIterations = 64;      // iterations of a `loop` entered
 
   Executions(const Program& program, const ValueFacts& facts);
 
   // Whether some execution fixes v (it follows from block ids, the grid,
-  // constants and induction variables of `for` loops).
+  // constants, induction variables of `for` loops and iter_values).
   bool computable(ValueId v) const;
 
   // The value of integer scalar v in execution e; nullopt when it does not
@@ -68,8 +73,9 @@ public:
   // Returns true when every execution of `op` was visited (f never stopped it,
   // nothing on the way was beyond computing, the work bound held).
   // With `branches`, an `if` whose condition is not computed is entered too,
-  // and so is the first iteration of a `for` whose upper bound is not: what
-  // runs under them is marked `possible` (and the walk incomplete),
+  // and so is the first iteration of a `for` whose upper bound is not, and
+  // the part of a `loop` that may not be reached: what runs under them is
+  // marked `possible` (and the walk incomplete),
   // except under `eitherArm`: an `if` whose other arm runs an access that
   // stands in for `op` (footprints.h, twins), so one of the two certainly runs.
   bool forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref<bool(const Execution&)> f,
@@ -79,23 +85,32 @@ public:
   // the loop at line 12"; empty when nothing does (every execution is alike).
   std::string describe(const Execution& e) const;
 
+  // How an iter_value is computed: "%j is an iter_value of the loop at line
+  // 9: 2 in the first iteration, then 1 more in each"; empty for other values.
+  std::string explain(ValueId v) const;
+
   // The grid, when the options give one.
   const std::optional<BlockId>& grid() const { return grid_; }
 
 private:
   struct Deps {
     uint8_t axes = 0;                     // bit i: block id axis i
-    llvm::SmallVector<OpId, 4> loops;     // `for` ops whose induction variable is used
+    llvm::SmallVector<OpId, 4> loops;     // `for` and `loop` ops whose iteration matters
     bool computable = true;               // false: something no execution fixes
   };
   struct Step {          // one op between the function and `op`, outermost first
     OpId op;
     uint32_t region;     // for an `if`: which region holds `op`
+    bool certain = true; // for a `loop`: its first iteration reaches `op` (no exit before it)
   };
   void collect(ValueId v, Deps& d, int& budget) const;
   static void merge(Deps& into, const Deps& d);
   std::optional<int64_t> compute(ValueId v, const Execution& e, int& budget) const;
   std::optional<int64_t> compare(const Operation& cmp, int64_t lhs, const Execution& e, int& budget) const;
+  std::optional<int64_t> iterValue(const Value& arg, const Execution& e, int& budget) const;
+  // The constant c of `x = x + c` that every continue of `loop` passes as
+  // iter_value i; nullopt when one passes something else (or none continues).
+  std::optional<int64_t> increment(OpId loop, uint32_t i) const;
   struct Walk {  // what stays the same during one forEach
     const llvm::SmallVector<Step, 8>& path;
     const Deps& need;
@@ -105,6 +120,7 @@ private:
     bool stopped = false;
   };
   bool walk(Walk& w, size_t at, Execution& e) const;
+  bool walkLoop(Walk& w, size_t at, Execution& e) const;
   bool charge(int64_t n) const;
   bool beforeEveryExit(const Operation& loop, OpId child) const;
 
@@ -112,6 +128,7 @@ private:
   const ValueFacts& facts_;
   std::optional<BlockId> grid_;
   mutable int64_t work_ = kWork;
+  mutable llvm::DenseMap<std::pair<OpId, uint32_t>, std::optional<int64_t>> increments_;
 };
 
 }  // namespace tilesight

@@ -171,9 +171,13 @@ Footprints::Footprints(const Program& program, const ValueFacts& facts, const Ex
     else if (n.ends_with("ptr_tko") || n.starts_with("atomic"))
       addPointer(a, op, operandValue(op, pointerGroup(n)), operandValue(op, "mask"));
     if (a.root == kNoId) {  // print_tko, memory reached through an unknown pointer, or a mask that is always false
+      unknownWrites_ |= a.writes;
       accesses_.pop_back();
       continue;
     }
+    const Operation* rootDef = definingOp(p_, a.root);
+    a.loose = rootDef && rootDef->info->name == "int_to_ptr";
+    looseWrites_ |= a.loose && a.writes;
     if (a.view != kNoId) {
       auto [it, fresh] = sourceOfView.try_emplace(a.view, 0);
       if (fresh)
@@ -792,6 +796,7 @@ Footprints::BlockResult Footprints::acrossBlocks(const Access& a, const Access& 
                                                  llvm::function_ref<bool(const Block&, const Block&)> ordered,
                                                  bool eitherA, bool eitherB) const {
   if (!smallGrid(facts_.options())) return {};
+  if (a.loose || b.loose) return a.op == b.op && a.writes ? sameAccessAcross(a, ordered, eitherA) : BlockResult{};
   if (a.source != kNoId && a.source == b.source && a.forms.size() == b.forms.size()) {
     BlockResult r = tilesAcross(a, b, ordered, eitherA, eitherB);
     // Different tiles can share elements when the tensor_view's strides
@@ -799,8 +804,140 @@ Footprints::BlockResult Footprints::acrossBlocks(const Access& a, const Access& 
     // compared too.
     if (r.kind == Overlap::Must || tilesDisjoint(a)) return r;
   }
-  if (a.root == b.root && a.box && b.box) return boxesAcross(a, b, ordered, eitherA, eitherB);
-  return {};
+  BlockResult r;
+  if (a.root == b.root && a.box && b.box) r = boxesAcross(a, b, ordered, eitherA, eitherB);
+  if (r.kind != Overlap::Must && a.op == b.op && a.writes) {
+    BlockResult same = sameAccessAcross(a, ordered, eitherA);
+    if (same.kind > r.kind) r = std::move(same);
+  }
+  return r;
+}
+
+bool Footprints::rootFixedIn(const Access& a, OpId loop) const {
+  if (!a.loose) return true;
+  for (OpId q = p_.value(a.root).owner; q != kNoId; q = p_.op(q).parent)
+    if (q == loop) return false;
+  return true;
+}
+
+// --- one op, the same access in two blocks ------------------------------------------
+
+const Access* Footprints::accessOf(OpId op) const {
+  auto it = std::lower_bound(accesses_.begin(), accesses_.end(), op,
+                             [](const Access& x, OpId id) { return x.op < id; });
+  return it != accesses_.end() && it->op == op ? &*it : nullptr;
+}
+
+// Memory that int_to_ptr reaches is taken to be none that the entry reaches
+// through its pointer arguments, as distinct arguments are taken to be
+// distinct, unless --assume-aliasing.
+bool Footprints::readOnly(const Access& load) const {
+  if (unknownWrites_ || (looseWrites_ && (load.loose || facts_.options().assumeAliasing))) return false;
+  ValueId root = load.root;
+  for (const Access& x : accesses_)
+    if (x.writes && x.root == root) return false;
+  return true;
+}
+
+// Whether v follows from `leaves` (scalars that executions compute; added as
+// found), entry arguments, constants and loads of memory that no op of the
+// entry writes (`loads` set when one is on the way), through pure ops.
+bool Footprints::determinedBy(ValueId v, llvm::SmallVector<ValueId, 4>& leaves, bool& loads, int& budget) const {
+  if (v == kNoId || --budget < 0) return false;
+  const ScalarFact* f = facts_.scalar(v);
+  if (f && f->exact()) return true;
+  const Value& val = p_.value(v);
+  if (val.owner == kNoId || !val.type) return false;
+  const Operation& op = p_.op(val.owner);
+  if (val.blockArg && isFunction(op)) return true;
+  if (val.type->isTile() && val.type->shape.empty() && executions_.computable(v)) {
+    if (std::find(leaves.begin(), leaves.end(), v) == leaves.end()) leaves.push_back(v);
+    return true;
+  }
+  if (val.blockArg || op.broken || !op.info) return false;
+  std::string_view n = op.info->name;
+  if (n == "get_tile_block_id") return false;  // differs between blocks unless computed
+  bool load = n == "load_ptr_tko" || n == "load_view_tko";
+  if (load) {
+    const Access* x = accessOf(val.owner);
+    if (val.index != 0 || !x || x->writes || !readOnly(*x)) return false;
+    loads = true;
+  } else if (!(op.info->traits & kPure) && n != "assume") {
+    return false;
+  }
+  for (const Operand& o : op.operands)
+    if (o.value != kNoId && !(p_.typeOf(o.value) && p_.typeOf(o.value)->isToken()) &&
+        !determinedBy(o.value, leaves, loads, budget))
+      return false;
+  return true;
+}
+
+// Two executions in different blocks with equal leaves run the same
+// computation, so the op touches the same memory in both: Must when nothing
+// else decides whether it touches any (a mask, a view index not known to lie
+// in the index space, a branch or loop exit on the way), else May.
+Footprints::BlockResult Footprints::sameAccessAcross(const Access& a,
+                                                     llvm::function_ref<bool(const Block&, const Block&)> ordered,
+                                                     bool eitherA) const {
+  const Operation& op = p_.op(a.op);
+  bool view = a.view != kNoId;
+  llvm::SmallVector<ValueId, 4> leaves;
+  bool loads = false;
+  int budget = kMaxNodes * 4;
+  for (std::string_view g : view ? std::array<std::string_view, 2>{"view", "index"}
+                                 : std::array<std::string_view, 2>{pointerGroup(nameOf(op)), "mask"})
+    for (const Operand& o : operandGroup(op, g))
+      if (!determinedBy(o.value, leaves, loads, budget)) return {};
+  // Which leaves are the view's indices: those decide whether the tile is there.
+  const auto& space = view ? facts_.indexSpace(a.view) : std::nullopt;
+  auto inSpace = [&](const Place& p) {
+    if (!view) return true;
+    if (!space || space->dims.size() != a.indices.size()) return false;
+    for (size_t d = 0; d < a.indices.size(); ++d) {
+      auto at = std::find(leaves.begin(), leaves.end(), a.indices[d]);
+      if (at == leaves.end() || !space->dims[d].extent) return false;
+      const auto& k = p.values[at - leaves.begin()];
+      if (!k || *k < 0 || *k >= *space->dims[d].extent) return false;
+    }
+    return true;
+  };
+  const Reached& r = reached(a, leaves, eitherA);
+  std::map<llvm::SmallVector<int64_t, 4>, llvm::SmallVector<size_t, 2>> byValues;
+  for (size_t i = 0; i < r.places.size(); ++i) {
+    llvm::SmallVector<int64_t, 4> key;
+    bool known = true;
+    for (const auto& v : r.places[i].values) known = known && v, key.push_back(v ? *v : 0);
+    if (known) byValues[key].push_back(i);
+  }
+  BlockResult best;
+  for (const auto& [key, at] : byValues)
+    for (size_t i = 0; i < at.size(); ++i)
+      for (size_t j = i; j < at.size() && j < i + 4; ++j) {
+        const Place &pa = r.places[at[i]], &pb = r.places[at[j]];
+        bool reachedBoth = !pa.possible && !pb.possible;
+        bool touches = a.mask == kNoId && inSpace(pa);
+        Overlap o = reachedBoth && touches ? Overlap::Must : Overlap::May;
+        if (o <= best.kind) continue;
+        auto blocks = distinctBlocks(pa, pb, ordered);
+        if (!blocks) continue;
+        std::string values;
+        for (size_t k = 0; k < leaves.size(); ++k)
+          values += (k ? ", " : "") + std::string(p_.value(leaves[k]).name) + " = " + std::to_string(key[k]);
+        best = {o, blocks->first, blocks->second, "", pa.eitherArm, pb.eitherArm, ""};
+        best.where = (view ? "the same tile of " + std::string(p_.value(a.view).name)
+                           : "the same elements of " + rootName(a.root)) +
+                     " (what selects them is computed from the same values in both" +
+                     (values.empty() ? "" : ": " + values) +
+                     (loads ? ", and from memory that no op of the kernel writes" : "") + ")";
+        if (!reachedBoth)
+          best.why = " if both get there (a branch or a loop exit on the way is not known)";
+        else if (a.mask != kNoId)
+          best.why = " if any lane of its mask is set (the mask is the same in both, but not known)";
+        else if (!touches)
+          best.why = " if that tile lies in the index space";
+        if (o == Overlap::Must) return best;
+      }
+  return best;
 }
 
 bool Footprints::tilesDisjoint(const Access& a) const {
@@ -878,7 +1015,7 @@ Footprints::BlockResult Footprints::tilesAcross(const Access& a, const Access& b
       for (size_t d = 0, c = 0; d < a.indices.size(); ++d)
         dims.push_back(c < computed.size() && computed[c] == d ? std::to_string(k[c++])
                                                                : std::string(p_.value(a.indices[d]).name));
-      best = {o, blocks->first, blocks->second, tileText(a, dims), ra.places[i].eitherArm, pb.eitherArm};
+      best = {o, blocks->first, blocks->second, tileText(a, dims), ra.places[i].eitherArm, pb.eitherArm, ""};
       if (o == Overlap::Must) return best;
     }
   }
@@ -975,7 +1112,8 @@ Footprints::BlockResult Footprints::boxesAcross(const Access& a, const Access& b
               blocks->second,
               elementText(a.root, where, at),
               ra.places[it->second].eitherArm,
-              pb.eitherArm};
+              pb.eitherArm,
+              ""};
       if (o == Overlap::Must) return best;
     }
   }

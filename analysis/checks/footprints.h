@@ -62,6 +62,10 @@ struct Access {
   llvm::SmallVector<std::optional<Affine>, 2> forms;
   std::optional<Box> box;
   ValueId mask = kNoId;  // a pointer access's mask that the facts do not decide
+  // The root is a pointer that int_to_ptr makes (from a loaded list of
+  // arrays, say): it may differ between the executions of its definition, so
+  // only the same value in one execution is known to be the same memory.
+  bool loose = false;
 
   bool weak() const { return scope.empty(); }
 };
@@ -107,6 +111,7 @@ public:
     std::array<int64_t, 3> blockA{}, blockB{};
     std::string where;
     bool twinA = false, twinB = false;  // a (b) or its twin runs there, whichever arm is taken
+    std::string why;  // for May: what is not known (empty: a branch that may not run)
   };
   // Pairs of blocks that `ordered` says are ordered (by a lock) are skipped.
   // With `eitherA` (`eitherB`), a (b) counts as run whenever the `if` around
@@ -115,6 +120,9 @@ public:
   BlockResult acrossBlocks(const Access& a, const Access& b,
                            llvm::function_ref<bool(const BlockId&, const BlockId&)> ordered,
                            bool eitherA = false, bool eitherB = false) const;
+  // Whether a's root is the same memory in every iteration of `loop` (a
+  // loose root defined inside it may not be).
+  bool rootFixedIn(const Access& a, OpId loop) const;
   // How many times `loop` runs its body, when its bounds are constants.
   std::optional<int64_t> tripCount(OpId loop) const;
   // "%p", "@g" (a global), "%pv" (a view argument).
@@ -169,6 +177,15 @@ private:
                           llvm::function_ref<bool(const Block&, const Block&)> ordered, bool eitherA,
                           bool eitherB) const;
   bool sameMemoryInEveryBlock(const Access& a) const;
+  // One op that computes the same access in two tile blocks: what selects its
+  // memory (pointers and mask, or view and indices) follows there from equal
+  // values of the scalars in `leaves` (computed per execution), besides
+  // entry arguments, constants and memory that no op of the entry writes.
+  BlockResult sameAccessAcross(const Access& a, llvm::function_ref<bool(const Block&, const Block&)> ordered,
+                               bool eitherA) const;
+  bool determinedBy(ValueId v, llvm::SmallVector<ValueId, 4>& leaves, bool& loads, int& budget) const;
+  bool readOnly(const Access& load) const;
+  const Access* accessOf(OpId op) const;
   // Whether different tiles of a's view never share an element.
   bool tilesDisjoint(const Access& a) const;
   void findTwins();
@@ -178,7 +195,9 @@ private:
   const ValueFacts& facts_;
   const Executions& executions_;
   layout::WorkBudget& layoutBudget_;  // for tensor_view injectivity
-  std::vector<Access> accesses_;
+  std::vector<Access> accesses_;  // in op order
+  bool unknownWrites_ = false;     // some op writes memory reached through an unknown pointer
+  bool looseWrites_ = false;       // some op writes through a loose root
   mutable std::map<std::pair<ValueId, uint32_t>, bool> apart_;
   mutable llvm::DenseMap<ValueId, bool> sameMemory_;  // view -> sameMemoryInEveryBlock
   llvm::DenseMap<OpId, size_t> twins_;  // op -> index of its twin in accesses_

@@ -22,7 +22,7 @@ Locks::Locks(const Program& program, const TokenGraph& tokens, const Footprints&
              const Executions& executions)
     : p_(program), tokens_(tokens), executions_(executions) {
   for (const Access& a : footprints.accesses()) {
-    if (!lockWord(a)) continue;
+    if (!lockWord(a) || a.loose) continue;
     std::string_view n = nameOf(p_.op(a.op));
     if ((n == "atomic_cas_tko" || n == "atomic_rmw_tko") && spins(a.op)) takes_.push_back(&a);
     if (a.writes) gives_.push_back(&a);  // a plain store counts: as a release that does not release

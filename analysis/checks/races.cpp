@@ -201,7 +201,7 @@ void RaceChecker::checkPair(const Access& a, const Access& b) {
   if (!a.writes && !b.writes) return;
   if (a.op != b.op) sameRun(a, b);
   for (OpId l = tokens_.innermostCommonLoop(a.op, b.op); l != kNoId; l = tokens_.loopOf(l))
-    acrossIterations(a, b, l);
+    if (fp_.rootFixedIn(a, l) && fp_.rootFixedIn(b, l)) acrossIterations(a, b, l);
   if (options_.grid) acrossBlocks(a, b);
 }
 
@@ -326,7 +326,9 @@ void RaceChecker::acrossBlocks(const Access& a, const Access& b) {
   bool must = r.kind == Overlap::Must;
   Severity severity = must ? Severity::Error : Severity::Warning;
   std::string access = must ? " both access " : " may both access ";
-  std::string maybe = must ? "" : " (one of them is under a branch that may not run there)";
+  std::string maybe = must              ? ""
+                      : r.why.empty() ? " (one of them is under a branch that may not run there)"
+                                      : r.why;
   std::string blocks =
       "tile blocks " + blockText(r.blockA) + " and " + blockText(r.blockB) + " (" + gridText() + ")";
   std::string parties = a.op == b.op ? opText(b) + pb.orTwin + " in " + blocks

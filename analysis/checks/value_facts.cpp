@@ -572,6 +572,8 @@ void FactBuilder::transfer(OpId id, const Operation& op) {
   if (n == "offset") return offset(r, op);
   if (n == "ptr_to_ptr") return ptrToPtr(r, op);
   if (n == "get_global" || n == "alloca") return rootPointer(r, id);
+  // One pointer made from an integer is a base of its own; a tile of them may point anywhere.
+  if (n == "int_to_ptr" && p_.typeOf(r)->shape.empty()) return rootPointer(r, id);
   if (n == "cmpi") return compare(r, op);
   if (n == "select") return select(r, op);
   structural(r, op, n);

@@ -252,3 +252,35 @@ TEST(Bounds, OtherDivisionsAndOtherDividendsStaySilent) {
   other.replace(other.find("%m2 = subi %b, %a"), 17, "%m2 = subi %a, %b");
   EXPECT_TRUE(withCode(analyze(other), "bounds.index").empty());
 }
+
+// An iter_value that every iteration advances by a constant (a tile counter
+// carried by hand) is known in each iteration of a `for`; of a `loop`, only
+// its first iteration certainly runs, so a later index out of the space is
+// not claimed.
+TEST(Bounds, IterValueCountersAreFollowed) {
+  auto text = [](const std::string& loop) {
+    return kernel("%p: tile<ptr<f32>>",
+                  "    %tv = make_tensor_view %p, shape = [64], strides = [1] : tensor_view<64xf32, strides=[1]>\n"
+                  "    %pv = make_partition_view %tv : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>\n"
+                  "    %c0 = constant <i32: 0> : tile<i32>\n    %c1 = constant <i32: 1> : tile<i32>\n"
+                  "    %c2 = constant <i32: 2> : tile<i32>\n    %c3 = constant <i32: 3> : tile<i32>\n" +
+                      loop +
+                      "      %v, %t = load_view_tko weak %pv[%j] : partition_view<tile=(16), tensor_view<64xf32, "
+                      "strides=[1]>>, tile<i32> -> tile<16xf32>, token\n"
+                      "      %n = addi %j, %c1 : tile<i32>\n      continue %n : tile<i32>\n    }\n");
+  };
+  Analysis a = analyze(text("    %r = for %k in (%c0 to %c3, step %c1) : tile<i32> iter_values(%j = %c2) -> "
+                            "(tile<i32>) {\n"));
+  auto found = withCode(a, "bounds.index");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0]->severity, Severity::Error);
+  EXPECT_EQ(found[0]->message,
+            "index 4 of dimension 0 is outside the index space 4 of %pv (valid: 0..3) when %k = 2 in the loop at line "
+            "9; %j is an iter_value of the loop at line 9: 2 in the first iteration, then 1 more in each");
+  // Two iterations (2, 3) stay inside.
+  EXPECT_TRUE(analyze(text("    %r = for %k in (%c0 to %c2, step %c1) : tile<i32> iter_values(%j = %c2) -> "
+                           "(tile<i32>) {\n"))
+                  .diagnostics.empty());
+  // A `loop` from 3: its first iteration is inside, whether it runs a second is not known here.
+  EXPECT_TRUE(analyze(text("    %r = loop iter_values(%j = %c3) : tile<i32> -> tile<i32> {\n")).diagnostics.empty());
+}

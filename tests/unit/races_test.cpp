@@ -381,6 +381,102 @@ TEST(Races, BlocksStoreInEitherArmOfAnIf) {
   }
 }
 
+// A scatter through row numbers loaded from an index array that no op of the
+// kernel writes: two blocks that load the same entries store to the same
+// elements, whatever the entries hold (cuTile's MoE scatter with a wrong
+// block id). Certain without a mask; with one that is not known, possible.
+TEST(Races, BlocksScatterThroughTheSameLoadedRows) {
+  auto text = [](const std::string& block, const std::string& mask, const std::string& alsoStore) {
+    return kernel("%p: tile<ptr<f32>>, %q: tile<ptr<i32>>",
+                  kView + kIds + "    %h = divi %bx, %c2 signed : tile<i32>\n" +
+                      "    %c16 = constant <i32: 16> : tile<i32>\n"
+                      "    %base = muli %" + block + ", %c16 : tile<i32>\n"
+                      "    %io = iota : tile<16xi32>\n"
+                      "    %b1 = reshape %base : tile<i32> -> tile<1xi32>\n"
+                      "    %bb = broadcast %b1 : tile<1xi32> -> tile<16xi32>\n"
+                      "    %ix = addi %bb, %io : tile<16xi32>\n"
+                      "    %q1 = reshape %q : tile<ptr<i32>> -> tile<1xptr<i32>>\n"
+                      "    %qb = broadcast %q1 : tile<1xptr<i32>> -> tile<16xptr<i32>>\n"
+                      "    %qp = offset %qb, %ix : tile<16xptr<i32>>, tile<16xi32> -> tile<16xptr<i32>>\n"
+                      "    %rows, %t1 = load_ptr_tko weak %qp : tile<16xptr<i32>> -> tile<16xi32>, token\n" +
+                      alsoStore +
+                      "    %p1 = reshape %p : tile<ptr<f32>> -> tile<1xptr<f32>>\n"
+                      "    %pb = broadcast %p1 : tile<1xptr<f32>> -> tile<16xptr<f32>>\n"
+                      "    %pp = offset %pb, %rows : tile<16xptr<f32>>, tile<16xi32> -> tile<16xptr<f32>>\n"
+                      "    %lim = constant <i32: 100> : tile<16xi32>\n"
+                      "    %m = cmpi less_than %rows, %lim, signed : tile<16xi32> -> tile<16xi1>\n"
+                      "    %s = store_ptr_tko weak %pp, %x" + (mask.empty() ? "" : std::string(", %") + mask) +
+                      " : tile<16xptr<f32>>, tile<16xf32>" + (mask.empty() ? "" : ", tile<16xi1>") + " -> token\n");
+  };
+  Found f = only(text("h", "", ""), grid(4));
+  EXPECT_EQ(f.diag.severity, Severity::Error);
+  EXPECT_EQ(f.diag.message,
+            "'store_ptr_tko' in tile blocks (0, 0, 0) and (1, 0, 0) (--grid=4,1,1) both access the same elements "
+            "of %p (what selects them is computed from the same values in both: %base = 0, and from memory that "
+            "no op of the kernel writes) and both write; tokens order accesses only within one tile block, and "
+            "weak accesses cannot communicate between blocks");
+  ASSERT_EQ(f.diag.notes.size(), 1u);
+  EXPECT_EQ(f.diag.notes[0].message, "%pp points at the same element in both tile blocks");
+  Found masked = only(text("h", "m", ""), grid(4));
+  EXPECT_EQ(masked.diag.severity, Severity::Warning);
+  EXPECT_NE(masked.diag.message.find("may both access the same elements of %p (what selects them is computed "
+                                     "from the same values in both: %base = 0, and from memory that no op of the "
+                                     "kernel writes) if any lane of its mask is set (the mask is the same in "
+                                     "both, but not known) and both write"),
+            std::string::npos)
+      << masked.diag.message;
+  EXPECT_TRUE(silent(text("bx", "", ""), grid(4)));  // each block its own rows
+  EXPECT_TRUE(silent(text("h", "", ""), grid(1)));
+  // The kernel writes the index array: the rows may differ between blocks.
+  std::string writesRows =
+      "    %w = store_ptr_tko weak %qp, %ix token = %t1 : tile<16xptr<i32>>, tile<16xi32> -> token\n";
+  Analysis a = run(text("bx", "", writesRows), grid(4));
+  for (const Diagnostic* d : races(a)) EXPECT_EQ(d->message.find("'store_ptr_tko' in tile blocks"), 0u) << d->message;
+  for (const Diagnostic* d : races(a)) EXPECT_EQ(d->message.find("of %p "), std::string::npos) << d->message;
+}
+
+// A persistent `loop` over tiles from the block id: stepping by the grid
+// size, the blocks never meet; stepping by one, block 0's second iteration
+// is block 1's first (whether the loop gets there is not known: a warning).
+// Through a view whose base pointer int_to_ptr makes from a loaded word, as
+// cuTile's lists of arrays do; the loop carries the store's token, as cuTile's
+// while loops do.
+TEST(Races, PersistentLoopStepsByOneInsteadOfTheGrid) {
+  auto text = [](const std::string& step) {
+    return kernel("%list: tile<ptr<i64>>, %q: tile<ptr<i32>>",
+                  "    %c1 = constant <i32: 1> : tile<i32>\n    %c4 = constant <i32: 4> : tile<i32>\n"
+                  "    %x = constant <f32: 1.0> : tile<16xf32>\n" +
+                      kIds +
+                      "    %word, %t0 = load_ptr_tko weak %list : tile<ptr<i64>> -> tile<i64>, token\n"
+                      "    %base = int_to_ptr %word : tile<i64> -> tile<ptr<f32>>\n"
+                      "    %tv = make_tensor_view %base, shape = [64], strides = [1] : tensor_view<64xf32, "
+                      "strides=[1]>\n"
+                      "    %pv = make_partition_view %tv : " +
+                      kPV +
+                      "\n"
+                      "    %n, %t1 = load_ptr_tko weak %q : tile<ptr<i32>> -> tile<i32>, token\n"
+                      "    %r, %rt = loop iter_values(%i = %bx, %tok = %t1) : tile<i32>, token -> tile<i32>, token {\n"
+                      "      %go = cmpi less_than %i, %n, signed : tile<i32> -> tile<i1>\n"
+                      "      if %go {\n        yield\n      } else {\n        break %i, %tok : tile<i32>, token\n      }\n"
+                      "      %s = store_view_tko weak %x, %pv[%i] token = %tok : tile<16xf32>, " +
+                      kPV +
+                      ", tile<i32> -> token\n"
+                      "      %next = addi %i, %" +
+                      step +
+                      " : tile<i32>\n"
+                      "      continue %next, %s : tile<i32>, token\n    }\n");
+  };
+  EXPECT_TRUE(silent(text("c4"), grid(4)));
+  Found f = only(text("c1"), grid(4));
+  EXPECT_EQ(f.diag.severity, Severity::Warning);
+  EXPECT_NE(f.diag.message.find("'store_view_tko' in tile blocks (0, 0, 0) and (1, 0, 0) (--grid=4,1,1) may both "
+                                "access the same tile of %pv (what selects them is computed from the same values "
+                                "in both: %i = 1, and from memory that no op of the kernel writes) if both get "
+                                "there (a branch or a loop exit on the way is not known) and both write"),
+            std::string::npos)
+      << f.diag.message;
+}
+
 // --- race.scope -------------------------------------------------------------------------------
 
 TEST(Races, BlockScopedAtomicAcrossBlocks) {
