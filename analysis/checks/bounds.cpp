@@ -44,8 +44,8 @@ namespace {
 
 bool isViewAccess(const Operation& op) {
   if (!op.info || op.broken) return false;
-  std::string_view n = op.info->name;
-  return n == "load_view_tko" || n == "store_view_tko" || n == "atomic_red_view_tko";
+  OpKind n = op.info->kind;
+  return n == OpKind::LoadViewTko || n == OpKind::StoreViewTko || n == OpKind::AtomicRedViewTko;
 }
 
 std::string name(const Program& p, ValueId v) { return std::string(p.value(v).name); }
@@ -98,7 +98,7 @@ public:
     if (!space) return;
     llvm::ArrayRef<Operand> indices = operandGroup(op, "index");
     if (indices.size() != space->dims.size()) return;
-    bool load = op.info->name == "load_view_tko";
+    bool load = op.info->kind == OpKind::LoadViewTko;
     for (size_t d = 0; d < indices.size(); ++d) {
       const views::IndexDim& dim = space->dims[d];
       auto r = indexRange(facts_, indices[d].value, id, dim.sparse);
@@ -239,7 +239,7 @@ private:
     if (dim.sparse || dim.step != dim.tile || dim.tile <= 0 || !iv.blockArg || iv.index != 0 || iv.owner == kNoId)
       return false;
     const Operation& loop = p_.op(iv.owner);
-    if (!loop.info || loop.info->name != "for" || loop.broken || loop.attr("unsignedCmp")) return false;
+    if (!loop.info || loop.info->kind != OpKind::For || loop.broken || loop.attr("unsignedCmp")) return false;
     const ScalarFact *lb = facts_.scalar(operandValue(loop, "lowerBound")),
                      *ub = facts_.scalar(operandValue(loop, "upperBound")),
                      *st = facts_.scalar(operandValue(loop, "step"));
@@ -392,7 +392,7 @@ private:
     for (const Operation& op : p_.ops) {
       auto usesView = [&](const Operand& o) { return o.value == view; };
       if (std::none_of(op.operands.begin(), op.operands.end(), usesView)) continue;
-      if (op.info && op.info->name == "atomic_red_view_tko") return std::nullopt;  // no padding allowed there
+      if (op.info && op.info->kind == OpKind::AtomicRedViewTko) return std::nullopt;  // no padding allowed there
       if (!insertPadding(op, fix.edits)) return std::nullopt;
     }
     return fix;

@@ -33,7 +33,7 @@ bool isModule(const Operation& op) {
 bool isAnchor(const Operation& op) {
   const OpInfo* info = op.info;
   return info && ((info->traits & kMemory) || isFunction(op) ||
-                  (info->category == "view" && info->name.starts_with("make_")));
+                  makesView(info->kind));
 }
 
 }  // namespace

@@ -24,13 +24,6 @@ uint64_t unsignedOf(int64_t v, unsigned bits) {
   return bits >= 64 ? uint64_t(v) : uint64_t(v) & ((uint64_t(1) << bits) - 1);
 }
 
-// The integer ops whose results follow from their operands.
-bool computed(std::string_view n) {
-  static constexpr std::string_view kOps[] = {"addi", "subi", "muli",   "divi",   "remi",   "maxi", "mini",
-                                              "andi", "ori",  "xori",   "shli",   "shri",   "negi", "absi",
-                                              "exti", "trunci", "assume", "cmpi", "select"};
-  return std::find(std::begin(kOps), std::end(kOps), n) != std::end(kOps);
-}
 
 }  // namespace
 
@@ -43,8 +36,8 @@ Executions::Executions(const Program& program, const ValueFacts& facts) : p_(pro
 bool Executions::beforeEveryExit(const Operation& loop, OpId child) const {
   if (loop.regions.empty() || loop.regions[0].blocks.size() != 1) return false;
   auto exits = [&](auto& self, OpId id) -> bool {
-    std::string_view n = nameOf(p_.op(id));
-    if (n == "break" || n == "continue" || n == "return") return true;
+    std::optional<OpKind> n = kindOf(p_.op(id));
+    if (n == OpKind::Break || n == OpKind::Continue || n == OpKind::Return) return true;
     for (const Region& r : p_.op(id).regions)
       for (const Block& b : r.blocks)
         for (OpId inner : b.ops)
@@ -78,48 +71,48 @@ std::optional<int64_t> Executions::compute(ValueId v, const Execution& e, int& b
   const Value& val = p_.value(v);
   if (val.owner == kNoId) return std::nullopt;
   const Operation& op = p_.op(val.owner);
-  std::string_view n = nameOf(op);
+  std::optional<OpKind> n = kindOf(op);
   if (val.blockArg) {
-    if (n == "for" && val.index == 0) {
+    if (n == OpKind::For && val.index == 0) {
       for (const auto& [loop, iv] : e.iterations)
         if (loop == val.owner) return iv;
       return std::nullopt;
     }
-    return n == "for" || n == "loop" ? iterValue(val, e, budget) : std::nullopt;
+    return n == OpKind::For || n == OpKind::Loop ? iterValue(val, e, budget) : std::nullopt;
   }
-  if (n == "get_tile_block_id" && val.index < 3) return e.block[val.index];
-  if (n == "get_num_tile_blocks" && val.index < 3 && grid_) return (*grid_)[val.index];
+  if (n == OpKind::GetTileBlockId && val.index < 3) return e.block[val.index];
+  if (n == OpKind::GetNumTileBlocks && val.index < 3 && grid_) return (*grid_)[val.index];
   unsigned bits = intBits(p_.typeOf(v));
-  if (!bits || op.operands.empty() || !computed(n)) return std::nullopt;
+  if (!bits || op.operands.empty() || !integerArithmetic(n)) return std::nullopt;
   auto x = compute(op.operands[0].value, e, budget);
   if (!x) return std::nullopt;
-  if (n == "assume") return x;
-  if (n == "select") return op.operands.size() == 3 ? compute(op.operands[*x ? 1 : 2].value, e, budget) : std::nullopt;
-  if (n == "cmpi") return compare(op, *x, e, budget);
-  if (n == "exti" || n == "trunci") {
+  if (n == OpKind::Assume) return x;
+  if (n == OpKind::Select) return op.operands.size() == 3 ? compute(op.operands[*x ? 1 : 2].value, e, budget) : std::nullopt;
+  if (n == OpKind::Cmpi) return compare(op, *x, e, budget);
+  if (n == OpKind::Exti || n == OpKind::Trunci) {
     unsigned from = intBits(p_.typeOf(op.operands[0].value));
     return wrap(keywordOf(op, "signedness") == "unsigned" ? __int128(unsignedOf(*x, from)) : __int128(*x), bits);
   }
-  if (n == "negi") return wrap(-__int128(*x), bits);
-  if (n == "absi") return wrap(*x < 0 ? -__int128(*x) : __int128(*x), bits);
+  if (n == OpKind::Negi) return wrap(-__int128(*x), bits);
+  if (n == OpKind::Absi) return wrap(*x < 0 ? -__int128(*x) : __int128(*x), bits);
   if (op.operands.size() < 2) return std::nullopt;
   auto y = compute(op.operands[1].value, e, budget);
   if (!y) return std::nullopt;
   bool uns = keywordOf(op, "signedness") == "unsigned";
   __int128 l = uns ? __int128(unsignedOf(*x, bits)) : __int128(*x),
            r = uns ? __int128(unsignedOf(*y, bits)) : __int128(*y);
-  if (n == "addi") return wrap(l + r, bits);
-  if (n == "subi") return wrap(l - r, bits);
-  if (n == "muli") return wrap(l * r, bits);
-  if (n == "maxi") return wrap(std::max(l, r), bits);
-  if (n == "mini") return wrap(std::min(l, r), bits);
-  if (n == "andi") return wrap(l & r, bits);
-  if (n == "ori") return wrap(l | r, bits);
-  if (n == "xori") return wrap(l ^ r, bits);
-  if (n == "shli") return r >= 0 && r < bits ? std::optional<int64_t>(wrap(l << int(r), bits)) : std::nullopt;
-  if (n == "shri") return r >= 0 && r < bits ? std::optional<int64_t>(wrap(l >> int(r), bits)) : std::nullopt;
+  if (n == OpKind::Addi) return wrap(l + r, bits);
+  if (n == OpKind::Subi) return wrap(l - r, bits);
+  if (n == OpKind::Muli) return wrap(l * r, bits);
+  if (n == OpKind::Maxi) return wrap(std::max(l, r), bits);
+  if (n == OpKind::Mini) return wrap(std::min(l, r), bits);
+  if (n == OpKind::Andi) return wrap(l & r, bits);
+  if (n == OpKind::Ori) return wrap(l | r, bits);
+  if (n == OpKind::Xori) return wrap(l ^ r, bits);
+  if (n == OpKind::Shli) return r >= 0 && r < bits ? std::optional<int64_t>(wrap(l << int(r), bits)) : std::nullopt;
+  if (n == OpKind::Shri) return r >= 0 && r < bits ? std::optional<int64_t>(wrap(l >> int(r), bits)) : std::nullopt;
   if (r == 0) return std::nullopt;  // undefined: no execution computes it
-  if (n == "remi") return wrap(l % r, bits);
+  if (n == OpKind::Remi) return wrap(l % r, bits);
   __int128 q = l / r, m = l % r;  // divi
   std::string_view mode = keywordOf(op, "rounding");
   if (mode == "negative_inf" && m != 0 && ((m < 0) != (r < 0))) --q;
@@ -131,7 +124,7 @@ std::optional<int64_t> Executions::compute(ValueId v, const Execution& e, int& b
 // init + k * c in iteration k when every continue adds c.
 std::optional<int64_t> Executions::iterValue(const Value& arg, const Execution& e, int& budget) const {
   const Operation& loop = p_.op(arg.owner);
-  bool counted = nameOf(loop) == "for";
+  bool counted = is(loop, OpKind::For);
   uint32_t i = arg.index - (counted ? 1 : 0);
   std::optional<int64_t> at;
   for (const auto& [l, x] : e.iterations)
@@ -157,7 +150,7 @@ std::optional<int64_t> Executions::increment(OpId loopId, uint32_t i) const {
   const Operation& loop = p_.op(loopId);
   if (loop.regions.empty() || loop.regions[0].blocks.size() != 1) return std::nullopt;
   const Block& body = loop.regions[0].blocks[0];
-  uint32_t argAt = i + (nameOf(loop) == "for" ? 1 : 0);
+  uint32_t argAt = i + (is(loop, OpKind::For) ? 1 : 0);
   if (argAt >= body.args.size()) return std::nullopt;
   ValueId arg = body.args[argAt];
   std::optional<int64_t> c;
@@ -165,15 +158,15 @@ std::optional<int64_t> Executions::increment(OpId loopId, uint32_t i) const {
   // The continues of this loop: in its body and the `if`s there, not in nested loops.
   auto visit = [&](auto& self, OpId id) -> void {
     const Operation& op = p_.op(id);
-    std::string_view n = nameOf(op);
-    if (n == "continue") {
+    std::optional<OpKind> n = kindOf(op);
+    if (n == OpKind::Continue) {
       any = true;
       std::optional<int64_t> step;
       if (i < op.operands.size()) {
         ValueId next = op.operands[i].value;
         const Operation* add = definingOp(p_, next);
         if (next == arg) step = 0;
-        else if (add && nameOf(*add) == "addi" && add->operands.size() == 2)
+        else if (add && is(*add, OpKind::Addi) && add->operands.size() == 2)
           for (int s = 0; s < 2; ++s)
             if (add->operands[s].value == arg) {
               const ScalarFact* f = facts_.scalar(add->operands[1 - s].value);
@@ -184,7 +177,7 @@ std::optional<int64_t> Executions::increment(OpId loopId, uint32_t i) const {
       if (step) c = step;
       return;
     }
-    if (n != "if") return;
+    if (n != OpKind::If) return;
     for (const Region& r : op.regions)
       for (const Block& b : r.blocks)
         for (OpId inner : b.ops) self(self, inner);
@@ -235,10 +228,10 @@ void Executions::collect(ValueId v, Deps& d, int& budget) const {
     return;
   }
   const Operation& op = p_.op(val.owner);
-  std::string_view n = nameOf(op);
+  std::optional<OpKind> n = kindOf(op);
   if (val.blockArg) {
-    bool counted = n == "for";
-    if (!counted && n != "loop") {
+    bool counted = n == OpKind::For;
+    if (!counted && n != OpKind::Loop) {
       d.computable = false;
       return;
     }
@@ -257,12 +250,12 @@ void Executions::collect(ValueId v, Deps& d, int& budget) const {
     }
     return;
   }
-  if (n == "get_tile_block_id" && val.index < 3) {
+  if (n == OpKind::GetTileBlockId && val.index < 3) {
     d.axes |= uint8_t(1u << val.index);
     return;
   }
-  if (n == "get_num_tile_blocks" && grid_) return;
-  if (!intBits(p_.typeOf(v)) || !computed(n)) {
+  if (n == OpKind::GetNumTileBlocks && grid_) return;
+  if (!intBits(p_.typeOf(v)) || !integerArithmetic(n)) {
     d.computable = false;
     return;
   }
@@ -285,17 +278,17 @@ bool Executions::forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref
   for (OpId child = op, q = p_.op(op).parent;; child = q, q = p_.op(q).parent) {
     if (q == kNoId) return false;
     const Operation& parent = p_.op(q);
-    std::string_view n = nameOf(parent);
-    if (n == "entry") break;
+    std::optional<OpKind> n = kindOf(parent);
+    if (n == OpKind::Entry) break;
     // The first iteration of a `loop` runs its body up to the first op that
     // can leave it: what comes before that runs at least once.
-    if (n == "loop") {
+    if (n == OpKind::Loop) {
       bool certain = beforeEveryExit(parent, child);
       if (!certain && !branches) return false;
       path.push_back({q, 0, certain});
       continue;
     }
-    if (n != "for" && n != "if") return false;  // reduce and scan bodies, test functions
+    if (n != OpKind::For && n != OpKind::If) return false;  // reduce and scan bodies, test functions
     uint32_t region = 0;
     for (uint32_t r = 0; r < parent.regions.size(); ++r)
       if (parent.regions[r].range.begin <= p_.op(child).range.begin &&
@@ -310,8 +303,8 @@ bool Executions::forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref
   for (ValueId v : of) collect(v, need, budget);
   for (const Step& s : path) {
     const Operation& o = p_.op(s.op);
-    if (nameOf(o) == "loop") continue;  // no bounds
-    if (nameOf(o) == "if") {
+    if (is(o, OpKind::Loop)) continue;  // no bounds
+    if (is(o, OpKind::If)) {
       Deps cond;
       collect(operandValue(o, "condition"), cond, budget);
       if (!cond.computable && branches) continue;  // entered as possible, whatever it is
@@ -352,8 +345,8 @@ bool Executions::walk(Walk& w, size_t at, Execution& e) const {
   }
   OpId id = w.path[at].op;
   const Operation& op = p_.op(id);
-  if (nameOf(op) == "loop") return walkLoop(w, at, e);
-  if (nameOf(op) == "if") {
+  if (is(op, OpKind::Loop)) return walkLoop(w, at, e);
+  if (is(op, OpKind::If)) {
     auto c = value(operandValue(op, "condition"), e);
     if (!c && w.branches) {
       bool before = e.possible, either = e.eitherArm;
@@ -424,8 +417,8 @@ std::string Executions::explain(ValueId v) const {
   const Value& val = p_.value(v);
   if (!val.blockArg || val.owner == kNoId) return "";
   const Operation& loop = p_.op(val.owner);
-  bool counted = nameOf(loop) == "for";
-  if ((!counted && nameOf(loop) != "loop") || (counted && val.index == 0)) return "";
+  bool counted = is(loop, OpKind::For);
+  if ((!counted && !is(loop, OpKind::Loop)) || (counted && val.index == 0)) return "";
   uint32_t i = val.index - (counted ? 1 : 0);
   ValueId init = operandValue(loop, "initValues", i);
   const ScalarFact* f = facts_.scalar(init);
@@ -446,7 +439,7 @@ std::string Executions::describe(const Execution& e) const {
     if (std::find(e.varied.begin(), e.varied.end(), loop) == e.varied.end()) continue;
     const Operation& op = p_.op(loop);
     std::string line = std::to_string(facts_.line(op.range.begin));
-    if (nameOf(op) == "loop") {
+    if (is(op, OpKind::Loop)) {
       s += std::string(s.empty() ? "" : " ") + (first ? "" : "and ") +
            (iv == 0 ? "in the first iteration" : "after " + std::to_string(iv) + (iv == 1 ? " iteration" : " iterations")) +
            " of the loop at line " + line;

@@ -16,8 +16,13 @@ namespace tilesight {
 namespace {
 
 // The operand group of a pointer access's pointers.
-std::string_view pointerGroup(std::string_view opName) {
-  return opName == "load_ptr_tko" ? "source" : opName == "store_ptr_tko" ? "destination" : "pointers";
+std::string_view pointerGroup(OpKind k) {
+  return k == OpKind::LoadPtrTko ? "source" : k == OpKind::StorePtrTko ? "destination" : "pointers";
+}
+
+// Accesses through a view (the rest of the memory ops go through pointers).
+bool viewAccess(OpKind k) {
+  return k == OpKind::LoadViewTko || k == OpKind::StoreViewTko || k == OpKind::AtomicRedViewTko;
 }
 
 // Offsets of a box's elements relative to its base: the extremes, the count.
@@ -159,24 +164,24 @@ Footprints::Footprints(const Program& program, const ValueFacts& facts, const Ex
   for (OpId id : memoryOps) {
     const Operation& op = p_.op(id);
     if (op.broken || !op.info) continue;
-    std::string_view n = op.info->name;
+    OpKind k = op.info->kind;
     Access& a = accesses_.emplace_back();  // built in place: an Access is large
     a.op = id;
     a.ordering = keywordOf(op, "memory_ordering_semantics");
     a.scope = keywordOf(op, "memory_scope");
-    a.reads = n.starts_with("load") || n.starts_with("atomic");
-    a.writes = n.starts_with("store") || n.starts_with("atomic");
-    if (n.ends_with("view_tko"))
+    a.reads = op.info->traits & kReadsMemory;
+    a.writes = op.info->traits & kWritesMemory;
+    if (viewAccess(k))
       addView(a, op);
-    else if (n.ends_with("ptr_tko") || n.starts_with("atomic"))
-      addPointer(a, op, operandValue(op, pointerGroup(n)), operandValue(op, "mask"));
+    else if (a.reads || a.writes)
+      addPointer(a, op, operandValue(op, pointerGroup(k)), operandValue(op, "mask"));
     if (a.root == kNoId) {  // print_tko, memory reached through an unknown pointer, or a mask that is always false
       unknownWrites_ |= a.writes;
       accesses_.pop_back();
       continue;
     }
     const Operation* rootDef = definingOp(p_, a.root);
-    a.loose = rootDef && rootDef->info->name == "int_to_ptr";
+    a.loose = rootDef && rootDef->info->kind == OpKind::IntToPtr;
     looseWrites_ |= a.loose && a.writes;
     if (a.view != kNoId) {
       auto [it, fresh] = sourceOfView.try_emplace(a.view, 0);
@@ -191,7 +196,7 @@ Footprints::Footprints(const Program& program, const ValueFacts& facts, const Ex
 Range Footprints::at(const Access& a) const {
   const Operation& op = p_.op(a.op);
   if (a.view == kNoId) {
-    const Operand* ptrs = operandOf(op, pointerGroup(nameOf(op)));
+    const Operand* ptrs = operandOf(op, pointerGroup(op.info->kind));
     return ptrs ? ptrs->range : Range{};
   }
   // Computed when a message needs it: the source text is not read otherwise.
@@ -210,7 +215,7 @@ void Footprints::findTwins() {
     const Operation& op = p_.op(accesses_[i].op);
     if (op.parent == kNoId) continue;
     const Operation& parent = p_.op(op.parent);
-    if (nameOf(parent) != "if" || parent.regions.size() != 2) continue;
+    if (!is(parent, OpKind::If) || parent.regions.size() != 2) continue;
     uint32_t arm = parent.regions[1].range.begin <= op.range.begin ? 1 : 0;
     byArm[{op.parent, arm}].push_back(i);
   }
@@ -271,7 +276,7 @@ void Footprints::addView(Access& a, const Operation& op) {
     return;
   }
   const Value& t = p_.value(tv);
-  if (t.blockArg || t.owner == kNoId || nameOf(p_.op(t.owner)) != "make_tensor_view") {
+  if (t.blockArg || t.owner == kNoId || !is(p_.op(t.owner), OpKind::MakeTensorView)) {
     a.root = tv;
     base = Affine::constant(0);
   } else {
@@ -307,7 +312,7 @@ std::vector<int64_t> Footprints::sourceKey(const Access& a) const {
   }
   ValueId tv = p_.op(v.owner).operands[0].value;
   const Value& t = p_.value(tv);
-  if (t.blockArg || t.owner == kNoId || nameOf(p_.op(t.owner)) != "make_tensor_view") {
+  if (t.blockArg || t.owner == kNoId || !is(p_.op(t.owner), OpKind::MakeTensorView)) {
     key.insert(key.end(), {kTensorView, tv});
     return key;
   }
@@ -444,7 +449,7 @@ bool Footprints::apart(const Access& a, uint32_t fixed) const {
 
 std::string Footprints::rootName(ValueId root) const {
   const Value& v = p_.value(root);
-  if (!v.blockArg && v.owner != kNoId && nameOf(p_.op(v.owner)) == "get_global")
+  if (!v.blockArg && v.owner != kNoId && is(p_.op(v.owner), OpKind::GetGlobal))
     if (const Attr* a = p_.op(v.owner).attr("name"); a && a->kind == AttrKind::Symbol) return a->s;
   return std::string(v.name);
 }
@@ -520,7 +525,7 @@ Footprints::Result Footprints::sameTiles(const Access& a, const Access& b, bool 
       ValueId other = side ? a.indices[i] : b.indices[i];
       const ScalarFact* o = side ? fa : fb;
       const Value& ov = p_.value(other);
-      if (!k->exact() || !ov.blockArg || ov.index != 0 || nameOf(p_.op(ov.owner)) != "for") continue;
+      if (!k->exact() || !ov.blockArg || ov.index != 0 || !is(p_.op(ov.owner), OpKind::For)) continue;
       OpId loop = ov.owner;
       auto st = operandGroup(p_.op(loop), "step");
       const ScalarFact* sf = st.empty() ? nullptr : facts_.scalar(st.front().value);
@@ -570,7 +575,7 @@ bool Footprints::varies(ValueId symbol, OpId loop) const {
 
 ValueId Footprints::inductionVar(OpId loop) const {
   const Operation& op = p_.op(loop);
-  if (nameOf(op) != "for" || op.regions.empty() || op.regions[0].blocks.empty() ||
+  if (!is(op, OpKind::For) || op.regions.empty() || op.regions[0].blocks.empty() ||
       op.regions[0].blocks[0].args.empty())
     return kNoId;
   return op.regions[0].blocks[0].args[0];
@@ -578,7 +583,7 @@ ValueId Footprints::inductionVar(OpId loop) const {
 
 std::optional<int64_t> Footprints::tripCount(OpId loop) const {
   const Operation& op = p_.op(loop);
-  if (nameOf(op) != "for") return std::nullopt;
+  if (!is(op, OpKind::For)) return std::nullopt;
   auto exact = [&](std::string_view g) -> std::optional<int64_t> {
     const ScalarFact* f = facts_.scalar(operandValue(op, g));
     return f ? f->exact() : std::nullopt;
@@ -729,20 +734,16 @@ bool Footprints::uniform(ValueId v, int& budget) const {
   const Value& val = p_.value(v);
   if (val.owner == kNoId) return false;
   const Operation& op = p_.op(val.owner);
-  std::string_view n = nameOf(op);
+  std::optional<OpKind> n = kindOf(op);
   if (val.blockArg) {
-    if (n == "entry") return true;
-    if (n != "for" || val.index != 0) return false;
+    if (n == OpKind::Entry) return true;
+    if (n != OpKind::For || val.index != 0) return false;
     for (std::string_view g : {"lowerBound", "upperBound", "step"})
       if (!uniform(operandValue(op, g), budget)) return false;
     return true;
   }
-  if (n == "get_num_tile_blocks") return true;
-  static constexpr std::string_view kArith[] = {"addi", "subi",  "muli", "divi",   "remi",   "maxi",
-                                                "mini", "andi",  "ori",  "xori",   "shli",   "shri",
-                                                "negi", "absi",  "exti", "trunci", "assume", "cmpi",
-                                                "select"};
-  if (std::find(std::begin(kArith), std::end(kArith), n) == std::end(kArith)) return false;
+  if (n == OpKind::GetNumTileBlocks) return true;
+  if (!integerArithmetic(n)) return false;
   for (const Operand& o : op.operands)
     if (!uniform(o.value, budget)) return false;
   return true;
@@ -855,14 +856,14 @@ bool Footprints::determinedBy(ValueId v, llvm::SmallVector<ValueId, 4>& leaves, 
     return true;
   }
   if (val.blockArg || op.broken || !op.info) return false;
-  std::string_view n = op.info->name;
-  if (n == "get_tile_block_id") return false;  // differs between blocks unless computed
-  bool load = n == "load_ptr_tko" || n == "load_view_tko";
+  OpKind n = op.info->kind;
+  if (n == OpKind::GetTileBlockId) return false;  // differs between blocks unless computed
+  bool load = n == OpKind::LoadPtrTko || n == OpKind::LoadViewTko;
   if (load) {
     const Access* x = accessOf(val.owner);
     if (val.index != 0 || !x || x->writes || !readOnly(*x)) return false;
     loads = true;
-  } else if (!(op.info->traits & kPure) && n != "assume") {
+  } else if (!(op.info->traits & kPure) && n != OpKind::Assume) {
     return false;
   }
   for (const Operand& o : op.operands)
@@ -885,7 +886,7 @@ Footprints::BlockResult Footprints::sameAccessAcross(const Access& a,
   bool loads = false;
   int budget = kMaxNodes * 4;
   for (std::string_view g : view ? std::array<std::string_view, 2>{"view", "index"}
-                                 : std::array<std::string_view, 2>{pointerGroup(nameOf(op)), "mask"})
+                                 : std::array<std::string_view, 2>{pointerGroup(op.info->kind), "mask"})
     for (const Operand& o : operandGroup(op, g))
       if (!determinedBy(o.value, leaves, loads, budget)) return {};
   // Which leaves are the view's indices: those decide whether the tile is there.
@@ -960,7 +961,7 @@ bool Footprints::sameMemoryInEveryBlock(const Access& a) const {
   ValueId tv = mk && !mk->operands.empty() ? mk->operands[0].value : kNoId;
   if (argument(tv)) return it->second = true;
   const Operation* mtv = definingOp(p_, tv);
-  if (!mtv || nameOf(*mtv) != "make_tensor_view") return false;
+  if (!mtv || !is(*mtv, OpKind::MakeTensorView)) return false;
   const TileFact* f = facts_.tile(operandValue(*mtv, "base"));
   if (!f || (!f->base.exact() && !f->base.affine)) return false;
   if (!f->base.exact())

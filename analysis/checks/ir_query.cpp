@@ -6,6 +6,30 @@ namespace tilesight {
 
 std::string_view nameOf(const Operation& op) { return op.info ? op.info->name : std::string_view(); }
 
+std::optional<OpKind> kindOf(const Operation& op) {
+  return op.info ? std::optional<OpKind>(op.info->kind) : std::nullopt;
+}
+
+bool is(const Operation& op, OpKind k) { return op.info && op.info->kind == k; }
+
+bool makesView(OpKind k) {
+  return k == OpKind::MakeTensorView || k == OpKind::MakePartitionView || k == OpKind::MakeStridedView ||
+         k == OpKind::MakeGatherScatterView;
+}
+
+bool integerArithmetic(std::optional<OpKind> k) {
+  if (!k) return false;
+  switch (*k) {
+    case OpKind::Addi: case OpKind::Subi: case OpKind::Muli: case OpKind::Divi: case OpKind::Remi:
+    case OpKind::Maxi: case OpKind::Mini: case OpKind::Andi: case OpKind::Ori: case OpKind::Xori:
+    case OpKind::Shli: case OpKind::Shri: case OpKind::Negi: case OpKind::Absi: case OpKind::Exti:
+    case OpKind::Trunci: case OpKind::Assume: case OpKind::Cmpi: case OpKind::Select:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool isFunction(const Operation& op) {
   return op.info && (op.info->traits & kIsolated) && (op.info->traits & kTopLevel);
 }
@@ -57,7 +81,7 @@ void flattenInts(const Attr& a, std::vector<int64_t>& out, bool& ok) {
 std::optional<std::vector<int64_t>> constantInts(const Program& p, ValueId v, size_t maxElements) {
   const Operation* op = definingOp(p, v);
   TypeRef t = p.typeOf(v);
-  if (!op || op->info->name != "constant" || !t || !t->isTile() || t->isPtrTile()) return std::nullopt;
+  if (!op || op->info->kind != OpKind::Constant || !t || !t->isTile() || t->isPtrTile()) return std::nullopt;
   const Attr* lit = op->attr("value");
   size_t n = static_cast<size_t>(t->numElements());
   if (!lit || lit->kind != AttrKind::Dense || n > maxElements) return std::nullopt;

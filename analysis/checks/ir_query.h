@@ -9,11 +9,22 @@
 #include <llvm/ADT/ArrayRef.h>
 
 #include "analysis/ir/ir.h"
+#include "analysis/ir/op_table.h"
 
 namespace tilesight {
 
-// The op's mnemonic from the op table ("for"); empty for an unregistered op.
+// The op's mnemonic from the op table ("for"), for messages; empty for an
+// unregistered op. Code asks kindOf / is.
 std::string_view nameOf(const Operation& op);
+// The op's kind; nullopt for an unregistered op.
+std::optional<OpKind> kindOf(const Operation& op);
+// Whether op is a registered op of kind k.
+bool is(const Operation& op, OpKind k);
+// The integer ops whose result follows from their operands' values (and
+// assume, which passes its value on): what executions compute.
+bool integerArithmetic(std::optional<OpKind> k);
+// make_tensor_view and the make_*_view ops.
+bool makesView(OpKind k);
 // An `entry` or `testing$func` (isolated ops that sit in a module).
 bool isFunction(const Operation& op);
 

@@ -23,8 +23,8 @@ Locks::Locks(const Program& program, const TokenGraph& tokens, const Footprints&
     : p_(program), tokens_(tokens), executions_(executions) {
   for (const Access& a : footprints.accesses()) {
     if (!lockWord(a) || a.loose) continue;
-    std::string_view n = nameOf(p_.op(a.op));
-    if ((n == "atomic_cas_tko" || n == "atomic_rmw_tko") && spins(a.op)) takes_.push_back(&a);
+    std::optional<OpKind> n = kindOf(p_.op(a.op));
+    if ((n == OpKind::AtomicCasTko || n == OpKind::AtomicRmwTko) && spins(a.op)) takes_.push_back(&a);
     if (a.writes) gives_.push_back(&a);  // a plain store counts: as a release that does not release
   }
 }
@@ -39,7 +39,7 @@ bool Locks::releases(const Access& op) {
 
 bool Locks::spins(OpId op) const {
   for (OpId q = p_.op(op).parent; q != kNoId; q = p_.op(q).parent)
-    if (nameOf(p_.op(q)) == "loop") return true;
+    if (is(p_.op(q), OpKind::Loop)) return true;
   return false;
 }
 

@@ -66,7 +66,7 @@ Coord coordOf(size_t i, const std::vector<int64_t>& shape) {
 }
 
 // The op defining `v` (nullptr for block arguments and unknown values).
-bool isOp(const Operation* op, std::string_view name) { return op && op->info->name == name; }
+bool isOp(const Operation* op, OpKind k) { return op && op->info && op->info->kind == k; }
 
 // The first two positions of `v` with one value (nullopt when all differ).
 std::optional<std::pair<size_t, size_t>> firstDuplicate(const std::vector<int64_t>& v,
@@ -115,13 +115,13 @@ struct Consequence {
 };
 
 std::optional<Consequence> consequenceOf(const OpRef& o, bool maybeMasked) {
-  std::string_view name = o.op.info->name;
+  OpKind name = o.op.info->kind;
   std::optional<Consequence> c;
-  if (name == "atomic_cas_tko" || (name == "atomic_rmw_tko" && o.keyword("mode") == "xchg")) {
+  if (name == OpKind::AtomicCasTko || (name == OpKind::AtomicRmwTko && o.keyword("mode") == "xchg")) {
     c = Consequence{Severity::Warning,
                     "the two atomic operations run in an unspecified order, so which value "
                     "remains (and what each returns) depends on it"};
-  } else if (name == "store_view_tko" || name == "store_ptr_tko") {
+  } else if (name == OpKind::StoreViewTko || name == OpKind::StorePtrTko) {
     if (o.keyword("memory_ordering_semantics") == "weak")
       c = Consequence{Severity::Error,
                       "a weak store that writes one address twice races with itself (memory "
@@ -156,13 +156,13 @@ public:
   void visit(OpId id) override {
     const Operation& op = p_.op(id);
     if (!op.info || op.broken) return;
-    std::string_view n = op.info->name;
+    OpKind n = op.info->kind;
     OpRef o{p_, op};
-    if (n == "store_view_tko")
+    if (n == OpKind::StoreViewTko)
       viewStore(o);
-    else if (n == "store_ptr_tko")
+    else if (n == OpKind::StorePtrTko)
       pointerStore(o, "destination");
-    else if (n == "atomic_rmw_tko" || n == "atomic_cas_tko")
+    else if (n == OpKind::AtomicRmwTko || n == OpKind::AtomicCasTko)
       pointerStore(o, "pointers");
   }
 
@@ -190,10 +190,10 @@ private:
   std::optional<RelatedNote> stridesNote(ValueId view, const std::vector<int64_t>& known) {
     std::string strides = listText(known);
     const Operation* mk = definingOp(p_, view);
-    if (mk && mk->info->category == "view" && !mk->operands.empty()) {
+    if (mk && mk->info->category == OpCategory::View && !mk->operands.empty()) {
       ValueId tvValue = mk->operands[0].value;
       const Operation* mtv = definingOp(p_, tvValue);
-      const Attr* written = isOp(mtv, "make_tensor_view") ? mtv->attr("static_strides") : nullptr;
+      const Attr* written = isOp(mtv, OpKind::MakeTensorView) ? mtv->attr("static_strides") : nullptr;
       if (written) return RelatedNote{written->range, "the tensor_view gets strides " + strides + " here"};
       if (tvValue != kNoId)
         return RelatedNote{p_.value(tvValue).range,
@@ -359,7 +359,7 @@ private:
       return out;
     }
     const Operation* def = definingOp(p_, ptr);
-    if (!isOp(def, "offset") || depth > 8) return std::nullopt;
+    if (!isOp(def, OpKind::Offset) || depth > 8) return std::nullopt;
     auto inner = elementOffsets(operandValue(*def, "ptr"), depth + 1);
     auto add = constantInts(p_, operandValue(*def, "offset"), kMaxEnumerated);
     if (!inner || !add || inner->size() != n || add->size() != n) return std::nullopt;

@@ -33,6 +33,7 @@
 
 #include "analysis/checks/checks.h"
 #include "analysis/checks/footprints.h"
+#include "analysis/checks/ir_query.h"
 #include "analysis/checks/locks.h"
 #include "analysis/checks/token_graph.h"
 #include "analysis/checks/value_facts.h"
@@ -164,7 +165,7 @@ void RaceChecker::run(DiagSink& diags) {
 uint64_t RaceChecker::groupKey(const Access& a) const {
   constexpr uint64_t kEntryArguments = uint64_t(1) << 32;
   const Value& r = p_.value(a.root);
-  if (options_.assumeAliasing && r.blockArg && r.owner != kNoId && mnemonic(p_.op(r.owner)) == "entry")
+  if (options_.assumeAliasing && r.blockArg && r.owner != kNoId && is(p_.op(r.owner), OpKind::Entry))
     return kEntryArguments;
   return a.root;
 }

@@ -125,17 +125,17 @@ public:
   void visit(OpId id) override {
     const Operation& op = p_.op(id);
     if (!op.info || op.broken) return;
-    std::string_view n = op.info->name;
+    OpKind n = op.info->kind;
     OpRef o{p_, op};
-    if (op.info->category == "view" && n.starts_with("make_"))  // tensor_views and views
+    if (makesView(n))  // tensor_views and views
       definition(op.results.empty() ? kNoId : op.results[0], &op);
     else if (isFunction(op))
       arguments(op);
-    else if (n == "load_ptr_tko")
+    else if (n == OpKind::LoadPtrTko)
       pointerAccess(o, "source", "load");
-    else if (n == "store_ptr_tko")
+    else if (n == OpKind::StorePtrTko)
       pointerAccess(o, "destination", "store");
-    else if (n == "load_view_tko" || n == "store_view_tko")
+    else if (n == OpKind::LoadViewTko || n == OpKind::StoreViewTko)
       gatherAccess(o);
   }
 
@@ -323,7 +323,7 @@ private:
     const Operation* def = definingOp(p_, ptr);
     const TileFact* inner = nullptr;
     ValueId offsets = kNoId;
-    if (def && def->info->name == "offset") {
+    if (def && def->info->kind == OpKind::Offset) {
       inner = facts_.tile(operandValue(*def, "ptr"));
       offsets = operandValue(*def, "offset");
       if (inner && !inner->uniform()) inner = nullptr;

@@ -31,7 +31,7 @@ TokenGraph::TokenGraph(const Program& program) : p_(program) {
 llvm::ArrayRef<OpId> TokenGraph::addFunction(OpId fn) {
   const Operation& op = p_.op(fn);
   size_t first = memOps_.size();
-  if (nameOf(op) != "entry" || op.regions.empty()) return {};
+  if (!is(op, OpKind::Entry) || op.regions.empty()) return {};
   for (const Block& b : op.regions[0].blocks)
     for (ValueId a : b.args)
       if (isToken(p_, a)) setToken(a, {});  // a token from outside orders nothing here
@@ -80,24 +80,24 @@ void TokenGraph::visit(OpId id, OpId loop) {
   for (uint32_t i = 0; i < op.regions.size(); ++i)
     for (const Block& b : op.regions[i].blocks)
       for (OpId child : b.ops) regionOf_[child] = i;
-  std::string_view name = nameOf(op);
+  std::optional<OpKind> name = kindOf(op);
   if (op.info && (op.info->traits & kMemory))
     visitMemoryOp(id);
-  else if (name == "if")
+  else if (name == OpKind::If)
     visitIf(id, loop);
-  else if (name == "for" || name == "loop")
+  else if (name == OpKind::For || name == OpKind::Loop)
     visitLoop(id, loop);
   else {
-    if (name == "make_token" && !op.results.empty()) setToken(op.results[0], {});
-    if (name == "join_tokens" && !op.results.empty() && !op.broken) {
+    if (name == OpKind::MakeToken && !op.results.empty()) setToken(op.results[0], {});
+    if (name == OpKind::JoinTokens && !op.results.empty() && !op.broken) {
       DepSet s;
       for (const Operand& o : op.operands) join(s, setOf(o.value));
       setToken(op.results[0], std::move(s));
     }
-    if (name == "assume" && !op.results.empty() && !op.operands.empty() && isToken(p_, op.results[0]))
+    if (name == OpKind::Assume && !op.results.empty() && !op.operands.empty() && isToken(p_, op.results[0]))
       setToken(op.results[0], setOf(op.operands[0].value));
-    if (loop != kNoId && name == "continue") loops_[loop].continues.push_back(id);
-    if (loop != kNoId && name == "break") loops_[loop].breaks.push_back(id);
+    if (loop != kNoId && name == OpKind::Continue) loops_[loop].continues.push_back(id);
+    if (loop != kNoId && name == OpKind::Break) loops_[loop].breaks.push_back(id);
     for (const Region& r : op.regions) walkRegion(r, loop);
   }
 }
@@ -131,7 +131,7 @@ void TokenGraph::visitIf(OpId id, OpId loop) {
   std::vector<OpId> yields;
   for (const Region& r : op.regions) {
     walkRegion(r, loop);
-    if (!r.blocks.empty() && !r.blocks[0].ops.empty() && nameOf(p_.op(r.blocks[0].ops.back())) == "yield")
+    if (!r.blocks.empty() && !r.blocks[0].ops.empty() && is(p_.op(r.blocks[0].ops.back()), OpKind::Yield))
       yields.push_back(r.blocks[0].ops.back());
   }
   for (uint32_t i = 0; i < op.results.size(); ++i) {
@@ -147,7 +147,7 @@ void TokenGraph::visitIf(OpId id, OpId loop) {
 
 void TokenGraph::visitLoop(OpId id, OpId loop) {
   const Operation& op = p_.op(id);
-  bool isFor = nameOf(op) == "for";
+  bool isFor = is(op, OpKind::For);
   if (op.regions.empty() || op.regions[0].blocks.empty()) return;
   const Block& body = op.regions[0].blocks[0];
   auto inits = operandGroup(op, "initValues");
@@ -451,7 +451,7 @@ bool TokenGraph::exclusive(OpId a, OpId b) const {
     OpId anc = p_.op(y).parent;
     auto it = std::find_if(up.begin(), up.end(), [&](const auto& u) { return u.first == anc; });
     if (it == up.end()) continue;
-    return nameOf(p_.op(anc)) == "if" && it->second != regionOf_[y];
+    return is(p_.op(anc), OpKind::If) && it->second != regionOf_[y];
   }
   return false;
 }

@@ -72,9 +72,9 @@ OpId UnspecifiedLanes::observableUse(OpId load, const views::IndexSpace& space) 
       return p_.value(v).owner;  // two ways in with different lanes: not followed further
     }
     for (const auto& [user, operand] : usersOf(v)) {
-      std::string_view un = nameOf(p_.op(user));
+      std::optional<OpKind> un = kindOf(p_.op(user));
       if (writesThroughView(user, operand) && masks(l, user, lanes)) continue;
-      if (un == "continue" || un == "break" || un == "yield" || un == "for" || un == "loop") {
+      if (un == OpKind::Continue || un == OpKind::Break || un == OpKind::Yield || un == OpKind::For || un == OpKind::Loop) {
         size_t before = work.size();
         carried(user, operand, lanes, work);
         if (work.size() == before) return user;
@@ -83,8 +83,8 @@ OpId UnspecifiedLanes::observableUse(OpId load, const views::IndexSpace& space) 
       auto next = through(user, operand, lanes);
       if (!next) return user;
       const Operation& u = p_.op(user);
-      std::string_view n = nameOf(u);
-      work.push_back({u.results[n == "reduce" || n == "scan" ? operand : 0], std::move(*next)});
+      std::optional<OpKind> n = kindOf(u);
+      work.push_back({u.results[n == OpKind::Reduce || n == OpKind::Scan ? operand : 0], std::move(*next)});
     }
   }
   return kNoId;
@@ -93,9 +93,9 @@ OpId UnspecifiedLanes::observableUse(OpId load, const views::IndexSpace& space) 
 std::optional<UnspecifiedLanes::Lanes> UnspecifiedLanes::through(OpId user, size_t operand, const Lanes& in) const {
   const Operation& op = p_.op(user);
   if (!op.info || op.broken) return std::nullopt;
-  std::string_view n = nameOf(op);
+  std::optional<OpKind> n = kindOf(op);
   const std::vector<int64_t>* from = shapeOf(p_, op.operands[operand].value);
-  size_t k = n == "reduce" || n == "scan" ? operand : 0;  // the result the lanes reach
+  size_t k = n == OpKind::Reduce || n == OpKind::Scan ? operand : 0;  // the result the lanes reach
   if (!from || op.results.size() <= k) return std::nullopt;
   const std::vector<int64_t>* to = shapeOf(p_, op.results[k]);
   if (!to || in.size() != from->size()) return std::nullopt;
@@ -104,11 +104,11 @@ std::optional<UnspecifiedLanes::Lanes> UnspecifiedLanes::through(OpId user, size
     if (*to != *from) return std::nullopt;
     return in;
   }
-  if (n == "broadcast") {  // same rank; only size-1 dimensions (never partial) grow
+  if (n == OpKind::Broadcast) {  // same rank; only size-1 dimensions (never partial) grow
     if (to->size() != from->size()) return std::nullopt;
     return in;
   }
-  if (n == "reshape") {  // only unit dimensions added or dropped
+  if (n == OpKind::Reshape) {  // only unit dimensions added or dropped
     auto a = wideDims(*from), b = wideDims(*to);
     if (a.size() != b.size()) return std::nullopt;
     for (size_t i = 0; i < a.size(); ++i) {
@@ -117,8 +117,8 @@ std::optional<UnspecifiedLanes::Lanes> UnspecifiedLanes::through(OpId user, size
     }
     return out;
   }
-  if (n == "extract") return operand == 0 ? extract(op, in) : std::nullopt;
-  if (n == "permute") {  // result dimension i is source dimension perm[i]
+  if (n == OpKind::Extract) return operand == 0 ? extract(op, in) : std::nullopt;
+  if (n == OpKind::Permute) {  // result dimension i is source dimension perm[i]
     const Attr* perm = op.attr("permutation");
     if (!perm || perm->elems.size() != to->size()) return std::nullopt;
     for (size_t i = 0; i < to->size(); ++i) {
@@ -128,14 +128,14 @@ std::optional<UnspecifiedLanes::Lanes> UnspecifiedLanes::through(OpId user, size
     }
     return out;
   }
-  if (n == "reduce" || n == "scan") {  // along another dimension: the lanes stay in their rows
+  if (n == OpKind::Reduce || n == OpKind::Scan) {  // along another dimension: the lanes stay in their rows
     const Attr* dim = op.attr("dim");
     if (!dim || dim->i < 0 || static_cast<size_t>(dim->i) >= in.size() || in[dim->i]) return std::nullopt;
     for (size_t d = 0, o = 0; d < in.size() && o < out.size(); ++d)
-      if (!(n == "reduce" && to->size() < from->size() && static_cast<int64_t>(d) == dim->i)) out[o++] = in[d];
+      if (!(n == OpKind::Reduce && to->size() < from->size() && static_cast<int64_t>(d) == dim->i)) out[o++] = in[d];
     return out;
   }
-  if (n == "mmaf" || n == "mmai" || n == "mmaf_scaled") {
+  if (n == OpKind::Mmaf || n == OpKind::Mmai || n == OpKind::MmafScaled) {
     // (B x) M x K times (B x) K x N plus (B x) M x N: unspecified along K
     // reaches every output; along M or N, only their rows or columns.
     size_t r = in.size();
@@ -171,27 +171,27 @@ std::optional<UnspecifiedLanes::Lanes> UnspecifiedLanes::extract(const Operation
 // value i goes to its iter_value i.
 void UnspecifiedLanes::carried(OpId user, size_t operand, const Lanes& in,
                                llvm::SmallVectorImpl<std::pair<ValueId, Lanes>>& work) const {
-  std::string_view n = nameOf(p_.op(user));
-  if (n == "for" || n == "loop") {
+  std::optional<OpKind> n = kindOf(p_.op(user));
+  if (n == OpKind::For || n == OpKind::Loop) {
     const Operation& loop = p_.op(user);
     llvm::ArrayRef<Operand> init = operandGroup(loop, "initValues");
     if (init.empty() || loop.regions.empty() || loop.regions[0].blocks.empty()) return;
     size_t i = operand - static_cast<size_t>(init.data() - loop.operands.data());
     const auto& args = loop.regions[0].blocks[0].args;
-    size_t at = i + (n == "for" ? 1 : 0);  // a for's first argument is its induction variable
+    size_t at = i + (n == OpKind::For ? 1 : 0);  // a for's first argument is its induction variable
     if (i < init.size() && at < args.size()) work.push_back({args[at], in});
     return;
   }
   OpId q = p_.op(user).parent;
-  while (n != "yield" && q != kNoId && nameOf(p_.op(q)) == "if") q = p_.op(q).parent;
+  while (n != OpKind::Yield && q != kNoId && is(p_.op(q), OpKind::If)) q = p_.op(q).parent;
   if (q == kNoId) return;
   const Operation& owner = p_.op(q);
-  std::string_view on = nameOf(owner);
-  if (n == "yield" ? on != "if" : on != "for" && on != "loop") return;
+  std::optional<OpKind> on = kindOf(owner);
+  if (n == OpKind::Yield ? on != OpKind::If : on != OpKind::For && on != OpKind::Loop) return;
   if (operand < owner.results.size()) work.push_back({owner.results[operand], in});
-  if (n == "continue" && !owner.regions.empty() && !owner.regions[0].blocks.empty()) {
+  if (n == OpKind::Continue && !owner.regions.empty() && !owner.regions[0].blocks.empty()) {
     const auto& args = owner.regions[0].blocks[0].args;
-    size_t at = operand + (on == "for" ? 1 : 0);  // a for's first argument is its induction variable
+    size_t at = operand + (on == OpKind::For ? 1 : 0);  // a for's first argument is its induction variable
     if (at < args.size()) work.push_back({args[at], in});
   }
 }
@@ -222,9 +222,9 @@ bool UnspecifiedLanes::masks(const Load& load, OpId store, const Lanes& in) cons
 bool UnspecifiedLanes::writesThroughView(OpId user, size_t operand) const {
   const Operation& op = p_.op(user);
   if (!op.info || operand >= op.operands.size()) return false;
-  std::string_view n = nameOf(op);
-  if (n == "store_view_tko") return operand == 0;
-  if (n != "atomic_red_view_tko") return false;
+  std::optional<OpKind> n = kindOf(op);
+  if (n == OpKind::StoreViewTko) return operand == 0;
+  if (n != OpKind::AtomicRedViewTko) return false;
   const Operand* value = rules::OpRef{p_, op}.operand("value");
   return value == &op.operands[operand];
 }

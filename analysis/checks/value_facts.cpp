@@ -80,14 +80,22 @@ bool noSignedWrap(const Operation& op) {
 
 enum class Bin { Add, Sub, Mul, Shl, Div, Rem, Shr, Max, Min, And, Or, Xor };
 
-std::optional<Bin> binaryKind(std::string_view n) {
-  static constexpr std::pair<std::string_view, Bin> kinds[] = {
-      {"addi", Bin::Add}, {"subi", Bin::Sub}, {"muli", Bin::Mul}, {"shli", Bin::Shl}, {"divi", Bin::Div},
-      {"remi", Bin::Rem}, {"shri", Bin::Shr}, {"maxi", Bin::Max}, {"mini", Bin::Min}, {"andi", Bin::And},
-      {"ori", Bin::Or},   {"xori", Bin::Xor}};
-  for (const auto& [name, k] : kinds)
-    if (n == name) return k;
-  return std::nullopt;
+std::optional<Bin> binaryKind(OpKind n) {
+  switch (n) {
+    case OpKind::Addi: return Bin::Add;
+    case OpKind::Subi: return Bin::Sub;
+    case OpKind::Muli: return Bin::Mul;
+    case OpKind::Shli: return Bin::Shl;
+    case OpKind::Divi: return Bin::Div;
+    case OpKind::Remi: return Bin::Rem;
+    case OpKind::Shri: return Bin::Shr;
+    case OpKind::Maxi: return Bin::Max;
+    case OpKind::Mini: return Bin::Min;
+    case OpKind::Andi: return Bin::And;
+    case OpKind::Ori: return Bin::Or;
+    case OpKind::Xori: return Bin::Xor;
+    default: return std::nullopt;
+  }
 }
 
 // Candidate bounds of a result, with which ends are evidence.
@@ -205,10 +213,8 @@ private:
   // Past this many, a symbol's dependents are not narrowed (keeps the walk linear).
   static constexpr size_t kMaxDependents = 64;
 
-  std::string_view nameOf(OpId id) const {
-    const Operation& op = p_.op(id);
-    return op.info ? op.info->name : std::string_view();
-  }
+  std::optional<OpKind> kindOf(OpId id) const { return tilesight::kindOf(p_.op(id)); }
+  bool is(OpId id, OpKind k) const { return tilesight::is(p_.op(id), k); }
 
   void collectExits(OpId begin, OpId end);
   void walk(OpId id);
@@ -255,7 +261,7 @@ private:
   void noteCeilDiv(ValueId r, Bin k, const TileFact& a, const TileFact& b, const Operation& op);
   void extend(ValueId r, const Operation& op, bool ext);
   void assume(ValueId r, OpId id, const Operation& op);
-  void structural(ValueId r, const Operation& op, std::string_view n);
+  void structural(ValueId r, const Operation& op, OpKind n);
   void offset(ValueId r, const Operation& op);
   void reshapeStrides(const TileFact& a, TileFact& f) const;
   void ptrToPtr(ValueId r, const Operation& op);
@@ -309,24 +315,24 @@ TileFact FactBuilder::exactTile(ValueId v, int64_t value, Provenance basis) cons
 // yield: the enclosing if (reduce and scan bodies need no facts).
 void FactBuilder::collectExits(OpId begin, OpId end) {
   for (OpId id = begin; id < end && id < p_.ops.size(); ++id) {
-    std::string_view n = nameOf(id);
-    if (n != "continue" && n != "break" && n != "yield") continue;
+    std::optional<OpKind> n = kindOf(id);
+    if (n != OpKind::Continue && n != OpKind::Break && n != OpKind::Yield) continue;
     OpId q = p_.op(id).parent;
-    while (n != "yield" && q != kNoId && nameOf(q) == "if") q = p_.op(q).parent;
+    while (n != OpKind::Yield && q != kNoId && is(q, OpKind::If)) q = p_.op(q).parent;
     if (q == kNoId) continue;
-    std::string_view target = nameOf(q);
-    if ((n == "continue" && (target == "for" || target == "loop")) || (n == "break" && target == "loop") ||
-        (n == "yield" && target == "if"))
+    std::optional<OpKind> target = kindOf(q);
+    if ((n == OpKind::Continue && (target == OpKind::For || target == OpKind::Loop)) ||
+        (n == OpKind::Break && target == OpKind::Loop) || (n == OpKind::Yield && target == OpKind::If))
       exits_[q].push_back(id);
   }
 }
 
 void FactBuilder::walk(OpId id) {
   const Operation& op = p_.op(id);
-  std::string_view n = op.info ? op.info->name : std::string_view();
-  if (n == "entry" || n == "testing$func") setupFunctionArgs(op);
-  else if ((n == "for" || n == "loop") && !op.broken) setupLoopArgs(id, op);
-  if (n == "if" && !op.broken) walkIf(id, op);
+  std::optional<OpKind> n = tilesight::kindOf(op);
+  if (n == OpKind::Entry || n == OpKind::TestingFunc) setupFunctionArgs(op);
+  else if ((n == OpKind::For || n == OpKind::Loop) && !op.broken) setupLoopArgs(id, op);
+  if (n == OpKind::If && !op.broken) walkIf(id, op);
   else
     for (const Region& r : op.regions) walkRegion(r);
   if (op.info && !op.broken) transfer(id, op);
@@ -376,7 +382,7 @@ void FactBuilder::setupFunctionArgs(const Operation& op) {
 void FactBuilder::setupLoopArgs(OpId id, const Operation& op) {
   if (op.regions.empty() || op.regions[0].blocks.empty()) return;
   const auto& args = op.regions[0].blocks[0].args;
-  bool isFor = op.info->name == "for";
+  bool isFor = op.info->kind == OpKind::For;
   size_t first = isFor ? 1 : 0;
   if (isFor && !args.empty() && intBits(p_.typeOf(args[0]))) {
     const TileFact *lb = get(operandValue(op, "lowerBound")), *ub = get(operandValue(op, "upperBound")),
@@ -412,7 +418,7 @@ void FactBuilder::setupLoopArgs(OpId id, const Operation& op) {
     if (it != exits_.end())
       for (OpId e : it->second) {
         const Operation& x = p_.op(e);
-        if (x.info->name == "continue" && (i - first >= x.operands.size() || x.operands[i - first].value != args[i]))
+        if (x.info->kind == OpKind::Continue && (i - first >= x.operands.size() || x.operands[i - first].value != args[i]))
           invariant = false;
       }
     if (invariant && tracked(p_.typeOf(args[i]))) set(args[i], *init);
@@ -426,7 +432,7 @@ void FactBuilder::walkIf(OpId id, const Operation& op) {
   const Operation* cmp = nullptr;
   if (cond != kNoId && !p_.value(cond).blockArg && p_.value(cond).owner != kNoId) {
     const Operation& def = p_.op(p_.value(cond).owner);
-    if (def.info && def.info->name == "cmpi" && !def.broken && def.operands.size() == 2) cmp = &def;
+    if (def.info && def.info->kind == OpKind::Cmpi && !def.broken && def.operands.size() == 2) cmp = &def;
   }
   for (size_t ri = 0; ri < op.regions.size(); ++ri) {
     Saved saved;
@@ -527,7 +533,7 @@ void FactBuilder::narrow(ValueId v, TileFact f, std::pair<OpId, uint32_t> where,
 // Loop results: the initial value (no iteration) or what a continue passes
 // (for), or what a break passes (loop); if results: what a yield passes.
 void FactBuilder::joinExits(OpId id, const Operation& op) {
-  bool isFor = op.info->name == "for";
+  bool isFor = op.info->kind == OpKind::For;
   auto it = exits_.find(id);
   for (size_t i = 0; i < op.results.size(); ++i) {
     ValueId r = op.results[i];
@@ -543,7 +549,7 @@ void FactBuilder::joinExits(OpId id, const Operation& op) {
     if (it != exits_.end())
       for (OpId e : it->second) {
         const Operation& x = p_.op(e);
-        if (!isFor && op.info->name != "if" && x.info->name != "break") continue;  // a loop's continue
+        if (!isFor && op.info->kind != OpKind::If && x.info->kind != OpKind::Break) continue;  // a loop's continue
         if (i < x.operands.size()) add(x.operands[i].value);
         else complete = false;
       }
@@ -554,28 +560,28 @@ void FactBuilder::joinExits(OpId id, const Operation& op) {
 // --- transfer ----------------------------------------------------------------------
 
 void FactBuilder::transfer(OpId id, const Operation& op) {
-  std::string_view n = op.info->name;
+  OpKind n = op.info->kind;
   ValueId r = op.results.empty() ? kNoId : op.results[0];
-  if (n == "for" || n == "loop" || n == "if") return joinExits(id, op);
-  if (n == "get_tile_block_id" || n == "get_num_tile_blocks") return gridValues(id, op, n == "get_tile_block_id");
-  if (n == "get_index_space_shape" || n == "get_tensor_shape") return shapeQuery(id, op);
+  if (n == OpKind::For || n == OpKind::Loop || n == OpKind::If) return joinExits(id, op);
+  if (n == OpKind::GetTileBlockId || n == OpKind::GetNumTileBlocks) return gridValues(id, op, n == OpKind::GetTileBlockId);
+  if (n == OpKind::GetIndexSpaceShape || n == OpKind::GetTensorShape) return shapeQuery(id, op);
   if (r == kNoId || !tracked(p_.typeOf(r))) return;
-  if (n == "constant") return constant(r, id, op);
-  if (n == "iota") {
+  if (n == OpKind::Constant) return constant(r, id, op);
+  if (n == OpKind::Iota) {
     TileFact f = exactTile(r, 0, {Evidence::Constant, id, r});
     if (!f.strides.empty()) f.strides[0] = 1;
     return set(r, std::move(f));
   }
   if (auto k = binaryKind(n)) return binary(r, op, *k);
-  if (n == "exti" || n == "trunci") return extend(r, op, n == "exti");
-  if (n == "assume") return assume(r, id, op);
-  if (n == "offset") return offset(r, op);
-  if (n == "ptr_to_ptr") return ptrToPtr(r, op);
-  if (n == "get_global" || n == "alloca") return rootPointer(r, id);
+  if (n == OpKind::Exti || n == OpKind::Trunci) return extend(r, op, n == OpKind::Exti);
+  if (n == OpKind::Assume) return assume(r, id, op);
+  if (n == OpKind::Offset) return offset(r, op);
+  if (n == OpKind::PtrToPtr) return ptrToPtr(r, op);
+  if (n == OpKind::GetGlobal || n == OpKind::Alloca) return rootPointer(r, id);
   // One pointer made from an integer is a base of its own; a tile of them may point anywhere.
-  if (n == "int_to_ptr" && p_.typeOf(r)->shape.empty()) return rootPointer(r, id);
-  if (n == "cmpi") return compare(r, op);
-  if (n == "select") return select(r, op);
+  if (n == OpKind::IntToPtr && p_.typeOf(r)->shape.empty()) return rootPointer(r, id);
+  if (n == OpKind::Cmpi) return compare(r, op);
+  if (n == OpKind::Select) return select(r, op);
   structural(r, op, n);
 }
 
@@ -980,8 +986,8 @@ void FactBuilder::assume(ValueId r, OpId id, const Operation& op) {
 
 // --- shape ops and pointers ------------------------------------------------------
 
-void FactBuilder::structural(ValueId r, const Operation& op, std::string_view n) {
-  if (n != "broadcast" && n != "reshape" && n != "permute" && n != "extract") return;
+void FactBuilder::structural(ValueId r, const Operation& op, OpKind n) {
+  if (n != OpKind::Broadcast && n != OpKind::Reshape && n != OpKind::Permute && n != OpKind::Extract) return;
   const TileFact* a = get(operandValue(op, "source"));
   if (!a) return;
   TileFact f = unknown(r);
@@ -996,19 +1002,19 @@ void FactBuilder::structural(ValueId r, const Operation& op, std::string_view n)
     std::fill(f.strides.begin(), f.strides.end(), int64_t(0));
     return set(r, std::move(f));
   }
-  if (n == "extract") {  // a sub-tile of a non-uniform tile: only the root and bounds are kept
+  if (n == OpKind::Extract) {  // a sub-tile of a non-uniform tile: only the root and bounds are kept
     f.base = unknown(r).base;
-  } else if (n == "broadcast" && a->shape.size() == f.shape.size()) {
+  } else if (n == OpKind::Broadcast && a->shape.size() == f.shape.size()) {
     for (size_t d = 0; d < f.shape.size(); ++d)
       f.strides[d] = a->shape[d] == 1 && f.shape[d] != 1 ? std::optional<int64_t>(0) : a->strides[d];
-  } else if (n == "permute") {
+  } else if (n == OpKind::Permute) {
     const Attr* perm = op.attr("permutation");
     if (perm && perm->elems.size() == f.shape.size())
       for (size_t d = 0; d < f.shape.size(); ++d) {
         int64_t src = perm->elems[d].i;
         if (src >= 0 && static_cast<size_t>(src) < a->strides.size()) f.strides[d] = a->strides[src];
       }
-  } else if (n == "reshape") {
+  } else if (n == OpKind::Reshape) {
     reshapeStrides(*a, f);
   }
   set(r, std::move(f));
@@ -1144,7 +1150,7 @@ const TileFact* ValueFacts::tileAt(ValueId v, OpId user) const {
     if (parent == kNoId) break;
     const Operation& p = program_.op(parent);
     Range at = program_.op(q).range;
-    for (uint32_t ri = 0; p.info && p.info->name == "if" && ri < p.regions.size(); ++ri) {
+    for (uint32_t ri = 0; p.info && p.info->kind == OpKind::If && ri < p.regions.size(); ++ri) {
       if (at.begin < p.regions[ri].range.begin || at.end > p.regions[ri].range.end) continue;
       auto it = narrowed_.find({parent, ri});
       if (it != narrowed_.end())
@@ -1174,7 +1180,7 @@ const Operation* tensorViewOp(const Program& p, ValueId v, TypeRef& type) {
   const Value* val = v == kNoId ? nullptr : &p.value(v);
   if (!val || val->blockArg || val->owner == kNoId) return nullptr;
   const Operation& mtv = p.op(val->owner);
-  return mtv.info && mtv.info->name == "make_tensor_view" ? &mtv : nullptr;
+  return mtv.info && mtv.info->kind == OpKind::MakeTensorView ? &mtv : nullptr;
 }
 
 }  // namespace
@@ -1309,11 +1315,12 @@ std::string ValueFacts::predicate(ValueId v, const TileFact& t, OpId user) const
     if (leaf.empty()) return what;
     return what + ", derived from " + std::string(program_.value(b.value).name) + ", which" + leaf;
   }
-  std::string_view opName = op.info ? op.info->name : std::string_view();
+  std::string_view opName = nameOf(op);
+  bool constant = is(op, OpKind::Constant);
   switch (b.kind) {
     case Evidence::Constant:
-      if (opName == "constant" && exact && t.uniform()) return " is the constant " + std::to_string(*exact);
-      return what + " (" + (opName == "constant" ? std::string("the constant") : std::string(opName)) + at + ")";
+      if (constant && exact && t.uniform()) return " is the constant " + std::to_string(*exact);
+      return what + " (" + (constant ? std::string("the constant") : std::string(opName)) + at + ")";
     case Evidence::Assume: {
       const Attr* pred = op.attr("predicate");
       std::string text = "assume";
@@ -1388,8 +1395,8 @@ std::vector<std::string> unusedArgs(const Program& program, const CheckOptions& 
   for (const auto& [name, value] : options.args) {
     bool used = false;
     for (const Operation& op : program.ops) {
-      std::string_view n = op.info ? op.info->name : std::string_view();
-      if ((n == "entry" || n == "testing$func") && !op.regions.empty() && !op.regions[0].blocks.empty())
+      std::optional<OpKind> n = kindOf(op);
+      if ((n == OpKind::Entry || n == OpKind::TestingFunc) && !op.regions.empty() && !op.regions[0].blocks.empty())
         used |= launchArgument(program, op.regions[0].blocks[0].args, name, value) != kNoId;
     }
     if (!used) out.push_back(name + "=" + std::to_string(value));

@@ -1,6 +1,7 @@
 #include "analysis/ir/op_table.h"
 
 #include <initializer_list>
+#include <iterator>
 
 #include "analysis/verify/op_rules.h"
 
@@ -90,7 +91,10 @@ std::vector<GroupDecl> groups(std::string_view spec) {
 }
 
 struct Row {
-  std::string_view name, category, since, format, operands, results;
+  OpKind kind;
+  std::string_view name;
+  OpCategory category;
+  std::string_view since, format, operands, results;
   uint32_t traits;
   VerifyFn verify;
   std::string_view doc;
@@ -117,115 +121,10 @@ constexpr std::string_view kMemStorePtr =
 using namespace rules;
 
 const Row kRows[] = {
-    // --- integer -----------------------------------------------------------
-    {"absi", "integer", "13.1", kUnary, "source:Int", "result:Int", kPure | kElementwise, nullptr, "Element-wise absolute value of an integer tile."},
-    {"addi", "integer", "13.1", kBinaryOvf, "lhs:Int rhs:Int", "result:Int", kPure | kElementwise, nullptr, "Element-wise integer addition (wraps unless an overflow flag says otherwise)."},
-    {"subi", "integer", "13.1", kBinaryOvf, "lhs:Int rhs:Int", "result:Int", kPure | kElementwise, nullptr, "Element-wise integer subtraction."},
-    {"muli", "integer", "13.1", kBinaryOvf, "lhs:Int rhs:Int", "result:Int", kPure | kElementwise, nullptr, "Element-wise integer multiplication (low half)."},
-    {"shli", "integer", "13.1", kBinaryOvf, "lhs:Int rhs:Int", "result:Int", kPure | kElementwise, nullptr, "Element-wise shift left."},
-    {"divi", "integer", "13.1", "%lhs ',' %rhs @signedness:sign @rounding:rnd_divi {} ':' t(result=lhs=rhs)", "lhs:Int rhs:Int", "result:Int", kPure | kElementwise, divi, "Element-wise integer division with a rounding mode (default toward zero)."},
-    {"remi", "integer", "13.1", kBinarySign, "lhs:Int rhs:Int", "result:Int", kPure | kElementwise, nullptr, "Element-wise integer remainder."},
-    {"maxi", "integer", "13.1", kBinarySign, "lhs:Int rhs:Int", "result:Int", kPure | kElementwise, nullptr, "Element-wise integer maximum."},
-    {"mini", "integer", "13.1", kBinarySign, "lhs:Int rhs:Int", "result:Int", kPure | kElementwise, nullptr, "Element-wise integer minimum."},
-    {"shri", "integer", "13.1", kBinarySign, "lhs:Int rhs:Int", "result:Int", kPure | kElementwise, nullptr, "Element-wise shift right (arithmetic when signed)."},
-    {"mulhii", "integer", "13.1", "%x ',' %y {} ':' t(result=x=y)", "x:Int y:Int", "result:Int", kPure | kElementwise, nullptr, "Element-wise high half of the integer product."},
-    {"andi", "integer", "13.1", kBinary, "lhs:Int rhs:Int", "result:Int", kPure | kElementwise, nullptr, "Element-wise bitwise and."},
-    {"ori", "integer", "13.1", kBinary, "lhs:Int rhs:Int", "result:Int", kPure | kElementwise, nullptr, "Element-wise bitwise or."},
-    {"xori", "integer", "13.1", kBinary, "lhs:Int rhs:Int", "result:Int", kPure | kElementwise, nullptr, "Element-wise bitwise exclusive or."},
-    {"negi", "integer", "13.1", "%source @overflow:ovf {} ':' t(result=source)", "source:Int", "result:Int", kPure | kElementwise, negi, "Element-wise integer negation."},
-    {"cmpi", "integer", "13.1", "@comparison_predicate:pred %lhs ',' %rhs ',' @signedness:sign {} ':' t(lhs=rhs) '->' t(result)", "lhs:Int rhs:Int", "result:I1", kPure | kElementwise, cmpResult, "Element-wise integer comparison; the result is an i1 tile of the same shape."},
-    {"mmai", "integer", "13.1", "%lhs ',' %rhs ',' %acc @signedness_lhs:sign @signedness_rhs:sign {} ':' t(lhs) ',' t(rhs) ',' t(acc=result)", "lhs:I8 rhs:I8 acc:Int", "result:Int", kPure, mmai, "Integer matrix multiply-accumulate: i8 x i8 -> i32, 2-D or batched 3-D."},
-    // --- float -------------------------------------------------------------
-    {"addf", "float", "13.1", kBinaryIeee, "lhs:BF rhs:BF", "result:BF", kPure | kElementwise, floatModifiers, "Element-wise float addition with an IEEE rounding mode."},
-    {"subf", "float", "13.1", kBinaryIeee, "lhs:BF rhs:BF", "result:BF", kPure | kElementwise, floatModifiers, "Element-wise float subtraction."},
-    {"mulf", "float", "13.1", kBinaryIeee, "lhs:BF rhs:BF", "result:BF", kPure | kElementwise, floatModifiers, "Element-wise float multiplication."},
-    {"divf", "float", "13.1", "%lhs ',' %rhs @rounding_mode:rnd_divf @flush_to_zero:unit {} ':' t(result=lhs=rhs)", "lhs:BF rhs:BF", "result:BF", kPure | kElementwise, floatModifiers, "Element-wise float division (IEEE, approx or full)."},
-    {"fma", "float", "13.1", "%lhs ',' %rhs ',' %acc @rounding_mode:rnd_ieee @flush_to_zero:unit {} ':' t(result=lhs=rhs=acc)", "lhs:BF rhs:BF acc:BF", "result:BF", kPure | kElementwise, floatModifiers, "Element-wise fused multiply-add lhs * rhs + acc."},
-    {"maxf", "float", "13.1", "%lhs ',' %rhs @flush_to_zero,propagate_nan:units {} ':' t(result=lhs=rhs)", "lhs:BF rhs:BF", "result:BF", kPure | kElementwise, floatModifiers, "Element-wise float maximum."},
-    {"minf", "float", "13.1", "%lhs ',' %rhs @flush_to_zero,propagate_nan:units {} ':' t(result=lhs=rhs)", "lhs:BF rhs:BF", "result:BF", kPure | kElementwise, floatModifiers, "Element-wise float minimum."},
-    {"remf", "float", "13.1", kBinary, "lhs:BF rhs:BF", "result:BF", kPure | kElementwise, nullptr, "Element-wise float remainder."},
-    {"pow", "float", "13.1", "%source ',' %exponent {} ':' t(result=source=exponent)", "source:BF exponent:BF", "result:BF", kPure | kElementwise, nullptr, "Element-wise power."},
-    {"atan2", "float", "13.2", "%x ',' %y {} ':' t(result=x=y)", "x:BF y:BF", "result:BF", kPure | kElementwise, nullptr, "Element-wise two-argument arctangent."},
-    {"absf", "float", "13.1", kUnary, "source:BF", "result:BF", kPure | kElementwise, nullptr, "Element-wise float absolute value."},
-    {"negf", "float", "13.1", kUnary, "source:BF", "result:BF", kPure | kElementwise, nullptr, "Element-wise float negation."},
-    {"ceil", "float", "13.1", kUnary, "source:BF", "result:BF", kPure | kElementwise, nullptr, "Element-wise ceiling."},
-    {"floor", "float", "13.1", kUnary, "source:BF", "result:BF", kPure | kElementwise, nullptr, "Element-wise floor."},
-    {"cos", "float", "13.1", kUnary, "source:BF", "result:BF", kPure | kElementwise, nullptr, "Element-wise cosine."},
-    {"cosh", "float", "13.1", kUnary, "source:BF", "result:BF", kPure | kElementwise, nullptr, "Element-wise hyperbolic cosine."},
-    {"sin", "float", "13.1", kUnary, "source:BF", "result:BF", kPure | kElementwise, nullptr, "Element-wise sine."},
-    {"sinh", "float", "13.1", kUnary, "source:BF", "result:BF", kPure | kElementwise, nullptr, "Element-wise hyperbolic sine."},
-    {"tan", "float", "13.1", kUnary, "source:BF", "result:BF", kPure | kElementwise, nullptr, "Element-wise tangent."},
-    {"log", "float", "13.1", kUnary, "source:BF", "result:BF", kPure | kElementwise, nullptr, "Element-wise natural logarithm."},
-    {"log2", "float", "13.1", kUnary, "source:BF", "result:BF", kPure | kElementwise, nullptr, "Element-wise base-2 logarithm."},
-    {"tanh", "float", "13.1", "%source @rounding_mode:rnd_tanh {} ':' t(result=source)", "source:BF", "result:BF", kPure | kElementwise, floatModifiers, "Element-wise hyperbolic tangent (rounding approx or full)."},
-    {"exp", "float", "13.1", "%source @rounding_mode:rnd_exp {} ':' t(result=source)", "source:BF", "result:BF", kPure | kElementwise, floatModifiers, "Element-wise base-e exponential (rounding approx or full)."},
-    {"exp2", "float", "13.1", "%source @flush_to_zero:unit {} ':' t(result=source)", "source:BF", "result:BF", kPure | kElementwise, floatModifiers, "Element-wise base-2 exponential."},
-    {"sqrt", "float", "13.1", "%source @rounding_mode:rnd_sqrt @flush_to_zero:unit {} ':' t(result=source)", "source:BF", "result:BF", kPure | kElementwise, floatModifiers, "Element-wise square root."},
-    {"rsqrt", "float", "13.1", "%source @flush_to_zero:unit {} ':' t(result=source)", "source:BF", "result:BF", kPure | kElementwise, floatModifiers, "Element-wise reciprocal square root."},
-    {"cmpf", "float", "13.1", "@comparison_predicate:pred @comparison_ordering:cmpord %lhs ',' %rhs {} ':' t(lhs=rhs) '->' t(result)", "lhs:BF rhs:BF", "result:I1", kPure | kElementwise, cmpResult, "Element-wise float comparison, ordered or unordered."},
-    {"mmaf", "float", "13.1", "%lhs ',' %rhs ',' %acc @fast_acc:unit {} ':' t(lhs) ',' t(rhs) ',' t(acc=result)", "lhs:MmaIn rhs:MmaIn acc:MmaAcc", "result:MmaAcc", kPure, mmaf, "Float matrix multiply-accumulate (M x K) * (K x N) + (M x N), optionally batched."},
-    {"mmaf_scaled", "float", "13.3", "%lhs ',' %rhs ',' %acc ',' %lhs_scale ',' %rhs_scale {} ':' t(lhs) ',' t(rhs) ',' t(acc=result) ',' t(lhs_scale) ',' t(rhs_scale)", "lhs:MmaSIn rhs:MmaSIn acc:F32 lhs_scale:MmaSScale rhs_scale:MmaSScale", "result:F32", kPure, mmafScaled, "Block-scaled matrix multiply-accumulate for f8/f4 inputs."},
-    // --- conversions ---------------------------------------------------------
-    {"exti", "conversion", "13.1", "%from @signedness:sign {} ':' t(from) '->' t(to)", "from:Int4", "to:Int4", kPure | kElementwise, exti, "Widen integers (sign or zero extension)."},
-    {"trunci", "conversion", "13.1", "%from @overflow:ovf {} ':' t(from) '->' t(to)", "from:Int4", "to:Int4", kPure | kElementwise, trunci, "Narrow integers."},
-    {"ftof", "conversion", "13.1", "%from @rounding_mode:rnd_ieee {} ':' t(from) '->' t(to)", "from:F", "to:F", kPure | kElementwise, ftof, "Convert between float formats."},
-    {"ftoi", "conversion", "13.1", "%from @signedness:sign @rounding_mode:rnd_int {} ':' t(from) '->' t(to)", "from:F", "to:Int", kPure | kElementwise, ftoi, "Convert floats to integers (toward zero)."},
-    {"itof", "conversion", "13.1", "%from @signedness:sign @rounding_mode:rnd_ieee {} ':' t(from) '->' t(to)", "from:Int", "to:F", kPure | kElementwise, itof, "Convert integers to floats."},
-    {"bitcast", "conversion", "13.1", kCast, "source:Num", "result:Num", kPure | kElementwise, bitcast, "Reinterpret the bits of each element as another type of the same width."},
-    {"ptr_to_int", "conversion", "13.1", kCast, "source:Ptr", "result:I64", kPure, ptrToInt, "Pointer tile to i64 tile."},
-    {"int_to_ptr", "conversion", "13.1", kCast, "source:I64", "result:Ptr", kPure, intToPtr, "i64 tile to pointer tile."},
-    {"ptr_to_ptr", "conversion", "13.1", kCast, "source:Ptr", "result:Ptr", kPure, ptrToPtr, "Change the pointee type of a pointer tile."},
-    // --- core ----------------------------------------------------------------
-    {"constant", "core", "13.1", "@value:dense ':' t(result) {}", "", "result:Num", kPure, constant, "A constant tile from a dense literal (one value is splatted)."},
-    {"iota", "core", "13.1", "{} ':' t(result)", "", "result:Int", kPure, iota, "The 1-D tile [0, 1, ..., N-1]."},
-    {"offset", "core", "13.1", "%ptr ',' %offset {} ':' t(ptr) ',' t(offset) '->' t(result)", "ptr:Ptr offset:Int", "result:Ptr", kPure, offset, "Advance each pointer by an element offset."},
-    {"broadcast", "core", "13.1", kCast, "source:T", "result:T", kPure, broadcast, "Broadcast size-1 dimensions to the result shape."},
-    {"reshape", "core", "13.1", kCast, "source:T", "result:T", kPure, reshape, "Reshape a tile (row-major), keeping the element count."},
-    {"permute", "core", "13.1", "%source @permutation:arr {} ':' t(source) '->' t(result)", "source:T", "result:T", kPure, permute, "Permute the dimensions of a tile."},
-    {"cat", "core", "13.1", "%lhs ',' %rhs 'dim' '=' @dim:int {} ':' t(lhs) ',' t(rhs) '->' t(result)", "lhs:T rhs:T", "result:T", kPure, cat, "Concatenate two tiles along a dimension."},
-    {"extract", "core", "13.1", "%source '[' %indices* ']' {} ':' t(source) '->' t(result)", "source:T indices:sI32*", "result:T", kPure, extract, "Extract the sub-tile at the given sub-tile indices."},
-    {"select", "core", "13.1", "%cond ',' %val_if_true ',' %val_if_false {} ':' t(cond) ',' t(result=val_if_true=val_if_false)", "cond:I1 val_if_true:T val_if_false:T", "result:T", kPure | kElementwise, select, "Element-wise choice between two tiles."},
-    {"pack", "core", "13.3", kCast, "source:Num4", "result:I8", kPure, pack, "Pack a 1-D tile into bytes."},
-    {"unpack", "core", "13.3", kCast, "source:I8", "result:Num4", kPure, unpack, "Unpack bytes into a 1-D tile of another element type."},
-    {"reduce", "core", "13.1", "%operands* {} 'dim' '=' @dim:int 'identities' '=' @identities:attr ':' t(operands*) '->' t(results*) ^body:args", "operands:T*", "results:T*", 0, reduce, "Reduce tiles along a dimension with a pure body."},
-    {"scan", "core", "13.1", "%operands* {} 'dim' '=' @dim:int 'reverse' '=' @reverse:bool 'identities' '=' @identities:attr ':' t(operands*) '->' t(results*) ^body:args", "operands:T*", "results:T*", 0, scan, "Inclusive scan along a dimension with a pure body."},
-    {"get_tile_block_id", "core", "13.1", "{} ':' t(blockId_x=blockId_y=blockId_z)", "", "blockId_x:sI32 blockId_y:sI32 blockId_z:sI32", kPure, nullptr, "The (x, y, z) index of this tile block in the grid."},
-    {"get_num_tile_blocks", "core", "13.1", "{} ':' t(gridSize_x=gridSize_y=gridSize_z)", "", "gridSize_x:sI32 gridSize_y:sI32 gridSize_z:sI32", kPure, nullptr, "The (x, y, z) size of the grid."},
-    {"get_global", "core", "13.1", "@name:sym {} ':' t(result)", "", "result:sPtr", kPure, getGlobal, "A pointer to a module global."},
-    {"assume", "core", "13.1", "@predicate:assume ',' %value {} ':' t(result=value)", "value:Any", "result:Any", kElementwise, assume, "Attach a predicate (div_by, same_elements, bounded) the compiler may assume."},
-    {"assert", "core", "13.1", "%condition ',' @message:str {} ':' t(condition)", "condition:I1", "", 0, nullptr, "Abort with a message when any element of the condition is false."},
-    {"print_tko", "core", "13.1", "@str:str [ ',' %args* ] [ 'token' '=' %token ] {} [?args ':' t(args*) ] '->' t(result_token)", "args:T* token:Tok?", "result_token:Tok", kMemory, printTko, "Print a formatted message (token-ordered)."},
-    {"alloca", "memory", "13.3", "'num_elem' '=' @num_elem:int ',' 'alignment' '=' @alignment:int @global:unit {} ':' t(result)", "", "result:sPtr", 0, allocaOp, "Allocate scratch memory; returns a pointer."},
-    // --- tokens and memory ------------------------------------------------------
-    {"make_token", "memory", "13.1", "{} ':' t(result)", "", "result:Tok", kPure, nullptr, "A fresh token with no dependencies."},
-    {"join_tokens", "memory", "13.1", "%tokens* {} ':' t(result)", "tokens:Tok*", "result:Tok", kPure, joinTokens, "A token that waits for all input tokens."},
-    {"load_ptr_tko", "memory", "13.1", kMemLoadPtr, "source:Ptr mask:I1? paddingValue:T? token:Tok?", "result:T result_token:Tok", kMemory, loadPtr, "Load a tile through a tile of pointers, optionally masked."},
-    {"store_ptr_tko", "memory", "13.1", kMemStorePtr, "destination:Ptr value:T mask:I1? token:Tok?", "result_token:Tok", kMemory, storePtr, "Store a tile through a tile of pointers, optionally masked."},
-    {"atomic_rmw_tko", "memory", "13.1", "@memory_ordering_semantics:ord @memory_scope:scope %pointers ',' @mode:atomic ',' %arg [ ',' %mask ] [ 'token' '=' %token ] {} ':' t(pointers) ',' t(arg) [?mask ',' t(mask) ] '->' t(result) ',' t(result_token)", "pointers:Ptr arg:T mask:I1? token:Tok?", "result:T result_token:Tok", kMemory, atomicRmw, "Atomic read-modify-write through pointers."},
-    {"atomic_cas_tko", "memory", "13.1", "@memory_ordering_semantics:ord @memory_scope:scope %pointers ',' %cmp ',' %val [ ',' %mask ] [ 'token' '=' %token ] {} ':' t(pointers) ',' t(val=cmp) [?mask ',' t(mask) ] '->' t(result) ',' t(result_token)", "pointers:Ptr cmp:T val:T mask:I1? token:Tok?", "result:T result_token:Tok", kMemory, atomicCas, "Atomic compare-and-swap through pointers."},
-    // --- views ------------------------------------------------------------------
-    {"make_tensor_view", "view", "13.1", "custom", "base:sPtr dynamicShape:sInt* dynamicStrides:sInt*", "result:TV", kPure, makeTensorView, "A global-memory tensor from a base pointer, shape and strides."},
-    {"make_partition_view", "view", "13.1", "custom", "tensor_view:TV", "result:PV", kPure, makeView, "Partition a tensor_view into a grid of non-overlapping tiles."},
-    {"make_strided_view", "view", "13.3", "custom", "tensor_view:TV", "result:SV", kPure, makeView, "A view whose tiles start at multiples of traversal strides."},
-    {"make_gather_scatter_view", "view", "13.3", "custom", "tensor_view:TV", "result:GV", kPure, makeView, "A view indexed by a tile of indices along one sparse dimension."},
-    {"get_tensor_shape", "view", "13.1", "custom", "src:TV", "result:sInt*", kPure, getTensorShape, "The shape of a tensor_view, one scalar per dimension."},
-    {"get_index_space_shape", "view", "13.1", "custom", "src:View", "result:sInt*", kPure, getIndexSpaceShape, "The shape of a view's index space (number of tiles per dimension)."},
-    {"load_view_tko", "view", "13.1", "custom", "view:View index:Int* token:Tok?", "tile:T result_token:Tok", kMemory, loadView, "Load the tile at an index of a view."},
-    {"store_view_tko", "view", "13.1", "custom", "tile:T view:View index:Int* token:Tok?", "result_token:Tok", kMemory, storeView, "Store a tile at an index of a view (out-of-bounds elements are masked)."},
-    {"atomic_red_view_tko", "view", "13.3", "custom", "view:View index:Int* value:T token:Tok?", "result_token:Tok", kMemory, atomicRedView, "Atomic element-wise reduction into the tile at an index of a view."},
-    // --- control flow -------------------------------------------------------------
-    {"if", "control", "13.1", "custom", "condition:sI1", "results:Any*", 0, ifOp, "Run the then or else region; results come from yield."},
-    {"for", "control", "13.1", "custom", "lowerBound:sInt upperBound:sInt step:sInt initValues:Any*", "results:Any*", 0, forOp, "Counted loop from lb to ub (exclusive) by step, carrying iter_values."},
-    {"loop", "control", "13.1", "custom", "initValues:Any*", "results:Any*", 0, loopOp, "Loop until break; continue carries iter_values."},
-    {"continue", "control", "13.1", kTerm, "operands:Any*", "", kTerminator, continueOp, "Next iteration of the enclosing for/loop with new iter_values."},
-    {"break", "control", "13.1", kTerm, "operands:Any*", "", kTerminator, breakOp, "Leave the enclosing loop with its results."},
-    {"yield", "control", "13.1", kTerm, "operands:Any*", "", kTerminator, yieldOp, "Results of an if branch or a reduce/scan body."},
-    {"return", "control", "13.1", kTerm, "operands:Any*", "", kTerminator, returnOp, "Return from an entry (no values) or a test function."},
-    // --- top level ------------------------------------------------------------------
-    {"module", "top", "13.1", "custom", "", "", kIsolated, module, "A Tile IR module: entries and globals."},
-    {"entry", "top", "13.1", "custom", "", "", kIsolated | kTopLevel, entry, "A kernel entry point; arguments are scalar tiles (or views)."},
-    {"global", "top", "13.1", "custom", "", "", kTopLevel, global, "A module-level rank-1 buffer with an initial value."},
-    {"testing$func", "top", "250.0", "custom", "", "", kIsolated | kTopLevel, func, "Test-only function with results (cuda-tile's lit tests)."},
+#define TILE_OP(kind, name, category, since, format, operands, results, traits, verify, doc) \
+  {OpKind::kind, name, OpCategory::category, since, format, operands, results, traits, verify, doc},
+#include "analysis/ir/ops.def"
+#undef TILE_OP
 };
 
 }  // namespace
@@ -281,10 +180,26 @@ int OpInfo::resultGroup(std::string_view n) const {
   return -1;
 }
 
+std::string_view categoryName(OpCategory c) {
+  switch (c) {
+    case OpCategory::Integer: return "integer";
+    case OpCategory::Float: return "float";
+    case OpCategory::Conversion: return "conversion";
+    case OpCategory::Core: return "core";
+    case OpCategory::Memory: return "memory";
+    case OpCategory::View: return "view";
+    case OpCategory::Control: return "control";
+    case OpCategory::Top: return "top";
+  }
+  return "";
+}
+
+static_assert(std::size(kRows) == kOpKindCount);
+
 OpTable::OpTable() {
   for (const Row& r : kRows)
-    ops_.push_back({r.name, "cuda_tile." + std::string(r.name), r.category, r.since, r.format, groups(r.operands),
-                    groups(r.results), r.traits, r.verify, r.doc, compileFormat(r.format)});
+    ops_.push_back({r.kind, r.name, "cuda_tile." + std::string(r.name), r.category, r.since, r.format,
+                    groups(r.operands), groups(r.results), r.traits, r.verify, r.doc, compileFormat(r.format)});
   for (OpInfo& op : ops_) {
     resolveGroups(op, op.syntax);
     byName_[op.name] = &op;

@@ -1,5 +1,7 @@
 #pragma once
-// THE op table: one entry per Tile IR op. The parser interprets `format`,
+// THE op table: one entry per Tile IR op (the rows: ops.def, which also
+// gives the OpKind enum, so a switch over the kinds warns when one is
+// missing). The parser interprets `format`,
 // the verifier checks `operands`/`results` constraints and calls `verify`,
 // hover shows `doc`, completion lists `name` with `format` as a snippet.
 //
@@ -53,6 +55,22 @@ struct GroupDecl {
 
 using VerifyFn = void (*)(const Program&, const Operation&, DiagSink&);
 
+// One enumerator per row of ops.def, in table order: OpTable::get().all()[k].
+enum class OpKind : uint8_t {
+#define TILE_OP(kind, ...) kind,
+#include "analysis/ir/ops.def"
+#undef TILE_OP
+};
+constexpr size_t kOpKindCount = 0
+#define TILE_OP(...) +1
+#include "analysis/ir/ops.def"
+#undef TILE_OP
+    ;
+
+enum class OpCategory : uint8_t { Integer, Float, Conversion, Core, Memory, View, Control, Top };
+// "integer", "float", "conversion", "core", "memory", "view", "control", "top".
+std::string_view categoryName(OpCategory c);
+
 enum OpTrait : uint32_t {
   kPure = 1u << 0,
   kTerminator = 1u << 1,
@@ -63,12 +81,15 @@ enum OpTrait : uint32_t {
   // shape): integer, float and conversion ops but matrix products and
   // pointer casts, select, assume.
   kElementwise = 1u << 5,
+  kReadsMemory = 1u << 6,   // loads and atomics
+  kWritesMemory = 1u << 7,  // stores and atomics
 };
 
 struct OpInfo {
+  OpKind kind;
   std::string_view name;      // mnemonic without the dialect, e.g. "addi"
   std::string fullName;       // "cuda_tile.addi"
-  std::string_view category;  // integer, float, conversion, core, view, memory, control, top
+  OpCategory category;
   std::string_view since;     // Tile IR version
   std::string_view format;
   std::vector<GroupDecl> operands;
@@ -87,6 +108,7 @@ public:
   static const OpTable& get();  // immutable after first use
   // Accepts "addi", "cuda_tile.addi", "testing$func", "cuda_tile.testing$func".
   const OpInfo* lookup(std::string_view name) const;
+  const OpInfo& info(OpKind k) const { return ops_[static_cast<size_t>(k)]; }
   const std::vector<OpInfo>& all() const { return ops_; }
 
 private:

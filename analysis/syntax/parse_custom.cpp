@@ -11,18 +11,22 @@ int rgroup(const Parser::OpState& st, std::string_view n) { return st.info->resu
 }  // namespace
 
 bool Parser::parseCustom(OpState& st) {
-  std::string_view n = st.info->name;
-  if (n == "module") return parseModuleOp(st);
-  if (n == "entry") return parseFunctionOp(st, true);
-  if (n == "testing$func") return parseFunctionOp(st, false);
-  if (n == "global") return parseGlobalOp(st);
-  if (n == "if") return parseIfOp(st);
-  if (n == "for") return parseForOp(st);
-  if (n == "loop") return parseLoopOp(st);
-  if (n == "make_tensor_view") return parseMakeTensorView(st);
-  if (n == "make_partition_view" || n == "make_strided_view" || n == "make_gather_scatter_view")
-    return parseMakeView(st);
-  if (n == "get_tensor_shape" || n == "get_index_space_shape") return parseShapeQuery(st);
+  switch (st.info->kind) {
+    case OpKind::Module: return parseModuleOp(st);
+    case OpKind::Entry: return parseFunctionOp(st, true);
+    case OpKind::TestingFunc: return parseFunctionOp(st, false);
+    case OpKind::Global: return parseGlobalOp(st);
+    case OpKind::If: return parseIfOp(st);
+    case OpKind::For: return parseForOp(st);
+    case OpKind::Loop: return parseLoopOp(st);
+    case OpKind::MakeTensorView: return parseMakeTensorView(st);
+    case OpKind::MakePartitionView:
+    case OpKind::MakeStridedView:
+    case OpKind::MakeGatherScatterView: return parseMakeView(st);
+    case OpKind::GetTensorShape:
+    case OpKind::GetIndexSpaceShape: return parseShapeQuery(st);
+    default: break;
+  }
   return parseViewMemoryOp(st);
 }
 
@@ -316,7 +320,7 @@ bool Parser::parseShapeQuery(OpState& st) {
   if (!srcType || !expect(Tok::Arrow)) return false;
   TypeRef resultType = parseType();
   if (!resultType) return false;
-  bool tensor = st.info->name == "get_tensor_shape";
+  bool tensor = st.info->kind == OpKind::GetTensorShape;
   if (!st.info->operands[0].constraint.accepts(srcType)) {
     error(r, std::string(tensor ? "expected a tensor_view" : "expected a tile view") + ", got " + quoted(srcType), "type");
     return false;
@@ -354,8 +358,7 @@ bool Parser::parseIndexTypes(OpState& st, int g) {
 // store_view_tko ORD [SCOPE] %tile, %view[%i, ...] ... : TILE, VIEW, IDX... -> token
 // atomic_red_view_tko ORD [SCOPE] %view[%i, ...], MODE, %value ... : TILE, VIEW, IDX... -> token
 bool Parser::parseViewMemoryOp(OpState& st) {
-  std::string_view n = st.info->name;
-  bool isLoad = n == "load_view_tko", isStore = n == "store_view_tko";
+  bool isLoad = st.info->kind == OpKind::LoadViewTko, isStore = st.info->kind == OpKind::StoreViewTko;
   if (!parseMemoryOrdering(st, false)) return false;
   ValueUse tile, view, value;
   if (isStore && (!parseValueUse(tile) || !expect(Tok::Comma))) return false;

@@ -12,7 +12,7 @@ namespace {
 
 using TypeList = std::vector<TypeRef>;
 
-bool isOp(const Operation* op, std::string_view name) { return op && op->info && op->info->name == name; }
+bool isOp(const Operation* op, OpKind k) { return op && op->info && op->info->kind == k; }
 
 std::string label(const Operation& op) { return std::string(op.info ? op.info->name : op.name); }
 
@@ -91,7 +91,7 @@ BlockEnd endOf(const Program& p, const Block& b) {
 // The first ancestor that is not an `if` (nullptr at the file's top level).
 const Operation* throughIfs(const Program& p, const Operation& op) {
   const Operation* a = parentOf(p, op);
-  while (isOp(a, "if")) a = parentOf(p, *a);
+  while (isOp(a, OpKind::If)) a = parentOf(p, *a);
   return a;
 }
 
@@ -115,10 +115,10 @@ void checkLast(const OpRef& o, DiagSink& d) {
 }
 
 // Direct parent must be one of `allowed`; returns false (after reporting) if not.
-bool checkParent(const OpRef& o, std::initializer_list<std::string_view> allowed, std::string_view allowedText,
+bool checkParent(const OpRef& o, std::initializer_list<OpKind> allowed, std::string_view allowedText,
                  DiagSink& d) {
   const Operation* parent = parentOf(o.p, o.op);
-  for (std::string_view n : allowed)
+  for (OpKind n : allowed)
     if (isOp(parent, n)) return true;
   fail(d, o, "must be directly inside " + std::string(allowedText) + ", but " + where(parent));
   return false;
@@ -126,10 +126,10 @@ bool checkParent(const OpRef& o, std::initializer_list<std::string_view> allowed
 
 // Walks up through `if`s to the construct the terminator leaves; reports and
 // returns nullptr when that is not one of `targets`.
-const Operation* exitTarget(const OpRef& o, std::initializer_list<std::string_view> targets,
+const Operation* exitTarget(const OpRef& o, std::initializer_list<OpKind> targets,
                             std::string_view targetText, DiagSink& d) {
   const Operation* a = throughIfs(o.p, o.op);
-  for (std::string_view n : targets)
+  for (OpKind n : targets)
     if (isOp(a, n)) return a;
   auto& diag = fail(d, o, "must be nested in " + std::string(targetText) + " through 'if' operations only, but the " +
                               (a ? "first enclosing operation that is not an 'if' is '" + label(*a) + "'"
@@ -194,7 +194,7 @@ TypeList blockArgTypes(const Program& p, const Block* b, size_t from) {
 // with the results; break/continue/return leave the `if` instead.
 void checkBranch(const OpRef& o, const Block& b, const char* name, DiagSink& d) {
   BlockEnd end = endOf(o.p, b);
-  if (end.unknown || (end.term && !isOp(end.term, "yield"))) return;
+  if (end.unknown || (end.term && !isOp(end.term, OpKind::Yield))) return;
   TypeList results = typesOf(o.p, o.op.results);
   TypeList yielded = end.term ? operandTypes(o.p, *end.term) : TypeList{};
   if (!allKnown(results) || !allKnown(yielded) || results == yielded) return;
@@ -330,11 +330,11 @@ void loopOp(const Program& p, const Operation& op, DiagSink& d) {
 
 void continueOp(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  if (!checkParent(o, {"for", "loop", "if"}, "a 'for', 'loop' or 'if'", d)) return;
+  if (!checkParent(o, {OpKind::For, OpKind::Loop, OpKind::If}, "a 'for', 'loop' or 'if'", d)) return;
   checkLast(o, d);
-  const Operation* loop = exitTarget(o, {"for", "loop"}, "a 'for' or 'loop'", d);
+  const Operation* loop = exitTarget(o, {OpKind::For, OpKind::Loop}, "a 'for' or 'loop'", d);
   if (!loop) return;
-  if (isOp(loop, "loop"))
+  if (isOp(loop, OpKind::Loop))
     checkCarriedTypes(o, typesOf(p, OpRef{p, *loop}.group("initValues")), *loop, "iter_values", d);
   else
     checkCarriedTypes(o, typesOf(p, loop->results), *loop, "results", d);
@@ -342,28 +342,28 @@ void continueOp(const Program& p, const Operation& op, DiagSink& d) {
 
 void breakOp(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  if (!checkParent(o, {"loop", "if"}, "a 'loop' or 'if'", d)) return;
+  if (!checkParent(o, {OpKind::Loop, OpKind::If}, "a 'loop' or 'if'", d)) return;
   checkLast(o, d);
-  if (const Operation* loop = exitTarget(o, {"loop"}, "a 'loop'", d))
+  if (const Operation* loop = exitTarget(o, {OpKind::Loop}, "a 'loop'", d))
     checkCarriedTypes(o, typesOf(p, loop->results), *loop, "results", d);
 }
 
 // Yielded types are compared by the parent: `if` here, reduce/scan in their rules.
 void yieldOp(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  if (checkParent(o, {"if", "reduce", "scan"}, "an 'if', 'reduce' or 'scan'", d)) checkLast(o, d);
+  if (checkParent(o, {OpKind::If, OpKind::Reduce, OpKind::Scan}, "an 'if', 'reduce' or 'scan'", d)) checkLast(o, d);
 }
 
 void returnOp(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  if (!checkParent(o, {"entry", "testing$func", "if"}, "an 'entry', 'testing$func' or 'if'", d)) return;
+  if (!checkParent(o, {OpKind::Entry, OpKind::TestingFunc, OpKind::If}, "an 'entry', 'testing$func' or 'if'", d)) return;
   checkLast(o, d);
-  const Operation* fn = exitTarget(o, {"entry", "testing$func"}, "an 'entry' or 'testing$func'", d);
+  const Operation* fn = exitTarget(o, {OpKind::Entry, OpKind::TestingFunc}, "an 'entry' or 'testing$func'", d);
   TypeRef ft = fn ? functionType(*fn) : nullptr;
   if (!ft) return;
   TypeList got = operandTypes(p, op);
   std::string name = symbolName(*fn);
-  if (isOp(fn, "entry")) {
+  if (isOp(fn, OpKind::Entry)) {
     // An entry that declares results is reported by the entry rule.
     if (ft->results.empty() && !got.empty())
       fail(d, o, "returns " + listStr(got) + ", but entry " + name + " returns nothing");

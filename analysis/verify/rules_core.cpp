@@ -112,7 +112,7 @@ void assumeBounded(const OpRef& o, const Attr& pred, TypeRef t, DiagSink& d) {
 // --- get_global --------------------------------------------------------------------------
 
 bool isSymbolTable(const Operation& op) {
-  return (op.info && op.info->name == "module") || (!op.info && op.name == "builtin.module");
+  return (op.info && op.info->kind == OpKind::Module) || (!op.info && op.name == "builtin.module");
 }
 
 // The op named `sym` in the nearest enclosing module (the file's top level if none).
@@ -235,7 +235,7 @@ void getGlobal(const Program& p, const Operation& op, DiagSink& d) {
     failAt(d, o, name->range, name->s + " is not defined in " + where + "; declare it with cuda_tile.global");
     return;
   }
-  if (!g->info || g->info->name != "global") {
+  if (!g->info || g->info->kind != OpKind::Global) {
     auto& diag = failAt(d, o, name->range,
                         name->s + " does not name a global (it names a '" +
                             std::string(g->info ? g->info->name : g->name) + "' operation)");

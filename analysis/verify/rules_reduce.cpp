@@ -159,7 +159,7 @@ void checkBody(const OpRef& o, const std::vector<TypeRef>& ins, DiagSink& d) {
   const Block& body = r.blocks.front();
   checkBodyArgs(o, r, ins, d);
   const Operation* last = body.ops.empty() ? nullptr : &o.p.op(body.ops.back());
-  if (!last || !last->info || last->info->name != "yield")
+  if (!last || !last->info || last->info->kind != OpKind::Yield)
     failAt(d, o, r.range, "the body must end with a yield of " + count(ins.size(), "0-d tile"));
   else
     checkBodyYield(o, *last, ins, d);

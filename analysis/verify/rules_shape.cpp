@@ -243,7 +243,7 @@ void extract(const Program& p, const Operation& op, DiagSink& d) {
     const Value& v = p.value(indices[k]->value);
     if (v.blockArg || v.owner == kNoId) continue;
     const Operation& def = p.op(v.owner);
-    const Attr* lit = def.info && def.info->name == "constant" ? def.attr("value") : nullptr;
+    const Attr* lit = def.info && def.info->kind == OpKind::Constant ? def.attr("value") : nullptr;
     if (!lit || lit->kind != AttrKind::Dense || lit->elems.size() != 1 || lit->elems[0].kind != AttrKind::Int) continue;
     auto raw = literalInt(lit->elems[0]);
     if (!raw) continue;

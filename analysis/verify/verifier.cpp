@@ -56,7 +56,7 @@ void checkConstraints(const OpRef& o, DiagSink& diags) {
 void checkRegionShapes(const OpRef& o, DiagSink& diags) {
   for (size_t i = 0; i < o.op.regions.size(); ++i) {
     const Region& r = o.op.regions[i];
-    bool optionalElse = o.op.info->name == "if" && i == 1;  // an empty else region is no else
+    bool optionalElse = o.op.info->kind == OpKind::If && i == 1;  // an empty else region is no else
     if (r.blocks.size() != 1 && !(optionalElse && r.blocks.empty()))
       rules::fail(diags, o, "each region must hold exactly one block, this one has " + std::to_string(r.blocks.size()));
   }
@@ -65,16 +65,16 @@ void checkRegionShapes(const OpRef& o, DiagSink& diags) {
 // Ops that belong in a module versus inside a function body.
 void checkPlacement(const OpRef& o, DiagSink& diags) {
   const Operation* parent = o.op.parent == kNoId ? nullptr : &o.p.op(o.op.parent);
-  bool parentIsModule = parent && parent->info && parent->info->name == "module";
+  bool parentIsModule = parent && parent->info && parent->info->kind == OpKind::Module;
   bool parentIsBuiltin = !parent || (!parent->info && parent->name == "builtin.module");
   bool topLevelOp = o.op.info->traits & kTopLevel;
   std::string_view n = o.op.info->name;
-  if (n == "module") {
+  if (o.op.info->kind == OpKind::Module) {
     if (!parentIsBuiltin) rules::fail(diags, o, "a module must be at the top level of the file");
     return;
   }
   if (topLevelOp) {
-    if (!parentIsModule && !(n == "testing$func" && parentIsBuiltin))
+    if (!parentIsModule && !(o.op.info->kind == OpKind::TestingFunc && parentIsBuiltin))
       rules::fail(diags, o, std::string(n) + " must be directly inside a cuda_tile.module");
     return;
   }
@@ -86,7 +86,7 @@ void checkPlacement(const OpRef& o, DiagSink& diags) {
 
 void checkSymbols(const Program& p, DiagSink& diags) {
   for (const auto& op : p.ops) {
-    if (!op.info || op.info->name != "module" || op.regions.empty()) continue;
+    if (!op.info || op.info->kind != OpKind::Module || op.regions.empty()) continue;
     std::unordered_map<std::string, const Operation*> defs;
     for (const auto& b : op.regions[0].blocks)
       for (OpId id : b.ops) {

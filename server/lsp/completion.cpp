@@ -47,7 +47,7 @@ std::vector<Item> opItems() {
     Item it = plain(std::string(op.name), kFunction, std::string(op.doc));
     it.newText = opSnippet(op);
     it.snippet = true;
-    it.documentation = "**" + op.fullName + "** (" + std::string(op.category) +
+    it.documentation = "**" + op.fullName + "** (" + std::string(categoryName(op.category)) +
                        ", since " + std::string(op.since) + ")\n\n" +
                        std::string(op.doc);
     items.push_back(std::move(it));
@@ -125,9 +125,9 @@ std::vector<Item> symbolItems(const ChunkAnalysis &c, std::string_view text) {
     if (o.kind != Occurrence::Symbol || !o.isDef || o.op == kNoId)
       continue;
     const OpInfo *info = p.op(o.op).info;
-    if (!info || info->name == "module")
+    if (!info || info->kind == OpKind::Module)
       continue;
-    int kind = info->name == "global" ? kVariable : kFunction;
+    int kind = info->kind == OpKind::Global ? kVariable : kFunction;
     items.push_back(
         plain(std::string(textOf(text, o.range)), kind, info->fullName));
   }

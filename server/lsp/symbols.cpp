@@ -31,12 +31,6 @@ std::string oneLine(std::string_view s) {
   return out;
 }
 
-std::string_view mnemonic(const Operation &op) {
-  std::string_view n = op.name;
-  if (n.starts_with("cuda_tile."))
-    n.remove_prefix(10);
-  return n;
-}
 
 struct Entry {
   uint32_t begin; // for ordering the top level across chunks
@@ -66,9 +60,9 @@ public:
 private:
   std::optional<json> opSymbol(OpId id) const {
     const Operation &op = chunk_.parsed.program.op(id);
-    std::string_view m = mnemonic(op);
+    std::optional<OpKind> m = op.info ? std::optional<OpKind>(op.info->kind) : std::nullopt;
     auto name = names_.find(id);
-    if (m == "module" || op.name == "builtin.module") {
+    if ((op.info && op.info->kind == OpKind::Module) || op.name == "builtin.module") {
       Range sel = name != names_.end() ? name->second : op.nameRange;
       json s = symbol(op, std::string(textOf(cx_.snap, sel)), kModule, sel);
       s["children"] = children(op);
@@ -77,9 +71,9 @@ private:
     if (name == names_.end())
       return std::nullopt;
     std::string text(textOf(cx_.snap, name->second));
-    if (m == "entry" || m == "testing$func")
+    if (m == OpKind::Entry || m == OpKind::TestingFunc)
       return symbol(op, text, kFunction, name->second);
-    if (m != "global")
+    if (m != OpKind::Global)
       return std::nullopt;
     json s = symbol(op, text, kVariable, name->second);
     // The rest of the op: `<f32: [1.0, 2.0]> : tile<2xf32>`.
