@@ -35,18 +35,49 @@ Executions::Executions(const Program& program, const ValueFacts& facts) : p_(pro
 // that holds a break, continue or return.
 bool Executions::beforeEveryExit(const Operation& loop, OpId child) const {
   if (loop.regions.empty() || loop.regions[0].blocks.size() != 1) return false;
-  auto exits = [&](auto& self, OpId id) -> bool {
-    std::optional<OpKind> n = kindOf(p_.op(id));
-    if (n == OpKind::Break || n == OpKind::Continue || n == OpKind::Return) return true;
-    for (const Region& r : p_.op(id).regions)
-      for (const Block& b : r.blocks)
-        for (OpId inner : b.ops)
-          if (self(self, inner)) return true;
-    return false;
-  };
   for (OpId id : loop.regions[0].blocks[0].ops) {
     if (id == child) return true;
-    if (exits(exits, id)) return false;
+    if (holdsExit(id)) return false;
+  }
+  return false;
+}
+
+bool Executions::holdsExit(OpId id) const {
+  std::optional<OpKind> n = kindOf(p_.op(id));
+  if (n == OpKind::Break || n == OpKind::Continue || n == OpKind::Return) return true;
+  for (const Region& r : p_.op(id).regions)
+    for (const Block& b : r.blocks)
+      for (OpId inner : b.ops)
+        if (holdsExit(inner)) return true;
+  return false;
+}
+
+// Whether the first iteration of `loop` certainly reaches `child`: every op
+// before it that can leave is an `if` whose condition, computed in that
+// iteration (from constants, --arg values and the loop's initial
+// iter_values alone), takes a region that does not leave (`while i < n`
+// with n known enters its body).
+bool Executions::firstIterationReaches(const Operation& loop, OpId child) const {
+  if (loop.regions.empty() || loop.regions[0].blocks.size() != 1) return false;
+  OpId loopId = p_.op(loop.regions[0].blocks[0].ops.front()).parent;
+  for (OpId id : loop.regions[0].blocks[0].ops) {
+    if (id == child) return true;
+    if (!holdsExit(id)) continue;
+    const Operation& op = p_.op(id);
+    if (!is(op, OpKind::If)) return false;
+    ValueId cond = operandValue(op, "condition");
+    Deps d;
+    int budget = kMaxNodes;
+    collect(cond, d, budget);
+    if (!d.computable || d.axes || d.loops.size() > 1 || (d.loops.size() == 1 && d.loops[0] != loopId)) return false;
+    Execution e;
+    e.iterations.push_back({loopId, 0});
+    auto c = value(cond, e);
+    size_t taken = c && *c != 0 ? 0 : 1;
+    if (!c || taken >= op.regions.size()) return false;
+    for (const Block& b : op.regions[taken].blocks)
+      for (OpId inner : b.ops)
+        if (holdsExit(inner)) return false;
   }
   return false;
 }
@@ -410,6 +441,25 @@ bool Executions::walkLoop(Walk& w, size_t at, Execution& e) const {
     if (w.stopped || !relevant) return complete;
   }
   return false;  // later iterations not entered
+}
+
+OpId Executions::mayNotRun(OpId op) const {
+  for (OpId child = op, q = p_.op(op).parent; q != kNoId; child = q, q = p_.op(q).parent) {
+    const Operation& parent = p_.op(q);
+    if (isFunction(parent)) return kNoId;
+    if (is(parent, OpKind::Loop)) {
+      if (!firstIterationReaches(parent, child)) return q;
+    } else if (is(parent, OpKind::For)) {
+      const ScalarFact *lb = facts_.scalar(operandValue(parent, "lowerBound")),
+                       *ub = facts_.scalar(operandValue(parent, "upperBound"));
+      bool iterates = lb && ub && lb->hiKnown && ub->loKnown && lb->range.hi < ub->range.lo;
+      if (!iterates) return q;
+    } else if (is(parent, OpKind::If)) {
+      const ScalarFact* c = facts_.scalar(operandValue(parent, "condition"));
+      if (!c || !c->exact()) return q;
+    }
+  }
+  return kNoId;
 }
 
 std::string Executions::explain(ValueId v) const {

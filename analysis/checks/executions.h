@@ -85,6 +85,12 @@ public:
   // the loop at line 12"; empty when nothing does (every execution is alike).
   std::string describe(const Execution& e) const;
 
+  // Where `op` may not run although the function does: the innermost `if`
+  // whose condition the facts do not decide, `for` not known to iterate at
+  // least once, or `loop` with an exit before it; kNoId when it certainly
+  // runs (in every execution of the code around it that reaches it).
+  OpId mayNotRun(OpId op) const;
+
   // How an iter_value is computed: "%j is an iter_value of the loop at line
   // 9: 2 in the first iteration, then 1 more in each"; empty for other values.
   std::string explain(ValueId v) const;
@@ -123,6 +129,8 @@ private:
   bool walkLoop(Walk& w, size_t at, Execution& e) const;
   bool charge(int64_t n) const;
   bool beforeEveryExit(const Operation& loop, OpId child) const;
+  bool holdsExit(OpId op) const;
+  bool firstIterationReaches(const Operation& loop, OpId child) const;
 
   const Program& p_;
   const ValueFacts& facts_;

@@ -74,8 +74,8 @@ class RaceChecker {
 public:
   RaceChecker(const CheckContext& cx, const TokenGraph& tokens, const Footprints& fp, const Locks& locks,
               std::set<std::string_view>& names)
-      : p_(cx.program), options_(cx.options), tokens_(tokens), facts_(cx.facts), fp_(fp), locks_(locks),
-        names_(names) {}
+      : p_(cx.program), options_(cx.options), tokens_(tokens), facts_(cx.facts), executions_(cx.executions),
+        fp_(fp), locks_(locks), names_(names) {}
 
   void run(DiagSink& diags);
 
@@ -108,6 +108,7 @@ private:
   const CheckOptions& options_;
   const TokenGraph& tokens_;
   const ValueFacts& facts_;
+  const Executions& executions_;
   const Footprints& fp_;
   const Locks& locks_;
   std::map<std::pair<OpId, Kind>, Finding> findings_;
@@ -214,18 +215,23 @@ void RaceChecker::sameRun(const Access& a, const Access& b) {
   Footprints::Result r = fp_.same(a, b, false);
   if (!improves(b.op, Kind::SameRun, r.kind) || tokens_.exclusive(a.op, b.op)) return;
   r = fp_.same(a, b);
-  bool must = r.kind == Overlap::Must;
+  bool same = r.kind == Overlap::Must;
+  // The same memory, but one of them may not run: possible, not certain.
+  OpId unsure = same ? executions_.mayNotRun(a.op) : kNoId;
+  if (same && unsure == kNoId) unsure = executions_.mayNotRun(b.op);
+  bool must = same && unsure == kNoId;
   std::string rw = a.writes && b.writes ? "both write" : "one of them writes";
+  std::string parties = opText(b) + " and the " + opText(a) + " at " + lineText(a.op);
   std::string msg =
-      must ? opText(b) + " and the " + opText(a) + " at " + lineText(a.op) + " both access " + r.where +
-                 " and " + rw +
+      must ? parties + " both access " + r.where + " and " + rw +
                  ", but no token orders them (program order does not order token-ordered operations)"
-           : opText(b) + " and the " + opText(a) + " at " + lineText(a.op) + " may access the same memory (" +
-                 r.where + ") and " + rw + ", but no token orders them";
+      : same ? parties + " both access " + r.where + " when both run (whether the '" + std::string(mnemonic(p_.op(unsure))) + "'" +
+                   " at " + lineText(unsure) + " runs them is not known) and " + rw + ", but no token orders them"
+             : parties + " may access the same memory (" + r.where + ") and " + rw + ", but no token orders them";
   Diagnostic d = make(b, must ? Severity::Error : Severity::Warning, "race.unordered", msg);
-  noteOther(d, a, must ? r.where : std::string());
+  noteOther(d, a, same ? r.where : std::string());
   if (auto fix = threadToken(b, a)) d.fixes.push_back(std::move(*fix));
-  report(b.op, Kind::SameRun, r.kind, std::move(d));
+  report(b.op, Kind::SameRun, must ? Overlap::Must : Overlap::May, std::move(d));
 }
 
 // --- across iterations --------------------------------------------------------------

@@ -381,6 +381,41 @@ TEST(Races, BlocksStoreInEitherArmOfAnIf) {
   }
 }
 
+// An unordered pair in one tile block is certain only when both run: a store
+// in a `while` on a loaded flag may not run (a warning naming the loop); a
+// `while i < 4` from 0 certainly enters its body (an error).
+TEST(Races, SameRunPairThatMayNotRun) {
+  auto text = [](const std::string& go) {
+    return kernel("%p: tile<ptr<f32>>, %q: tile<ptr<i32>>",
+                  kView + "    %flag, %tf = load_ptr_tko weak %q : tile<ptr<i32>> -> tile<i32>, token\n" +
+                      storeV("s0", "c1") +
+                      "    %r = loop iter_values(%i = %c0) : tile<i32> -> tile<i32> {\n"
+                      "      %go = cmpi less_than %" + go + ", %c4, signed : tile<i32> -> tile<i1>\n"
+                      "      if %go {\n        yield\n      } else {\n        break %i : tile<i32>\n      }\n"
+                      "  " + storeV("s1", "c1") +
+                      "      %n = addi %i, %c1 : tile<i32>\n      continue %n : tile<i32>\n    }\n");
+  };
+  // The pair with the store before the loop (the store in the loop also races with itself across iterations).
+  auto pair = [](const Analysis& a) -> const Diagnostic* {
+    for (const Diagnostic* d : races(a))
+      if (d->message.starts_with("'store_view_tko' and the 'store_view_tko' at line 11")) return d;
+    return nullptr;
+  };
+  Analysis onFlag = run(text("flag")), onCounter = run(text("i"));
+  const Diagnostic* loaded = pair(onFlag);
+  ASSERT_NE(loaded, nullptr);
+  EXPECT_EQ(loaded->severity, Severity::Warning);
+  EXPECT_EQ(loaded->message,
+            "'store_view_tko' and the 'store_view_tko' at line 11 both access tile (1) of %pv when both run (whether "
+            "the 'loop' at line 12 runs them is not known) and both write, but no token orders them");
+  const Diagnostic* counted = pair(onCounter);
+  ASSERT_NE(counted, nullptr);
+  EXPECT_EQ(counted->severity, Severity::Error);
+  EXPECT_EQ(counted->message,
+            "'store_view_tko' and the 'store_view_tko' at line 11 both access tile (1) of %pv and both write, but no "
+            "token orders them (program order does not order token-ordered operations)");
+}
+
 // A scatter through row numbers loaded from an index array that no op of the
 // kernel writes: two blocks that load the same entries store to the same
 // elements, whatever the entries hold (cuTile's MoE scatter with a wrong
