@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analysis/checks/ir_query.h"
+#include "analysis/ir/attr_values.h"
 
 namespace tilesight {
 
@@ -122,14 +123,14 @@ std::optional<int64_t> Executions::compute(ValueId v, const Execution& e, int& b
   if (n == OpKind::Cmpi) return compare(op, *x, e, budget);
   if (n == OpKind::Exti || n == OpKind::Trunci) {
     unsigned from = intBits(p_.typeOf(op.operands[0].value));
-    return wrap(keywordOf(op, "signedness") == "unsigned" ? __int128(unsignedOf(*x, from)) : __int128(*x), bits);
+    return wrap(signednessOf(op) == Signedness::Unsigned ? __int128(unsignedOf(*x, from)) : __int128(*x), bits);
   }
   if (n == OpKind::Negi) return wrap(-__int128(*x), bits);
   if (n == OpKind::Absi) return wrap(*x < 0 ? -__int128(*x) : __int128(*x), bits);
   if (op.operands.size() < 2) return std::nullopt;
   auto y = compute(op.operands[1].value, e, budget);
   if (!y) return std::nullopt;
-  bool uns = keywordOf(op, "signedness") == "unsigned";
+  bool uns = signednessOf(op) == Signedness::Unsigned;
   __int128 l = uns ? __int128(unsignedOf(*x, bits)) : __int128(*x),
            r = uns ? __int128(unsignedOf(*y, bits)) : __int128(*y);
   if (n == OpKind::Addi) return wrap(l + r, bits);
@@ -145,9 +146,9 @@ std::optional<int64_t> Executions::compute(ValueId v, const Execution& e, int& b
   if (r == 0) return std::nullopt;  // undefined: no execution computes it
   if (n == OpKind::Remi) return wrap(l % r, bits);
   __int128 q = l / r, m = l % r;  // divi
-  std::string_view mode = keywordOf(op, "rounding");
-  if (mode == "negative_inf" && m != 0 && ((m < 0) != (r < 0))) --q;
-  if (mode == "positive_inf" && m != 0 && ((m < 0) == (r < 0))) ++q;
+  std::optional<Rounding> mode = roundingOf(op);
+  if (mode == Rounding::NegativeInf && m != 0 && ((m < 0) != (r < 0))) --q;
+  if (mode == Rounding::PositiveInf && m != 0 && ((m < 0) == (r < 0))) ++q;
   return wrap(q, bits);
 }
 
@@ -223,18 +224,20 @@ std::optional<int64_t> Executions::compare(const Operation& cmp, int64_t lhs, co
   auto rhs = compute(cmp.operands[1].value, e, budget);
   unsigned bits = intBits(p_.typeOf(cmp.operands[0].value));
   if (!rhs || !bits) return std::nullopt;
-  bool uns = keywordOf(cmp, "signedness") == "unsigned";
+  bool uns = signednessOf(cmp) == Signedness::Unsigned;
   __int128 l = uns ? __int128(unsignedOf(lhs, bits)) : __int128(lhs),
            r = uns ? __int128(unsignedOf(*rhs, bits)) : __int128(*rhs);
-  std::string_view pred = keywordOf(cmp, "comparison_predicate");
-  bool v;
-  if (pred == "equal") v = l == r;
-  else if (pred == "not_equal") v = l != r;
-  else if (pred == "less_than") v = l < r;
-  else if (pred == "less_than_or_equal") v = l <= r;
-  else if (pred == "greater_than") v = l > r;
-  else if (pred == "greater_than_or_equal") v = l >= r;
-  else return std::nullopt;
+  std::optional<Predicate> pred = predicateOf(cmp);
+  if (!pred) return std::nullopt;
+  bool v = false;
+  switch (*pred) {
+    case Predicate::Equal: v = l == r; break;
+    case Predicate::NotEqual: v = l != r; break;
+    case Predicate::LessThan: v = l < r; break;
+    case Predicate::LessThanOrEqual: v = l <= r; break;
+    case Predicate::GreaterThan: v = l > r; break;
+    case Predicate::GreaterThanOrEqual: v = l >= r; break;
+  }
   return v ? -1 : 0;
 }
 

@@ -167,8 +167,8 @@ Footprints::Footprints(const Program& program, const ValueFacts& facts, const Ex
     OpKind k = op.info->kind;
     Access& a = accesses_.emplace_back();  // built in place: an Access is large
     a.op = id;
-    a.ordering = keywordOf(op, "memory_ordering_semantics");
-    a.scope = keywordOf(op, "memory_scope");
+    a.ordering = orderingOf(op).value_or(MemoryOrdering::Weak);
+    a.scope = scopeOf(op);
     a.reads = op.info->traits & kReadsMemory;
     a.writes = op.info->traits & kWritesMemory;
     if (viewAccess(k))

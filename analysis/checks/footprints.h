@@ -32,6 +32,7 @@
 
 #include "analysis/checks/executions.h"
 #include "analysis/checks/value_facts.h"
+#include "analysis/ir/attr_values.h"
 #include "analysis/ir/ir.h"
 
 namespace tilesight {
@@ -51,8 +52,8 @@ struct Access {
   OpId op = kNoId;
   bool reads = false;
   bool writes = false;
-  std::string_view ordering;  // weak, relaxed, acquire, release, acq_rel
-  std::string_view scope;     // empty for weak; tl_blk, device, sys
+  MemoryOrdering ordering = MemoryOrdering::Weak;
+  std::optional<MemoryScope> scope;  // none for weak
   ValueId root = kNoId;
   // View accesses: the view, its source (equal sources tile the same memory
   // the same way) and each index with its form (nullopt: unknown).
@@ -67,7 +68,9 @@ struct Access {
   // only the same value in one execution is known to be the same memory.
   bool loose = false;
 
-  bool weak() const { return scope.empty(); }
+  bool weak() const { return !scope; }
+  // Device or system scope: it reaches other tile blocks.
+  bool coversBlocks() const { return scope == MemoryScope::Device || scope == MemoryScope::Sys; }
 };
 
 class Footprints {

@@ -6,7 +6,6 @@ namespace tilesight {
 
 namespace {
 
-bool coversBlocks(const Access& a) { return a.scope == "device" || a.scope == "sys"; }
 
 // One element, reached through a pointer: a lock word.
 bool lockWord(const Access& a) {
@@ -30,11 +29,11 @@ Locks::Locks(const Program& program, const TokenGraph& tokens, const Footprints&
 }
 
 bool Locks::acquires(const Access& op) {
-  return coversBlocks(op) && (op.ordering == "acquire" || op.ordering == "acq_rel");
+  return op.coversBlocks() && (op.ordering == MemoryOrdering::Acquire || op.ordering == MemoryOrdering::AcqRel);
 }
 
 bool Locks::releases(const Access& op) {
-  return coversBlocks(op) && (op.ordering == "release" || op.ordering == "acq_rel");
+  return op.coversBlocks() && (op.ordering == MemoryOrdering::Release || op.ordering == MemoryOrdering::AcqRel);
 }
 
 bool Locks::spins(OpId op) const {

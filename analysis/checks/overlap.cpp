@@ -26,6 +26,7 @@
 #include "analysis/checks/checks.h"
 #include "analysis/checks/ir_query.h"
 #include "analysis/checks/value_facts.h"
+#include "analysis/ir/attr_values.h"
 #include "analysis/layout/layout.h"
 #include "analysis/verify/verify_util.h"
 
@@ -117,12 +118,12 @@ struct Consequence {
 std::optional<Consequence> consequenceOf(const OpRef& o, bool maybeMasked) {
   OpKind name = o.op.info->kind;
   std::optional<Consequence> c;
-  if (name == OpKind::AtomicCasTko || (name == OpKind::AtomicRmwTko && o.keyword("mode") == "xchg")) {
+  if (name == OpKind::AtomicCasTko || (name == OpKind::AtomicRmwTko && attrValue<AtomicMode>(o.op, "mode") == AtomicMode::Xchg)) {
     c = Consequence{Severity::Warning,
                     "the two atomic operations run in an unspecified order, so which value "
                     "remains (and what each returns) depends on it"};
   } else if (name == OpKind::StoreViewTko || name == OpKind::StorePtrTko) {
-    if (o.keyword("memory_ordering_semantics") == "weak")
+    if (orderingOf(o.op) == MemoryOrdering::Weak)
       c = Consequence{Severity::Error,
                       "a weak store that writes one address twice races with itself (memory "
                       "model: internal overlap in the destination tile)"};

@@ -52,7 +52,6 @@ std::string blockText(const std::array<int64_t, 3>& b) {
   return "(" + std::to_string(b[0]) + ", " + std::to_string(b[1]) + ", " + std::to_string(b[2]) + ")";
 }
 
-bool coversOtherBlocks(const Access& a) { return a.scope == "device" || a.scope == "sys"; }
 
 enum class Kind { SameRun, Iterations, Blocks, Scope };
 
@@ -310,7 +309,7 @@ std::string RaceChecker::orTwinText(const Access& x) const {
 
 void RaceChecker::acrossBlocks(const Access& a, const Access& b) {
   bool scoped = !a.weak() && !b.weak();
-  if (scoped && coversOtherBlocks(a) && coversOtherBlocks(b)) return;
+  if (scoped && a.coversBlocks() && b.coversBlocks()) return;
   bool eitherA = interchangeable(a), eitherB = interchangeable(b);
   // Twins stand for each other: the first one's pair with itself says it all.
   if (eitherA && (fp_.twin(a) == &b || (a.op == b.op && fp_.twin(a)->op < a.op))) return;
@@ -344,10 +343,10 @@ void RaceChecker::acrossBlocks(const Access& a, const Access& b) {
                                            " in tile block " + blockText(r.blockA) + " (" + gridText() + ")";
   Diagnostic d;
   if (scoped) {
-    const Access& narrow = coversOtherBlocks(b) ? a : b;
+    const Access& narrow = b.coversBlocks() ? a : b;
     std::string msg = parties + access + r.where + maybe + ", but the " + opText(narrow) + " has scope " +
-                      std::string(narrow.scope) + ", which covers only the tile block that runs it: its " +
-                      std::string(narrow.ordering) + " access does not communicate with the other tile block";
+                      std::string(keywordName(*narrow.scope)) + ", which covers only the tile block that runs it: its " +
+                      std::string(keywordName(narrow.ordering)) + " access does not communicate with the other tile block";
     d = make(b, severity, "race.scope", msg);
     if (a.op != b.op) noteOther(d, a, r.where);
     if (const Attr* s = p_.op(narrow.op).attr("memory_scope"); s && !s->range.empty())
@@ -418,7 +417,7 @@ void RaceChecker::brokenLock(const Party& pa, const Party& pb, const Locks::Sect
   bool aAfter = tokens_.waitsFor(a.op, acq.op), bAfter = tokens_.waitsFor(b.op, acq.op);
   bool aBefore = tokens_.waitsFor(rel.op, a.op), bBefore = tokens_.waitsFor(rel.op, b.op);
   auto semantics = [](const Access& x) {
-    return std::string(x.ordering) + (x.scope.empty() ? "" : " " + std::string(x.scope));
+    return std::string(keywordName(x.ordering)) + (x.scope ? " " + std::string(keywordName(*x.scope)) : "");
   };
   bool onA;
   std::string why;
@@ -562,7 +561,7 @@ std::optional<Fix> RaceChecker::threadToken(const Access& later, const Access& e
 std::optional<Fix> RaceChecker::widenScope(const Access& a, const Access& b) const {
   Fix f{"use scope device", {}};
   for (const Access* x : {&a, &b}) {
-    if (x->scope != "tl_blk") continue;
+    if (x->scope != MemoryScope::TlBlk) continue;
     const Attr* s = p_.op(x->op).attr("memory_scope");
     if (!s || s->range.empty() || p_.source.substr(s->range.begin, s->range.end - s->range.begin) != "tl_blk")
       return std::nullopt;

@@ -4,6 +4,8 @@
 // results can join what flows out of the body.
 #include "analysis/checks/value_facts.h"
 
+#include "analysis/ir/attr_values.h"
+
 #include "analysis/checks/ir_query.h"
 
 #include <algorithm>
@@ -66,16 +68,16 @@ Affine symbol(ValueId v) {
 std::optional<Affine> scaled(const Affine& a, int64_t k) { return addScaled(Affine::constant(0), a, k); }
 
 // Rounded quotient of a / b for b > 0 (divi's rounding modes).
-Wide divRound(Wide a, Wide b, std::string_view mode) {
+Wide divRound(Wide a, Wide b, std::optional<Rounding> mode) {
   Wide q = a / b, r = a % b;
-  if (mode == "negative_inf" && r < 0) return q - 1;
-  if (mode == "positive_inf" && r > 0) return q + 1;
+  if (mode == Rounding::NegativeInf && r < 0) return q - 1;
+  if (mode == Rounding::PositiveInf && r > 0) return q + 1;
   return q;
 }
 
 bool noSignedWrap(const Operation& op) {
-  std::string_view o = keywordOf(op, "overflow");
-  return o == "no_signed_wrap" || o == "no_wrap";
+  Overflow o = overflowOf(op);
+  return o == Overflow::NoSignedWrap || o == Overflow::NoWrap;
 }
 
 enum class Bin { Add, Sub, Mul, Shl, Div, Rem, Shr, Max, Min, And, Or, Xor };
@@ -277,8 +279,8 @@ private:
   ScalarFact joinScalar(const ScalarFact& a, const ScalarFact& b, ValueId self) const;
   bool checkSpread(TileFact& f, bool nsw) const;
   using Saved = std::vector<std::pair<ValueId, TileFact>>;  // plain facts to restore after a region
-  static std::string_view negation(std::string_view pred);
-  void refine(ValueId v, const ScalarFact& bound, std::string_view pred, bool lhs, std::pair<OpId, uint32_t> where,
+  static std::optional<Predicate> negation(std::optional<Predicate> pred);
+  void refine(ValueId v, const ScalarFact& bound, Predicate pred, bool lhs, std::pair<OpId, uint32_t> where,
               OpId cmp, Saved& saved);
   void narrowDependent(ValueId d, ValueId v, const ScalarFact& nv, std::pair<OpId, uint32_t> where, Saved& saved);
   void narrow(ValueId v, TileFact f, std::pair<OpId, uint32_t> where, Saved& saved);
@@ -437,18 +439,18 @@ void FactBuilder::walkIf(OpId id, const Operation& op) {
   for (size_t ri = 0; ri < op.regions.size(); ++ri) {
     Saved saved;
     if (cmp) {
-      std::string_view pred = keywordOf(*cmp, "comparison_predicate");
+      std::optional<Predicate> pred = predicateOf(*cmp);
       if (ri == 1) pred = negation(pred);
       ValueId x = cmp->operands[0].value, y = cmp->operands[1].value;
       const TileFact *fx = get(x), *fy = get(y);
       bool usable = fx && fy && fx->uniform() && fy->uniform() &&
-                    (keywordOf(*cmp, "signedness") == "signed" || (fx->base.range.lo >= 0 && fy->base.range.lo >= 0));
-      if (usable && !pred.empty()) {
+                    (signednessOf(*cmp) == Signedness::Signed || (fx->base.range.lo >= 0 && fy->base.range.lo >= 0));
+      if (usable && pred) {
         ScalarFact bx = fx->base, by = fy->base;
         std::pair<OpId, uint32_t> where{id, static_cast<uint32_t>(ri)};
         OpId cmpId = p_.value(cond).owner;
-        refine(x, by, pred, true, where, cmpId, saved);
-        refine(y, bx, pred, false, where, cmpId, saved);
+        refine(x, by, *pred, true, where, cmpId, saved);
+        refine(y, bx, *pred, false, where, cmpId, saved);
       }
     }
     walkRegion(op.regions[ri]);
@@ -456,34 +458,38 @@ void FactBuilder::walkIf(OpId id, const Operation& op) {
   }
 }
 
-// The predicate that holds in the else region ("" when none is useful).
-std::string_view FactBuilder::negation(std::string_view pred) {
-  static constexpr std::pair<std::string_view, std::string_view> negations[] = {
-      {"less_than", "greater_than_or_equal"}, {"greater_than_or_equal", "less_than"},
-      {"greater_than", "less_than_or_equal"}, {"less_than_or_equal", "greater_than"}};
-  for (const auto& [p, neg] : negations)
-    if (pred == p) return neg;
-  return {};
+// The predicate that holds in the else region (nullopt when none is useful).
+std::optional<Predicate> FactBuilder::negation(std::optional<Predicate> pred) {
+  if (!pred) return std::nullopt;
+  switch (*pred) {
+    case Predicate::LessThan: return Predicate::GreaterThanOrEqual;
+    case Predicate::GreaterThanOrEqual: return Predicate::LessThan;
+    case Predicate::GreaterThan: return Predicate::LessThanOrEqual;
+    case Predicate::LessThanOrEqual: return Predicate::GreaterThan;
+    case Predicate::Equal:
+    case Predicate::NotEqual: return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 // Narrows v (the lhs or rhs of `lhs PRED rhs`) by the other side's bound, and
 // the values computed earlier as an exact c0 + k * v with it.
-void FactBuilder::refine(ValueId v, const ScalarFact& other, std::string_view pred, bool lhs,
+void FactBuilder::refine(ValueId v, const ScalarFact& other, Predicate pred, bool lhs,
                          std::pair<OpId, uint32_t> where, OpId cmp, Saved& saved) {
   const TileFact* cur = get(v);
   if (!cur) return;
   TileFact f = *cur;
   ScalarFact& s = f.base;
   // v < other (as lhs of less_than), or v > other (as rhs of less_than), ...
-  bool below = (pred == "less_than" || pred == "less_than_or_equal") == lhs;
-  bool strict = pred == "less_than" || pred == "greater_than";
-  if (pred == "equal") {
+  bool below = (pred == Predicate::LessThan || pred == Predicate::LessThanOrEqual) == lhs;
+  bool strict = pred == Predicate::LessThan || pred == Predicate::GreaterThan;
+  if (pred == Predicate::Equal) {
     if (other.range.hi < s.range.hi) s.range.hi = other.range.hi, s.hiKnown = other.hiKnown;
     if (other.range.lo > s.range.lo) s.range.lo = other.range.lo, s.loKnown = other.loKnown;
-  } else if (pred != "not_equal" && below) {
+  } else if (pred != Predicate::NotEqual && below) {
     Wide bound = Wide(other.range.hi) - strict;
     if (bound < s.range.hi) s.range.hi = static_cast<int64_t>(bound), s.hiKnown = other.hiKnown;
-  } else if (pred != "not_equal") {
+  } else if (pred != Predicate::NotEqual) {
     Wide bound = Wide(other.range.lo) + strict;
     if (bound > s.range.lo) s.range.lo = static_cast<int64_t>(bound), s.loKnown = other.loKnown;
   }
@@ -587,17 +593,18 @@ void FactBuilder::transfer(OpId id, const Operation& op) {
 
 // Whether `lhs PRED rhs` holds for every pair of values in the two intervals
 // (true), for none (false), or neither.
-static std::optional<bool> decided(std::string_view pred, Interval a, Interval b) {
-  if (pred == "equal" || pred == "not_equal") {
+static std::optional<bool> decided(std::optional<Predicate> pred, Interval a, Interval b) {
+  if (!pred) return std::nullopt;
+  if (pred == Predicate::Equal || pred == Predicate::NotEqual) {
     std::optional<bool> eq;
     if (a.single() && b.single() && a.lo == b.lo) eq = true;
     else if (a.hi < b.lo || b.hi < a.lo) eq = false;
     if (!eq) return std::nullopt;
-    return pred == "equal" ? *eq : !*eq;
+    return pred == Predicate::Equal ? *eq : !*eq;
   }
-  bool lt = pred == "less_than" || pred == "less_than_or_equal";
+  bool lt = pred == Predicate::LessThan || pred == Predicate::LessThanOrEqual;
   if (!lt) std::swap(a, b);  // a > b is b < a
-  bool strict = pred == "less_than" || pred == "greater_than";
+  bool strict = pred == Predicate::LessThan || pred == Predicate::GreaterThan;
   if (strict ? a.hi < b.lo : a.hi <= b.lo) return true;
   if (strict ? a.lo >= b.hi : a.lo > b.hi) return false;
   return std::nullopt;
@@ -613,8 +620,8 @@ void FactBuilder::compare(ValueId r, const Operation& op) {
   auto ra = a->range(), rb = b->range();
   if (!ra || !rb) return;
   // Unsigned order agrees with the signed one on non-negative values.
-  if (keywordOf(op, "signedness") == "unsigned" && (ra->lo < 0 || rb->lo < 0)) return;
-  auto v = decided(keywordOf(op, "comparison_predicate"), *ra, *rb);
+  if (signednessOf(op) == Signedness::Unsigned && (ra->lo < 0 || rb->lo < 0)) return;
+  auto v = decided(predicateOf(op), *ra, *rb);
   if (!v) return;
   TileFact f = exactTile(r, *v ? -1 : 0, strongerBasis(a->base.basis, b->base.basis));
   f.base.evidence = Evidence::Derived;
@@ -744,9 +751,8 @@ std::optional<Bounds> FactBuilder::bounds(Bin k, const ScalarFact& a, const Scal
     Wide v = k == Bin::And ? (x & y) : k == Bin::Or ? (x | y) : (x ^ y);
     return Bounds{v, v, true, true};
   }
-  std::string_view sign = keywordOf(op, "signedness");
   // Unsigned (or unstated) semantics agree with signed ones on non-negative values.
-  bool asSignedOk = sign == "signed" || (alo >= 0 && blo >= 0);
+  bool asSignedOk = signednessOf(op) == Signedness::Signed || (alo >= 0 && blo >= 0);
   switch (k) {
     case Bin::Add: return Bounds{alo + blo, ahi + bhi, a.loKnown && b.loKnown, a.hiKnown && b.hiKnown};
     case Bin::Sub: return Bounds{alo - bhi, ahi - blo, a.loKnown && b.hiKnown, a.hiKnown && b.loKnown};
@@ -766,7 +772,7 @@ std::optional<Bounds> FactBuilder::bounds(Bin k, const ScalarFact& a, const Scal
     }
     case Bin::Div: {
       if (blo <= 0 || !asSignedOk) return std::nullopt;
-      std::string_view mode = keywordOf(op, "rounding");
+      std::optional<Rounding> mode = roundingOf(op);
       Wide c[4] = {divRound(alo, blo, mode), divRound(alo, bhi, mode), divRound(ahi, blo, mode),
                    divRound(ahi, bhi, mode)};
       bool all = a.loKnown && a.hiKnown && b.loKnown && b.hiKnown;
@@ -906,8 +912,8 @@ void FactBuilder::binary(ValueId r, const Operation& op, Bin k) {
 
 void FactBuilder::noteCeilDiv(ValueId r, Bin k, const TileFact& a, const TileFact& b, const Operation& op) {
   auto den = b.base.exact();
-  if (k != Bin::Div || !den || *den <= 0 || !a.base.affine || keywordOf(op, "rounding") != "positive_inf") return;
-  if (keywordOf(op, "signedness") != "signed" && a.base.range.lo < 0) return;  // unsigned: not a ceil of n
+  if (k != Bin::Div || !den || *den <= 0 || !a.base.affine || roundingOf(op) != Rounding::PositiveInf) return;
+  if (signednessOf(op) != Signedness::Signed && a.base.range.lo < 0) return;  // unsigned: not a ceil of n
   vf_.ceilDivs_[r] = CeilDiv{*a.base.affine, *den, a.base.bits};
 }
 
@@ -929,7 +935,7 @@ void FactBuilder::extend(ValueId r, const Operation& op, bool ext) {
   f.elemBits = u.elemBits;
   f.base.bits = u.base.bits;
   auto range = a->range();
-  bool keeps = range && (ext ? keywordOf(op, "signedness") == "signed" || range->lo >= 0
+  bool keeps = range && (ext ? signednessOf(op) == Signedness::Signed || range->lo >= 0
                              : fitsIn(range->lo, u.elemBits) && fitsIn(range->hi, u.elemBits));
   if (keeps) {
     // A form that held modulo the narrower width does not hold in the wider one.
@@ -938,7 +944,7 @@ void FactBuilder::extend(ValueId r, const Operation& op, bool ext) {
     return set(r, std::move(f));
   }
   // Unsigned extension of possibly negative values: [0, 2^from - 1], no evidence.
-  if (ext && keywordOf(op, "signedness") == "unsigned" && a->elemBits < 63)
+  if (ext && signednessOf(op) == Signedness::Unsigned && a->elemBits < 63)
     u.base.range = {0, (int64_t(1) << a->elemBits) - 1};
   // Truncation keeps an affine form modulo the narrower width.
   if (!ext && a->base.affine && u.base.affine) {

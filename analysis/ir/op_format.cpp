@@ -28,7 +28,12 @@ FormatElem compileWord(std::string_view w) {
     size_t colon = w.find(':');
     e.kind = FormatElem::Attr;
     e.names = splitNames(w.substr(1, colon - 1), ',');
-    e.text = std::string(w.substr(colon + 1));
+    std::string_view kind = w.substr(colon + 1);
+    if (size_t eq = kind.find('='); eq != std::string_view::npos) {
+      e.dflt = std::string(kind.substr(eq + 1));
+      kind = kind.substr(0, eq);
+    }
+    e.text = std::string(kind);
   } else if (w == "{}") {
     e.kind = FormatElem::AttrDict;
   } else if (w == "{kw}") {

@@ -106,7 +106,7 @@ constexpr std::string_view kBinary = "%lhs ',' %rhs {} ':' t(result=lhs=rhs)";
 constexpr std::string_view kBinaryOvf = "%lhs ',' %rhs @overflow:ovf {} ':' t(result=lhs=rhs)";
 constexpr std::string_view kBinarySign = "%lhs ',' %rhs @signedness:sign {} ':' t(result=lhs=rhs)";
 constexpr std::string_view kBinaryIeee =
-    "%lhs ',' %rhs @rounding_mode:rnd_ieee @flush_to_zero:unit {} ':' t(result=lhs=rhs)";
+    "%lhs ',' %rhs @rounding_mode:rnd_ieee=nearest_even @flush_to_zero:unit {} ':' t(result=lhs=rhs)";
 constexpr std::string_view kCast = "%source {} ':' t(source) '->' t(result)";
 constexpr std::string_view kTerm = "{} [ %operands* ':' t(operands*) ]";
 constexpr std::string_view kMemLoadPtr =
@@ -167,6 +167,20 @@ void OpTable::resolveGroups(const OpInfo& op, std::vector<FormatElem>& elems) {
     resolveGroups(op, e.children);
   }
 }
+
+namespace {
+std::string_view defaultIn(const std::vector<FormatElem>& elems, std::string_view name) {
+  for (const FormatElem& e : elems) {
+    if (e.kind == FormatElem::Attr && !e.dflt.empty())
+      for (const std::string& n : e.names)
+        if (n == name) return e.dflt;
+    if (std::string_view d = defaultIn(e.children, name); !d.empty()) return d;
+  }
+  return {};
+}
+}  // namespace
+
+std::string_view OpInfo::attrDefault(std::string_view name) const { return defaultIn(syntax, name); }
 
 int OpInfo::operandGroup(std::string_view n) const {
   for (size_t i = 0; i < operands.size(); ++i)

@@ -99,6 +99,8 @@ struct OpInfo {
   std::string_view doc;
   std::vector<FormatElem> syntax;  // compiled `format`; empty for custom
 
+  // The value attribute `name` takes when omitted (from `format`); empty when none.
+  std::string_view attrDefault(std::string_view name) const;
   int operandGroup(std::string_view n) const;
   int resultGroup(std::string_view n) const;
 };

@@ -1,23 +1,27 @@
 #include "analysis/syntax/keywords.h"
 
+#include "analysis/ir/attr_values.h"
 #include "analysis/ir/types.h"
 
 namespace tilesight {
 
+namespace {
+template <class E>
+std::vector<std::string_view> wordsOf() {
+  llvm::ArrayRef<std::string_view> names = keywordNames<E>();
+  return {names.begin(), names.end()};
+}
+}  // namespace
+
 const KeywordSet* keywordSet(std::string_view kind) {
-  static const KeywordSet ord{"a memory ordering", "", {"weak", "relaxed", "acquire", "release", "acq_rel"}};
-  static const KeywordSet scope{"a memory scope", "", {"tl_blk", "device", "sys"}};
-  static const KeywordSet sign{"signedness", "", {"signed", "unsigned"}};
-  static const KeywordSet pred{"a comparison predicate", "",
-                               {"equal", "not_equal", "less_than", "less_than_or_equal", "greater_than",
-                                "greater_than_or_equal"}};
-  static const KeywordSet cmpord{"a comparison ordering", "", {"ordered", "unordered"}};
-  static const KeywordSet atomic{"an atomic mode", "",
-                                 {"and", "or", "xor", "add", "addf", "max", "min", "umax", "umin", "xchg"}};
-  static const KeywordSet rounding{"rounding", "rounding",
-                                   {"nearest_even", "zero", "negative_inf", "positive_inf", "approx", "full",
-                                    "nearest_int_to_zero"}};
-  static const KeywordSet overflow{"overflow", "overflow", {"none", "no_signed_wrap", "no_unsigned_wrap", "no_wrap"}};
+  static const KeywordSet ord{"a memory ordering", "", wordsOf<MemoryOrdering>()};
+  static const KeywordSet scope{"a memory scope", "", wordsOf<MemoryScope>()};
+  static const KeywordSet sign{"signedness", "", wordsOf<Signedness>()};
+  static const KeywordSet pred{"a comparison predicate", "", wordsOf<Predicate>()};
+  static const KeywordSet cmpord{"a comparison ordering", "", wordsOf<CmpOrdering>()};
+  static const KeywordSet atomic{"an atomic mode", "", wordsOf<AtomicMode>()};
+  static const KeywordSet rounding{"rounding", "rounding", wordsOf<Rounding>()};
+  static const KeywordSet overflow{"overflow", "overflow", wordsOf<Overflow>()};
   if (kind == "ord") return &ord;
   if (kind == "scope" || kind == "scope?") return &scope;
   if (kind == "sign") return &sign;

@@ -29,33 +29,43 @@ Range attrRange(const OpRef& o, std::string_view name) {
   return a ? a->range : o.at();
 }
 
-// Rounding modes a float op accepts, its default, and whether `full` is f32-only
-// (it is for divf; for tanh/exp `full` is the ordinary, any-precision mode).
+// Rounding modes a float op accepts and whether `full` is f32-only (it is
+// for divf; for tanh/exp `full` is the ordinary, any-precision mode), from
+// the kind its format gives `rounding_mode` (rnd_ieee, rnd_divf, ...); the
+// default is the format's too (OpInfo::attrDefault).
 struct RoundingSpec {
   std::vector<std::string_view> allowed;
-  std::string_view dflt;
   bool fullNeedsF32 = false;
 };
 
-RoundingSpec roundingSpec(std::string_view op) {
+std::string_view roundingKind(const std::vector<FormatElem>& elems) {
+  for (const FormatElem& e : elems) {
+    if (e.kind == FormatElem::Attr && !e.names.empty() && e.names[0] == "rounding_mode") return e.text;
+    if (std::string_view k = roundingKind(e.children); !k.empty()) return k;
+  }
+  return {};
+}
+
+RoundingSpec roundingSpec(const OpInfo& info) {
   std::vector<std::string_view> ieee = {"nearest_even", "zero", "negative_inf", "positive_inf"};
-  if (op == "addf" || op == "subf" || op == "mulf" || op == "fma") return {ieee, "nearest_even"};
-  if (op == "divf") {
+  std::string_view kind = roundingKind(info.syntax);
+  if (kind == "rnd_ieee") return {ieee};
+  if (kind == "rnd_divf") {
     ieee.insert(ieee.end(), {"approx", "full"});
-    return {ieee, "nearest_even", true};
+    return {ieee, true};
   }
-  if (op == "sqrt") {
+  if (kind == "rnd_sqrt") {
     ieee.push_back("approx");
-    return {ieee, "nearest_even"};
+    return {ieee};
   }
-  if (op == "tanh" || op == "exp") return {{"approx", "full"}, "full"};
+  if (kind == "rnd_tanh" || kind == "rnd_exp") return {{"approx", "full"}};
   return {};  // maxf, minf, exp2, rsqrt: no rounding attribute
 }
 
 void checkRounding(const OpRef& o, Elem elem, DiagSink& d) {
-  RoundingSpec spec = roundingSpec(o.name());
+  RoundingSpec spec = roundingSpec(*o.op.info);
   if (spec.allowed.empty()) return;
-  std::string mode = o.keyword("rounding_mode", spec.dflt);
+  std::string mode = o.keyword("rounding_mode");
   Range at = attrRange(o, "rounding_mode");
   if (!contains(spec.allowed, mode)) {
     failAt(d, o, at, "rounding<" + mode + "> is not accepted here; use one of " + joined(spec.allowed));
@@ -200,7 +210,7 @@ void checkScaleBlocks(const OpRef& o, const std::vector<MatOperand>& m, DiagSink
 
 void divi(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  std::string mode = o.keyword("rounding", "zero");
+  std::string mode = o.keyword("rounding");
   Range at = attrRange(o, "rounding");
   if (mode != "zero" && mode != "negative_inf" && mode != "positive_inf")
     failAt(d, o, at, "rounding<" + mode + "> is not an integer division mode; use zero, negative_inf or positive_inf");

@@ -77,7 +77,7 @@ void checkWidthChange(const OpRef& o, bool widen, DiagSink& d) {
 
 // `rounding_mode` must be `want` (the op's default when omitted).
 void requireRounding(const OpRef& o, std::string_view want, const std::string& why, DiagSink& d) {
-  std::string mode = o.keyword("rounding_mode", want);
+  std::string mode = o.keyword("rounding_mode");
   if (mode == want) return;
   Diagnostic& diag = failAt(d, o, attrRange(o, "rounding_mode"),
                             "rounding<" + mode + "> is not supported" + why + "; only rounding<" + std::string(want) +
@@ -117,7 +117,7 @@ void ftof(const Program& p, const Operation& op, DiagSink& d) {
     requireRounding(o, "nearest_even", " for float conversions", d);
     return;
   }
-  std::string mode = o.keyword("rounding_mode", "nearest_even");
+  std::string mode = o.keyword("rounding_mode");
   if (mode != "zero" && mode != "positive_inf")
     failAt(d, o, attrRange(o, "rounding_mode"),
            "conversion to f8E8M0FNU needs rounding<zero> or rounding<positive_inf>, got rounding<" + mode +

@@ -25,10 +25,10 @@ TypeRef OpRef::type(std::string_view operandName) const {
   return o ? p.typeOf(o->value) : nullptr;
 }
 
-std::string OpRef::keyword(std::string_view attrName, std::string_view dflt) const {
+std::string OpRef::keyword(std::string_view attrName) const {
   const Attr* a = op.attr(attrName);
   if (a && a->kind == AttrKind::Keyword) return a->s;
-  return std::string(dflt);
+  return op.info ? std::string(op.info->attrDefault(attrName)) : std::string();
 }
 
 Range OpRef::onOpLine(Range r) const {

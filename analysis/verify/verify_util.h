@@ -25,7 +25,7 @@ struct OpRef {
   TypeRef type(std::string_view operandName) const;     // its type, nullptr if absent/unknown
   TypeRef result(size_t i) const { return i < op.results.size() ? p.typeOf(op.results[i]) : nullptr; }
   const Attr* attr(std::string_view n) const { return op.attr(n); }
-  std::string keyword(std::string_view attrName, std::string_view dflt = {}) const;
+  std::string keyword(std::string_view attrName) const;
   std::string name() const { return std::string(op.info ? op.info->name : op.name); }
   // `r` if it starts on the op's first line, else the op name.
   Range onOpLine(Range r) const;
