@@ -6,10 +6,10 @@ const std::vector<CodeInfo>& diagnosticCodes() {
   static const std::vector<CodeInfo> codes = {
       {"syntax", "The text does not parse",
        "The program is not valid Tile IR text. tilesight recovers at the next operation or closing brace and "
-       "keeps checking the rest of the file.", true},
+       "keeps checking the rest of the file.", true, true},
       {"type", "A type-system or op rule is broken",
        "A rule of the Tile IR type system (tile shapes, views, pointers, tokens) or an operation's verifier "
-       "rule is broken. The message names the rule and the values involved.", true},
+       "rule is broken. The message names the rule and the values involved.", true, true},
       {"bounds.index", "A view index is outside the index space",
        "A load or store through a view uses an index that can (warning) or must (error) fall outside the "
        "view's index space, which is undefined behaviour.", true},

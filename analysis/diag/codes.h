@@ -11,6 +11,10 @@ struct CodeInfo {
   std::string_view title;
   std::string_view help;
   bool defaultError;  // error unless the check says otherwise
+  // A rule of the language (syntax, type): a program with such an error is
+  // not a Tile IR program and cannot run. The other codes are findings about
+  // a valid program (running it is how the sanitizer confirms them).
+  bool languageRule = false;
 };
 
 const std::vector<CodeInfo>& diagnosticCodes();
