@@ -25,7 +25,6 @@ uint64_t unsignedOf(int64_t v, unsigned bits) {
   return bits >= 64 ? uint64_t(v) : uint64_t(v) & ((uint64_t(1) << bits) - 1);
 }
 
-
 }  // namespace
 
 Executions::Executions(const Program& program, const ValueFacts& facts) : p_(program), facts_(facts) {
@@ -58,9 +57,9 @@ bool Executions::holdsExit(OpId id) const {
 // iteration (from constants, --arg values and the loop's initial
 // iter_values alone), takes a region that does not leave (`while i < n`
 // with n known enters its body).
-bool Executions::firstIterationReaches(const Operation& loop, OpId child) const {
+bool Executions::firstIterationReaches(OpId loopId, OpId child) const {
+  const Operation& loop = p_.op(loopId);
   if (loop.regions.empty() || loop.regions[0].blocks.size() != 1) return false;
-  OpId loopId = p_.op(loop.regions[0].blocks[0].ops.front()).parent;
   for (OpId id : loop.regions[0].blocks[0].ops) {
     if (id == child) return true;
     if (!holdsExit(id)) continue;
@@ -187,34 +186,25 @@ std::optional<int64_t> Executions::increment(OpId loopId, uint32_t i) const {
   ValueId arg = body.args[argAt];
   std::optional<int64_t> c;
   bool ok = true, any = false;
-  // The continues of this loop: in its body and the `if`s there, not in nested loops.
-  auto visit = [&](auto& self, OpId id) -> void {
+  for (OpId id : facts_.exitsOf(loopId)) {
     const Operation& op = p_.op(id);
-    std::optional<OpKind> n = kindOf(op);
-    if (n == OpKind::Continue) {
-      any = true;
-      std::optional<int64_t> step;
-      if (i < op.operands.size()) {
-        ValueId next = op.operands[i].value;
-        const Operation* add = definingOp(p_, next);
-        if (next == arg) step = 0;
-        else if (add && is(*add, OpKind::Addi) && add->operands.size() == 2)
-          for (int s = 0; s < 2; ++s)
-            if (add->operands[s].value == arg) {
-              const ScalarFact* f = facts_.scalar(add->operands[1 - s].value);
-              if (f && f->exact()) step = f->exact();
-            }
-      }
-      ok &= step && (!c || *c == *step);
-      if (step) c = step;
-      return;
+    if (!is(op, OpKind::Continue)) continue;
+    any = true;
+    std::optional<int64_t> step;
+    if (i < op.operands.size()) {
+      ValueId next = op.operands[i].value;
+      const Operation* add = definingOp(p_, next);
+      if (next == arg) step = 0;
+      else if (add && is(*add, OpKind::Addi) && add->operands.size() == 2)
+        for (int s = 0; s < 2; ++s)
+          if (add->operands[s].value == arg) {
+            const ScalarFact* f = facts_.scalar(add->operands[1 - s].value);
+            if (f && f->exact()) step = f->exact();
+          }
     }
-    if (n != OpKind::If) return;
-    for (const Region& r : op.regions)
-      for (const Block& b : r.blocks)
-        for (OpId inner : b.ops) self(self, inner);
-  };
-  for (OpId id : body.ops) visit(visit, id);
+    ok &= step && (!c || *c == *step);
+    if (step) c = step;
+  }
   return it->second = ok && any ? c : std::nullopt;
 }
 
@@ -451,7 +441,7 @@ OpId Executions::mayNotRun(OpId op) const {
     const Operation& parent = p_.op(q);
     if (isFunction(parent)) return kNoId;
     if (is(parent, OpKind::Loop)) {
-      if (!firstIterationReaches(parent, child)) return q;
+      if (!firstIterationReaches(q, child)) return q;
     } else if (is(parent, OpKind::For)) {
       const ScalarFact *lb = facts_.scalar(operandValue(parent, "lowerBound")),
                        *ub = facts_.scalar(operandValue(parent, "upperBound"));

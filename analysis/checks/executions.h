@@ -130,7 +130,7 @@ private:
   bool charge(int64_t n) const;
   bool beforeEveryExit(const Operation& loop, OpId child) const;
   bool holdsExit(OpId op) const;
-  bool firstIterationReaches(const Operation& loop, OpId child) const;
+  bool firstIterationReaches(OpId loop, OpId child) const;
 
   const Program& p_;
   const ValueFacts& facts_;

@@ -183,6 +183,7 @@ Footprints::Footprints(const Program& program, const ValueFacts& facts, const Ex
     const Operation* rootDef = definingOp(p_, a.root);
     a.loose = rootDef && rootDef->info->kind == OpKind::IntToPtr;
     looseWrites_ |= a.loose && a.writes;
+    if (a.writes) writtenRoots_.insert(a.root);
     if (a.view != kNoId) {
       auto [it, fresh] = sourceOfView.try_emplace(a.view, 0);
       if (fresh)
@@ -834,10 +835,7 @@ const Access* Footprints::accessOf(OpId op) const {
 // distinct, unless --assume-aliasing.
 bool Footprints::readOnly(const Access& load) const {
   if (unknownWrites_ || (looseWrites_ && (load.loose || facts_.options().assumeAliasing))) return false;
-  ValueId root = load.root;
-  for (const Access& x : accesses_)
-    if (x.writes && x.root == root) return false;
-  return true;
+  return !writtenRoots_.contains(load.root);
 }
 
 // Whether v follows from `leaves` (scalars that executions compute; added as

@@ -27,6 +27,7 @@
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/ADT/SmallVector.h>
 
@@ -201,6 +202,7 @@ private:
   std::vector<Access> accesses_;  // in op order
   bool unknownWrites_ = false;     // some op writes memory reached through an unknown pointer
   bool looseWrites_ = false;       // some op writes through a loose root
+  llvm::DenseSet<ValueId> writtenRoots_;  // the roots some access writes
   mutable std::map<std::pair<ValueId, uint32_t>, bool> apart_;
   mutable llvm::DenseMap<ValueId, bool> sameMemory_;  // view -> sameMemoryInEveryBlock
   llvm::DenseMap<OpId, size_t> twins_;  // op -> index of its twin in accesses_

@@ -208,8 +208,6 @@ public:
 private:
   ValueFacts& vf_;
   const Program& p_;
-  // for/loop/if -> the continue, break and yield ops that leave its body.
-  llvm::DenseMap<OpId, llvm::SmallVector<OpId, 2>> exits_;
   // symbol -> the scalars defined as an exact c0 + k * symbol (narrowed with it).
   llvm::DenseMap<ValueId, llvm::SmallVector<ValueId, 4>> dependents_;
   // Past this many, a symbol's dependents are not narrowed (keeps the walk linear).
@@ -325,7 +323,7 @@ void FactBuilder::collectExits(OpId begin, OpId end) {
     std::optional<OpKind> target = kindOf(q);
     if ((n == OpKind::Continue && (target == OpKind::For || target == OpKind::Loop)) ||
         (n == OpKind::Break && target == OpKind::Loop) || (n == OpKind::Yield && target == OpKind::If))
-      exits_[q].push_back(id);
+      vf_.exits_[q].push_back(id);
   }
 }
 
@@ -413,11 +411,11 @@ void FactBuilder::setupLoopArgs(OpId id, const Operation& op) {
     set(args[0], std::move(iv));
   }
   // An iter_value that every continue passes on unchanged keeps its initial value.
-  auto it = exits_.find(id);
+  auto it = vf_.exits_.find(id);
   for (size_t i = first; i < args.size(); ++i) {
     const TileFact* init = get(operandValue(op, "initValues", i - first));
     bool invariant = init != nullptr;
-    if (it != exits_.end())
+    if (it != vf_.exits_.end())
       for (OpId e : it->second) {
         const Operation& x = p_.op(e);
         if (x.info->kind == OpKind::Continue && (i - first >= x.operands.size() || x.operands[i - first].value != args[i]))
@@ -540,7 +538,7 @@ void FactBuilder::narrow(ValueId v, TileFact f, std::pair<OpId, uint32_t> where,
 // (for), or what a break passes (loop); if results: what a yield passes.
 void FactBuilder::joinExits(OpId id, const Operation& op) {
   bool isFor = op.info->kind == OpKind::For;
-  auto it = exits_.find(id);
+  auto it = vf_.exits_.find(id);
   for (size_t i = 0; i < op.results.size(); ++i) {
     ValueId r = op.results[i];
     if (!tracked(p_.typeOf(r))) continue;
@@ -552,7 +550,7 @@ void FactBuilder::joinExits(OpId id, const Operation& op) {
       else acc = acc ? join(*acc, *f, r) : *f;
     };
     if (isFor) add(operandValue(op, "initValues", i));
-    if (it != exits_.end())
+    if (it != vf_.exits_.end())
       for (OpId e : it->second) {
         const Operation& x = p_.op(e);
         if (!isFor && op.info->kind != OpKind::If && x.info->kind != OpKind::Break) continue;  // a loop's continue
@@ -1218,6 +1216,11 @@ ValueId ValueFacts::tensorDimValue(ValueId v, size_t dim) const {
   size_t k = static_cast<size_t>(std::count(t->shape.begin(), t->shape.begin() + dim, kDynamic));
   llvm::ArrayRef<Operand> dyn = operandGroup(*mtv, "dynamicShape");
   return k < dyn.size() ? dyn[k].value : kNoId;
+}
+
+llvm::ArrayRef<OpId> ValueFacts::exitsOf(OpId op) const {
+  auto it = exits_.find(op);
+  return it == exits_.end() ? llvm::ArrayRef<OpId>() : llvm::ArrayRef<OpId>(it->second);
 }
 
 const CeilDiv* ValueFacts::ceilDiv(ValueId v) const {

@@ -231,6 +231,10 @@ public:
   // affine form is the symbol `v`, so a form over it can be compared with
   // another division of an equal numerator.
   const CeilDiv* ceilDiv(ValueId v) const;
+  // The continue, break and yield ops that leave the body of `op` (a for,
+  // loop or if of a unit built so far): a continue or break through the ifs
+  // around it, a yield of its own regions.
+  llvm::ArrayRef<OpId> exitsOf(OpId op) const;
   // The index space of a view value, with those resolved dims (computed once
   // per view).
   const std::optional<views::IndexSpace>& indexSpace(ValueId view) const;
@@ -248,6 +252,7 @@ private:
   // (if op, region index) -> values narrowed there, with their fact in facts_.
   llvm::DenseMap<std::pair<OpId, uint32_t>, llvm::SmallVector<std::pair<ValueId, uint32_t>, 2>> narrowed_;
   llvm::DenseMap<ValueId, CeilDiv> ceilDivs_;
+  llvm::DenseMap<OpId, llvm::SmallVector<OpId, 2>> exits_;  // see exitsOf
   mutable std::vector<uint32_t> lineStarts_;  // built on the first line() call
   // Node-based: a reference handed out stays valid as the cache grows.
   mutable std::unordered_map<ValueId, std::optional<views::IndexSpace>> spaces_;

@@ -169,18 +169,23 @@ void OpTable::resolveGroups(const OpInfo& op, std::vector<FormatElem>& elems) {
 }
 
 namespace {
-std::string_view defaultIn(const std::vector<FormatElem>& elems, std::string_view name) {
+const FormatElem* attrIn(const std::vector<FormatElem>& elems, std::string_view name) {
   for (const FormatElem& e : elems) {
-    if (e.kind == FormatElem::Attr && !e.dflt.empty())
+    if (e.kind == FormatElem::Attr)
       for (const std::string& n : e.names)
-        if (n == name) return e.dflt;
-    if (std::string_view d = defaultIn(e.children, name); !d.empty()) return d;
+        if (n == name) return &e;
+    if (const FormatElem* inner = attrIn(e.children, name)) return inner;
   }
-  return {};
+  return nullptr;
 }
 }  // namespace
 
-std::string_view OpInfo::attrDefault(std::string_view name) const { return defaultIn(syntax, name); }
+const FormatElem* OpInfo::attrSyntax(std::string_view name) const { return attrIn(syntax, name); }
+
+std::string_view OpInfo::attrDefault(std::string_view name) const {
+  const FormatElem* e = attrSyntax(name);
+  return e ? std::string_view(e->dflt) : std::string_view();
+}
 
 int OpInfo::operandGroup(std::string_view n) const {
   for (size_t i = 0; i < operands.size(); ++i)

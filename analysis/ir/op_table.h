@@ -99,6 +99,9 @@ struct OpInfo {
   std::string_view doc;
   std::vector<FormatElem> syntax;  // compiled `format`; empty for custom
 
+  // The element of `format` that spells attribute `name` (its kind in
+  // `text`); nullptr for a custom format or an attribute it does not name.
+  const FormatElem* attrSyntax(std::string_view name) const;
   // The value attribute `name` takes when omitted (from `format`); empty when none.
   std::string_view attrDefault(std::string_view name) const;
   int operandGroup(std::string_view n) const;

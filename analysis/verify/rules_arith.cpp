@@ -38,17 +38,10 @@ struct RoundingSpec {
   bool fullNeedsF32 = false;
 };
 
-std::string_view roundingKind(const std::vector<FormatElem>& elems) {
-  for (const FormatElem& e : elems) {
-    if (e.kind == FormatElem::Attr && !e.names.empty() && e.names[0] == "rounding_mode") return e.text;
-    if (std::string_view k = roundingKind(e.children); !k.empty()) return k;
-  }
-  return {};
-}
-
 RoundingSpec roundingSpec(const OpInfo& info) {
   std::vector<std::string_view> ieee = {"nearest_even", "zero", "negative_inf", "positive_inf"};
-  std::string_view kind = roundingKind(info.syntax);
+  const FormatElem* attr = info.attrSyntax("rounding_mode");
+  std::string_view kind = attr ? std::string_view(attr->text) : std::string_view();
   if (kind == "rnd_ieee") return {ieee};
   if (kind == "rnd_divf") {
     ieee.insert(ieee.end(), {"approx", "full"});
