@@ -512,6 +512,33 @@ TEST(Races, PersistentLoopStepsByOneInsteadOfTheGrid) {
       << f.diag.message;
 }
 
+// A pointer int_to_ptr makes inside a loop may be another array in each
+// iteration (a list of arrays walked by the loop): the same tile through it in
+// two iterations is not the same memory. Made before the loop, it is.
+TEST(Races, LooseRootDefinedInTheLoopIsNotOneMemory) {
+  auto text = [](bool inside) {
+    std::string make = "    %word, %tw = load_view_tko weak %lv[%g] : partition_view<tile=(1), tensor_view<4xi64, "
+                       "strides=[1]>>, tile<i32> -> tile<1xi64>, token\n"
+                       "    %w0 = reshape %word : tile<1xi64> -> tile<i64>\n"
+                       "    %base = int_to_ptr %w0 : tile<i64> -> tile<ptr<f32>>\n"
+                       "    %tv = make_tensor_view %base, shape = [64], strides = [1] : tensor_view<64xf32, strides=[1]>\n"
+                       "    %pv = make_partition_view %tv : " + kPV + "\n";
+    std::string before = inside ? "" : "    %g = constant <i32: 0> : tile<i32>\n" + make;
+    return kernel("%list: tile<ptr<i64>>",
+                  "    %ltv = make_tensor_view %list, shape = [4], strides = [1] : tensor_view<4xi64, strides=[1]>\n"
+                  "    %lv = make_partition_view %ltv : partition_view<tile=(1), tensor_view<4xi64, strides=[1]>>\n"
+                  "    %c0 = constant <i32: 0> : tile<i32>\n    %c1 = constant <i32: 1> : tile<i32>\n"
+                  "    %c4 = constant <i32: 4> : tile<i32>\n    %x = constant <f32: 1.0> : tile<16xf32>\n" +
+                      before + "    for %k in (%c0 to %c4, step %c1) : tile<i32> {\n" +
+                      (inside ? "    %g = addi %k, %c0 : tile<i32>\n" + make : "") +
+                      "      %s = store_view_tko weak %x, %pv[%c0] : tile<16xf32>, " + kPV +
+                      ", tile<i32> -> token\n      continue\n    }\n");
+  };
+  EXPECT_TRUE(silent(text(true)));
+  Found f = only(text(false));
+  EXPECT_NE(f.diag.message.find("writes tile (0) of %pv"), std::string::npos) << f.diag.message;
+}
+
 // --- race.scope -------------------------------------------------------------------------------
 
 TEST(Races, BlockScopedAtomicAcrossBlocks) {
