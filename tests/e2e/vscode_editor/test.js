@@ -212,11 +212,21 @@ async function expectProblems(page, file, want, what) {
 /** Hovers the first token whose text is exactly `text`; returns the hover. */
 async function hoverToken(page, text, mustContain) {
   const token = page.locator('.monaco-editor .view-lines span span').filter({ hasText: new RegExp(`^${text}$`) });
-  await page.mouse.move(0, 0);
-  await token.first().hover();
   const hover = page.locator('.monaco-hover-content').filter({ hasText: mustContain }).first();
-  await hover.waitFor({ timeout: WAIT_MS });
-  return hover;
+  // A hover request that the editor drops (the mouse arrived while the last
+  // hover was still closing, on a loaded machine) is asked again, as a user
+  // would move the mouse off and back; the total wait stays WAIT_MS.
+  const tries = 3;
+  for (let i = 1; ; i++) {
+    await page.mouse.move(0, 0);
+    await token.first().hover();
+    try {
+      await hover.waitFor({ timeout: WAIT_MS / tries });
+      return hover;
+    } catch (e) {
+      if (i === tries) throw e;
+    }
+  }
 }
 
 /** The rows of a rendered markdown table, as arrays of cell texts. */
