@@ -32,6 +32,10 @@ const std::vector<CodeInfo>& diagnosticCodes() {
       {"race.scope", "A scope does not cover both parties",
        "A relaxed/acquire/release pair communicates across tile blocks with a scope that does not include both.",
        true},
+      {"run.fault", "A run stopped",
+       "`tilesight run` stopped the kernel: an access outside every buffer of the run, a division by zero, a "
+       "failed assert, or a `loop` past the iteration limit. The message names the tile block and the values.",
+       true},
   };
   return codes;
 }

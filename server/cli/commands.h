@@ -6,5 +6,6 @@ namespace tilesight::cli {
 int runCheck();   // options are the llvm::cl options of the `check` subcommand
 int runLayout();  // the `layout` subcommand
 int runLsp();     // the `lsp` subcommand: the language server
+int runRun();     // the `run` subcommand: the CPU reference interpreter
 
 }  // namespace tilesight::cli

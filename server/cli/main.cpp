@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
   tilesight::cli::installCrashHandler();
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream& os) { os << "tilesight " TILESIGHT_VERSION "\n"; });
   llvm::cl::HideUnrelatedOptions({&tilesight::cli::checkCategory(), &tilesight::cli::layoutCategory(),
-                                     &tilesight::cli::lspCategory()});
+                                     &tilesight::cli::lspCategory(), &tilesight::cli::runCategory()});
   if (!llvm::cl::ParseCommandLineOptions(argc, argv,
                                          "tilesight: language server and static analyzer for CUDA Tile IR\n",
                                          &llvm::errs()))
@@ -20,9 +20,11 @@ int main(int argc, char** argv) {
   if (tilesight::cli::checkCommand()) return tilesight::cli::runCheck();
   if (tilesight::cli::layoutCommand()) return tilesight::cli::runLayout();
   if (tilesight::cli::lspCommand()) return tilesight::cli::runLsp();
+  if (tilesight::cli::runCommand()) return tilesight::cli::runRun();
   llvm::errs() << "usage: tilesight check [options] FILE... | -\n"
                   "       tilesight layout [--format=text|table|markdown|json|svg] [--at COORD] EXPR\n"
                   "       tilesight lsp [--stdio | --listen HOST:PORT]\n"
+                  "       tilesight run FILE [--entry NAME] [--grid X,Y,Z] [--arg NAME=VALUE]... [--out NAME=PATH]...\n"
                   "(see tilesight --help)\n";
   return 2;
 }

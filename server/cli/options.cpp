@@ -127,7 +127,8 @@ bool isCodeOrPrefix(std::string_view code) {
   return false;
 }
 
-// X[,Y[,Z]]; `problem` says why not when the text is no launch grid.
+}  // namespace
+
 std::optional<std::array<int64_t, 3>> parseGrid(llvm::StringRef text, std::string& problem) {
   llvm::SmallVector<llvm::StringRef, 3> parts;
   text.split(parts, ',');
@@ -145,7 +146,6 @@ std::optional<std::array<int64_t, 3>> parseGrid(llvm::StringRef text, std::strin
   }
   return grid;
 }
-}  // namespace
 
 bool checkCommand() { return static_cast<bool>(checkSubcommand()); }
 

@@ -1,5 +1,7 @@
 #pragma once
 // The command-line contract of DESIGN §3, declared with llvm::cl.
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +27,31 @@ struct CheckOptions {
   std::string problem;             // a malformed option: why (exit 2)
 };
 CheckOptions checkOptions();
+
+// X[,Y[,Z]] of --grid; `problem` says why not when the text is no launch grid.
+std::optional<std::array<int64_t, 3>> parseGrid(llvm::StringRef text, std::string& problem);
+
+llvm::cl::OptionCategory& runCategory();
+llvm::cl::SubCommand& runSubcommand();
+bool runCommand();  // was `run` given?
+
+enum class RunFormat { Text, Json };
+struct RunOptions {
+  std::string file;
+  std::string entry;
+  std::array<int64_t, 3> grid{1, 1, 1};
+  std::string device = "auto";
+  std::vector<std::string> args;  // NAME=VALUE
+  std::vector<std::pair<std::string, std::string>> outs;  // NAME, PATH
+  bool sanitize = false;
+  RunFormat format = RunFormat::Text;
+  unsigned repeat = 1;
+  unsigned threads = 0;
+  bool deterministic = false;
+  uint64_t maxLoopIterations = 0;
+  std::string problem;  // a usage error (exit 2), or empty
+};
+RunOptions runOptions();
 
 llvm::cl::OptionCategory& layoutCategory();
 llvm::cl::SubCommand& layoutSubcommand();

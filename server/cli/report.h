@@ -4,6 +4,7 @@
 #include <vector>
 
 #include <llvm/Support/raw_ostream.h>
+#include <nlohmann/json.hpp>
 
 #include "analysis/diag/diagnostic.h"
 #include "analysis/source/source_text.h"
@@ -18,6 +19,8 @@ struct FileReport {
 
 void printText(llvm::raw_ostream& os, const FileReport& r, bool colors);
 void printJson(llvm::raw_ostream& os, const std::vector<FileReport>& reports);
+// The "diagnostics" array of printJson (also `run --format=json`'s).
+nlohmann::json diagnosticsJson(const std::vector<FileReport>& reports);
 void printSarif(llvm::raw_ostream& os, const std::vector<FileReport>& reports);
 
 }  // namespace tilesight::cli

@@ -47,7 +47,7 @@ json physical(const std::string& uri, const SourceText& s, Range r) {
 
 }  // namespace
 
-void printJson(llvm::raw_ostream& os, const std::vector<FileReport>& reports) {
+json diagnosticsJson(const std::vector<FileReport>& reports) {
   json diags = json::array();
   for (const FileReport& r : reports) {
     const SourceText& s = *r.source;
@@ -65,7 +65,11 @@ void printJson(llvm::raw_ostream& os, const std::vector<FileReport>& reports) {
                        {"message", d.message}, {"notes", notes}, {"fixes", fixes}});
     }
   }
-  os << jsonText(json{{"diagnostics", diags}}, 2) << "\n";
+  return diags;
+}
+
+void printJson(llvm::raw_ostream& os, const std::vector<FileReport>& reports) {
+  os << jsonText(json{{"diagnostics", diagnosticsJson(reports)}}, 2) << "\n";
 }
 
 void printSarif(llvm::raw_ostream& os, const std::vector<FileReport>& reports) {

@@ -1,0 +1,135 @@
+#include "codegen/interp/elements.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "codegen/interp/float_formats.h"
+
+namespace tilesight::interp {
+
+namespace {
+
+uint8_t* at(uint64_t address) { return reinterpret_cast<uint8_t*>(address); }
+
+uint64_t readBits(const uint8_t* p, unsigned bytes) {
+  uint64_t v = 0;
+  std::memcpy(&v, p, bytes);  // little-endian hosts only (x86-64, aarch64)
+  return v;
+}
+
+int64_t readInt(Elem e, uint64_t pointer) {
+  switch (e) {
+    case Elem::I1: return *at(pointer) ? 1 : 0;
+    case Elem::I4: {
+      uint8_t b = *at(pointer / 2);
+      return wrapInt(4, pointer % 2 ? b >> 4 : b & 15);
+    }
+    default: {
+      unsigned bytes = elemBits(e) / 8;
+      return wrapInt(elemBits(e), static_cast<int64_t>(readBits(at(pointer), bytes)));
+    }
+  }
+}
+
+void writeInt(Elem e, uint64_t pointer, int64_t v) {
+  switch (e) {
+    case Elem::I1: *at(pointer) = v & 1; return;
+    case Elem::I4: {
+      uint8_t& b = *at(pointer / 2);
+      b = pointer % 2 ? (b & 0x0F) | ((v & 15) << 4) : (b & 0xF0) | (v & 15);
+      return;
+    }
+    default: std::memcpy(at(pointer), &v, elemBits(e) / 8); return;
+  }
+}
+
+double readFloat(Elem e, uint64_t pointer) {
+  if (e == Elem::F4E2M1FN) {
+    uint8_t b = *at(pointer / 2);
+    return decodeFloat(e, pointer % 2 ? b >> 4 : b & 15);
+  }
+  return decodeFloat(e, readBits(at(pointer), elemBits(e) / 8));
+}
+
+void writeFloat(Elem e, uint64_t pointer, double v) {
+  uint64_t bits = encodeFloat(e, v);
+  if (e == Elem::F4E2M1FN) {
+    uint8_t& b = *at(pointer / 2);
+    b = pointer % 2 ? (b & 0x0F) | ((bits & 15) << 4) : (b & 0xF0) | (bits & 15);
+    return;
+  }
+  std::memcpy(at(pointer), &bits, elemBits(e) / 8);
+}
+
+// The pointer value of element `offset` of an array at pointer value base.
+uint64_t pointerOf(Elem e, uint64_t base, int64_t offset) { return base + offset * pointerUnit(e); }
+
+}  // namespace
+
+void loadAt(Tile& dst, int64_t k, uint64_t pointer) {
+  switch (dst.store) {
+    case Store::Int: dst.ints()[k] = readInt(dst.elem, pointer); return;
+    case Store::F32:
+      if (dst.elem == Elem::F32) std::memcpy(&dst.f32()[k], at(pointer), 4);
+      else dst.f32()[k] = static_cast<float>(readFloat(dst.elem, pointer));
+      return;
+    case Store::F64: std::memcpy(&dst.f64()[k], at(pointer), 8); return;
+  }
+}
+
+void storeAt(const Tile& src, int64_t k, uint64_t pointer) {
+  switch (src.store) {
+    case Store::Int: writeInt(src.elem, pointer, src.ints()[k]); return;
+    case Store::F32:
+      if (src.elem == Elem::F32) std::memcpy(at(pointer), &src.f32()[k], 4);
+      else writeFloat(src.elem, pointer, src.f32()[k]);
+      return;
+    case Store::F64: std::memcpy(at(pointer), &src.f64()[k], 8); return;
+  }
+}
+
+void loadRun(Tile& dst, int64_t k0, uint64_t base, int64_t offset, int64_t stride, int64_t count) {
+  if (stride == 1 && dst.elem == Elem::F32) {
+    std::memcpy(dst.f32() + k0, at(base) + offset * 4, count * 4);
+    return;
+  }
+  if (stride == 1 && dst.elem == Elem::F64) {
+    std::memcpy(dst.f64() + k0, at(base) + offset * 8, count * 8);
+    return;
+  }
+  for (int64_t j = 0; j < count; ++j) loadAt(dst, k0 + j, pointerOf(dst.elem, base, offset + j * stride));
+}
+
+void storeRun(const Tile& src, int64_t k0, uint64_t base, int64_t offset, int64_t stride, int64_t count) {
+  if (stride == 1 && src.elem == Elem::F32) {
+    std::memcpy(at(base) + offset * 4, src.f32() + k0, count * 4);
+    return;
+  }
+  if (stride == 1 && src.elem == Elem::F64) {
+    std::memcpy(at(base) + offset * 8, src.f64() + k0, count * 8);
+    return;
+  }
+  for (int64_t j = 0; j < count; ++j) storeAt(src, k0 + j, pointerOf(src.elem, base, offset + j * stride));
+}
+
+void fillPadding(Tile& dst, int64_t k0, int64_t count, Padding p) {
+  double v = 0;
+  switch (p) {
+    case Padding::None:
+    case Padding::Zero: v = 0; break;
+    case Padding::NegZero: v = -0.0; break;
+    case Padding::NaN: v = std::numeric_limits<double>::quiet_NaN(); break;
+    case Padding::PosInf: v = std::numeric_limits<double>::infinity(); break;
+    case Padding::NegInf: v = -std::numeric_limits<double>::infinity(); break;
+  }
+  for (int64_t j = 0; j < count; ++j) {
+    switch (dst.store) {
+      case Store::Int: dst.ints()[k0 + j] = 0; break;
+      case Store::F32: dst.f32()[k0 + j] = static_cast<float>(roundTo(dst.elem, v)); break;
+      case Store::F64: dst.f64()[k0 + j] = v; break;
+    }
+  }
+}
+
+}  // namespace tilesight::interp

@@ -1,0 +1,43 @@
+#pragma once
+// Moving elements between memory (packed, in the pointee's format) and
+// tiles (the interpreter's typed buffers, tile.h), a run at a time.
+#include <cstdint>
+
+#include "analysis/ir/types.h"
+#include "codegen/interp/tile.h"
+
+namespace tilesight::interp {
+
+// Bytes that element offsets [0, count) of format e span from a byte base
+// (4-bit formats: two elements per byte).
+inline uint64_t byteSpanOf(Elem e, int64_t count) {
+  unsigned bits = elemBits(e);
+  return bits == 4 ? static_cast<uint64_t>(count + 1) / 2 : static_cast<uint64_t>(count) * (bits / 8 + (bits == 1));
+}
+// Byte size of one element (1 for i1 and, as a unit of pointers, for 4-bit types).
+inline unsigned elemBytes(Elem e) {
+  unsigned bits = elemBits(e);
+  return bits <= 8 ? 1 : bits / 8;
+}
+// Whether pointer values of pointee e count nibbles (see runtime/buffers.h).
+inline bool nibblePointers(Elem e) { return elemBits(e) == 4; }
+
+// Pointer units one element advances a pointer of pointee e by.
+inline int64_t pointerUnit(Elem e) { return nibblePointers(e) ? 1 : elemBytes(e); }
+
+// dst[k0 + j] = element (offset + j * stride) of an array of format dst.elem
+// starting at pointer value base, for j in [0, count). Offsets count elements.
+void loadRun(Tile& dst, int64_t k0, uint64_t base, int64_t offset, int64_t stride, int64_t count);
+// The inverse: element (offset + j * stride) = src[k0 + j].
+void storeRun(const Tile& src, int64_t k0, uint64_t base, int64_t offset, int64_t stride, int64_t count);
+// One element at a pointer value (pointer units: bytes, or nibbles for 4-bit).
+void loadAt(Tile& dst, int64_t k, uint64_t pointer);
+void storeAt(const Tile& src, int64_t k, uint64_t pointer);
+// The byte address a pointer value of pointee e designates.
+inline uint64_t byteAddress(Elem e, uint64_t pointer) { return nibblePointers(e) ? pointer / 2 : pointer; }
+
+// Fills dst[k0, k0 + count) with the padding value (or 0 for Padding::None:
+// the spec leaves those elements unspecified).
+void fillPadding(Tile& dst, int64_t k0, int64_t count, Padding p);
+
+}  // namespace tilesight::interp

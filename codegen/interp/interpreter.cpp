@@ -1,0 +1,96 @@
+#include "codegen/interp/interpreter.h"
+
+#include <atomic>
+
+#include <llvm/Support/ThreadPool.h>
+
+#include "analysis/checks/ir_query.h"
+#include "analysis/ir/dense.h"
+#include "codegen/interp/block_exec.h"
+#include "codegen/interp/elements.h"
+#include "codegen/interp/float_formats.h"
+
+namespace tilesight::interp {
+
+namespace {
+
+// The module's globals, each a buffer holding its initial value.
+void allocateGlobals(const Program& p, LaunchState& launch) {
+  for (const Operation& op : p.ops) {
+    if (!is(op, OpKind::Global)) continue;
+    const Attr* sym = op.attr("sym_name");
+    const Attr* value = op.attr("value");
+    const Attr* type = op.attr("type");
+    if (!sym || !value || !type || !type->type) continue;
+    std::optional<DenseValues> v = denseValues(*value);
+    TypeRef tileType = type->type;
+    auto t = Tile::make(tileType, tileType->numElements());
+    for (int64_t k = 0; v && k < t->n; ++k) {
+      size_t i = v->splat ? 0 : static_cast<size_t>(k) % std::max<size_t>(1, v->size());
+      if (t->store == Store::Int) t->ints()[k] = wrapInt(intBits(t->elem), v->ints[i]);
+      else {
+        double f = v->isBits[i] ? decodeFloat(t->elem, v->ints[i]) : roundTo(t->elem, v->floats[i]);
+        if (t->store == Store::F32) t->f32()[k] = static_cast<float>(f);
+        else t->f64()[k] = f;
+      }
+    }
+    runtime::HostBuffer b;
+    b.name = sym->s;
+    b.elem = t->elem;
+    b.shape = tileType->shape;
+    b.bytes.assign(byteSpanOf(t->elem, t->n), 0);
+    runtime::HostBuffer& placed = launch.memory.add(std::move(b));
+    uint64_t base = nibblePointers(t->elem) ? placed.address() * 2 : placed.address();
+    storeRun(*t, 0, base, 0, 1, t->n);
+    launch.globals[sym->s] = base;
+  }
+}
+
+std::array<int64_t, 3> blockAt(const std::array<int64_t, 3>& grid, int64_t i) {
+  return {i % grid[0], i / grid[0] % grid[1], i / (grid[0] * grid[1])};
+}
+
+}  // namespace
+
+RunOutcome runEntry(const VerifiedProgram& program, const Operation& entry, const std::vector<RtValue>& args,
+                    runtime::AddressSpace& memory, const LaunchOptions& options) {
+  LaunchState launch(program.program(), memory);
+  launch.grid = options.grid;
+  launch.maxLoopIterations = options.maxLoopIterations;
+  launch.sanitizer = options.sanitizer;
+  allocateGlobals(program.program(), launch);
+  int64_t total = options.grid[0] * options.grid[1] * options.grid[2];
+  std::atomic<int64_t> next{0};
+  std::atomic<bool> failed{false};
+  RunOutcome out;
+  std::mutex faultMutex;
+  auto worker = [&] {
+    for (int64_t i; !failed && (i = next++) < total;) {
+      std::array<int64_t, 3> id = blockAt(options.grid, i);
+      try {
+        BlockExec x(launch, id);
+        x.runFunction(entry, args);
+      } catch (const RunFault& f) {
+        std::lock_guard<std::mutex> lock(faultMutex);
+        if (!failed.exchange(true)) {
+          out.ok = false;
+          out.faultAt = f.at;
+          out.fault = f.what();
+          out.faultBlock = id;
+        }
+      }
+    }
+  };
+  unsigned threads = options.deterministic ? 1 : options.threads;
+  if (threads == 1 || total == 1) {
+    worker();
+  } else {
+    llvm::ThreadPool pool(llvm::hardware_concurrency(threads));
+    for (unsigned t = 0; t < pool.getThreadCount(); ++t) pool.async(worker);
+    pool.wait();
+  }
+  out.printed = std::move(launch.output);
+  return out;
+}
+
+}  // namespace tilesight::interp

@@ -1,0 +1,146 @@
+// Element-wise float ops. f32 computes in float, f64 in double; f16 and bf16
+// compute in float and round each result to their format (exact: float has
+// more than twice their precision, so the double rounding is innocuous for
+// + - * / sqrt). Transcendentals compute in double and round once.
+#include <cmath>
+#include <limits>
+
+#include "analysis/ir/attr_values.h"
+#include "codegen/interp/block_exec.h"
+#include "codegen/interp/float_formats.h"
+#include "codegen/interp/float_math.h"
+
+namespace tilesight::interp {
+
+namespace {
+
+template <class T>
+T maxMin(bool max, bool propagateNan, T a, T b) {
+  if (std::isnan(a) || std::isnan(b)) {
+    if (propagateNan || (std::isnan(a) && std::isnan(b))) return std::numeric_limits<T>::quiet_NaN();
+    return std::isnan(a) ? b : a;
+  }
+  if (a == b) return (std::signbit(a) == max) ? b : a;  // max(-0, +0) = +0, min = -0
+  return (a < b) == max ? b : a;
+}
+
+template <class T>
+T transcendental(OpKind k, T a, T b) {
+  double x = a, y = b;
+  switch (k) {
+    case OpKind::Remf: return static_cast<T>(std::fmod(x, y));
+    case OpKind::Pow: return static_cast<T>(std::pow(x, y));
+    case OpKind::Atan2: return static_cast<T>(std::atan2(x, y));
+    case OpKind::Absf: return std::fabs(a);
+    case OpKind::Negf: return -a;
+    case OpKind::Ceil: return std::ceil(a);
+    case OpKind::Floor: return std::floor(a);
+    case OpKind::Cos: return static_cast<T>(std::cos(x));
+    case OpKind::Cosh: return static_cast<T>(std::cosh(x));
+    case OpKind::Sin: return static_cast<T>(std::sin(x));
+    case OpKind::Sinh: return static_cast<T>(std::sinh(x));
+    case OpKind::Tan: return static_cast<T>(std::tan(x));
+    case OpKind::Log: return static_cast<T>(std::log(x));
+    case OpKind::Log2: return static_cast<T>(std::log2(x));
+    case OpKind::Tanh: return static_cast<T>(std::tanh(x));
+    case OpKind::Exp: return static_cast<T>(std::exp(x));
+    case OpKind::Exp2: return static_cast<T>(std::exp2(x));
+    case OpKind::Rsqrt: return static_cast<T>(1.0 / std::sqrt(x));
+    default: return a;
+  }
+}
+
+template <class T>
+bool compareFloat(Predicate p, bool unordered, T a, T b) {
+  if (std::isnan(a) || std::isnan(b)) return unordered;
+  switch (p) {
+    case Predicate::Equal: return a == b;
+    case Predicate::NotEqual: return a != b;
+    case Predicate::LessThan: return a < b;
+    case Predicate::LessThanOrEqual: return a <= b;
+    case Predicate::GreaterThan: return a > b;
+    case Predicate::GreaterThanOrEqual: return a >= b;
+  }
+  return false;
+}
+
+struct FloatOp {
+  OpKind kind;
+  Rounding rounding = Rounding::NearestEven;
+  bool ftz = false, propagateNan = false;
+};
+
+// One element of op f in T.
+template <class T>
+T compute(const FloatOp& f, T a, T b, T c) {
+  switch (f.kind) {
+    case OpKind::Addf: case OpKind::Subf: case OpKind::Mulf: case OpKind::Divf: case OpKind::Fma:
+    case OpKind::Sqrt:
+      return floatArith<T>(f.kind, a, b, c);
+    case OpKind::Maxf: return maxMin<T>(true, f.propagateNan, a, b);
+    case OpKind::Minf: return maxMin<T>(false, f.propagateNan, a, b);
+    default: return transcendental<T>(f.kind, a, b);
+  }
+}
+
+template <class T>
+T flush(Elem e, T v) {
+  return isSubnormalIn(e, v) ? std::copysign(T(0), v) : v;
+}
+
+// result[k] = f(a[k], b[k], c[k]) over n elements (b, c may be null).
+template <class T>
+void mapFloat(const FloatOp& f, Elem e, const T* a, const T* b, const T* c, T* out, int64_t n) {
+  bool directed = f.rounding == Rounding::Zero || f.rounding == Rounding::NegativeInf ||
+                  f.rounding == Rounding::PositiveInf;
+  if (directed && correctlyRounded(f.kind)) {
+    if constexpr (std::is_same_v<T, float>) directedFloat(f.kind, f.rounding, e, a, b, c, out, n);
+    else directedDouble(f.kind, f.rounding, a, b, c, out, n);
+  } else if (f.kind == OpKind::Addf && !f.ftz) {
+    for (int64_t k = 0; k < n; ++k) out[k] = a[k] + b[k];  // the common case, vectorised
+  } else if (f.kind == OpKind::Mulf && !f.ftz) {
+    for (int64_t k = 0; k < n; ++k) out[k] = a[k] * b[k];
+  } else {
+    for (int64_t k = 0; k < n; ++k) {
+      T x = a[k], y = b ? b[k] : T(0), z = c ? c[k] : T(0);
+      if (f.ftz) x = flush(e, x), y = flush(e, y), z = flush(e, z);
+      out[k] = compute<T>(f, x, y, z);
+    }
+  }
+  bool narrow = e != Elem::F32 && e != Elem::F64;
+  if (narrow && !directed)
+    for (int64_t k = 0; k < n; ++k) out[k] = static_cast<T>(roundTo(e, out[k]));
+  if (f.ftz)
+    for (int64_t k = 0; k < n; ++k) out[k] = flush(e, out[k]);
+}
+
+void compareTiles(BlockExec& x, const Operation& op) {
+  const Tile& a = x.tile(op.operands[0].value);
+  const Tile& b = x.tile(op.operands[1].value);
+  Predicate p = predicateOf(op).value_or(Predicate::Equal);
+  bool unordered = attrValue<CmpOrdering>(op, "comparison_ordering") == CmpOrdering::Unordered;
+  auto r = x.result(op);
+  for (int64_t k = 0; k < r->n; ++k)
+    r->ints()[k] = a.store == Store::F64 ? compareFloat(p, unordered, a.f64()[k], b.f64()[k])
+                                         : compareFloat(p, unordered, a.f32()[k], b.f32()[k]);
+}
+
+}  // namespace
+
+void evalFloat(BlockExec& x, const Operation& op, OpKind k) {
+  if (k == OpKind::Cmpf) return compareTiles(x, op);
+  FloatOp f{k};
+  if (correctlyRounded(k)) f.rounding = roundingOf(op).value_or(Rounding::NearestEven);
+  f.ftz = flagOf(op, "flush_to_zero");
+  f.propagateNan = flagOf(op, "propagate_nan");
+  const Tile& a = x.tile(op.operands[0].value);
+  const Tile* b = op.operands.size() > 1 ? &x.tile(op.operands[1].value) : nullptr;
+  const Tile* c = op.operands.size() > 2 ? &x.tile(op.operands[2].value) : nullptr;
+  auto r = x.result(op);
+  if (r->store == Store::F64)
+    mapFloat<double>(f, r->elem, a.f64(), b ? b->f64() : nullptr, c ? c->f64() : nullptr, r->f64(), r->n);
+  else
+    mapFloat<float>(f, r->elem, a.f32(), b ? b->f32() : nullptr, c ? c->f32() : nullptr, r->f32(), r->n);
+}
+
+}  // namespace tilesight::interp

@@ -1,0 +1,132 @@
+// mmaf, mmai and mmaf_scaled: acc + lhs x rhs per matrix (and per batch for
+// 3-D tiles). Each result element sums its products in k order in the
+// accumulator's precision (float for f16/f32 accumulators: f16, bf16, tf32
+// and f8 products are exact in float), so the result does not depend on how
+// the loops are vectorised.
+#include <cstring>
+
+#include "analysis/ir/attr_values.h"
+#include "codegen/interp/block_exec.h"
+#include "codegen/interp/float_formats.h"
+
+namespace tilesight::interp {
+
+namespace {
+
+struct Dims {
+  int64_t batch = 1, m = 0, k = 0, n = 0;
+};
+
+Dims dimsOf(const Tile& lhs, const Tile& rhs) {
+  const auto& a = lhs.type->shape;
+  const auto& b = rhs.type->shape;
+  Dims d;
+  if (a.size() == 3) d.batch = a[0];
+  d.m = a[a.size() - 2];
+  d.k = a[a.size() - 1];
+  d.n = b[b.size() - 1];
+  return d;
+}
+
+// c[i][j] += sum_k a[i][k] * b[k][j] for one m x k x n product, rows four
+// at a time so that each loaded row of b serves four rows of c.
+template <class T>
+__attribute__((target_clones("avx2", "default"))) void gemm(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n) {
+  int64_t i = 0;
+  for (; i + 4 <= m; i += 4) {
+    T* c0 = c + i * n; T* c1 = c0 + n; T* c2 = c1 + n; T* c3 = c2 + n;
+    for (int64_t p = 0; p < k; ++p) {
+      const T* bp = b + p * n;
+      T a0 = a[i * k + p], a1 = a[(i + 1) * k + p], a2 = a[(i + 2) * k + p], a3 = a[(i + 3) * k + p];
+      for (int64_t j = 0; j < n; ++j) {
+        T bj = bp[j];
+        c0[j] += a0 * bj; c1[j] += a1 * bj; c2[j] += a2 * bj; c3[j] += a3 * bj;
+      }
+    }
+  }
+  for (; i < m; ++i)
+    for (int64_t p = 0; p < k; ++p) {
+      T ap = a[i * k + p];
+      for (int64_t j = 0; j < n; ++j) c[i * n + j] += ap * b[p * n + j];
+    }
+}
+
+void mmaf(BlockExec& x, const Operation& op) {
+  const Tile& a = x.tile(op.operands[0].value);
+  const Tile& b = x.tile(op.operands[1].value);
+  const Tile& acc = x.tile(op.operands[2].value);
+  auto r = x.result(op);
+  Dims d = dimsOf(a, b);
+  if (r->store == Store::F64) {
+    std::memcpy(r->f64(), acc.f64(), r->n * 8);
+    for (int64_t q = 0; q < d.batch; ++q)
+      gemm<double>(a.f64() + q * d.m * d.k, b.f64() + q * d.k * d.n, r->f64() + q * d.m * d.n, d.m, d.k, d.n);
+    return;
+  }
+  std::memcpy(r->f32(), acc.f32(), r->n * 4);
+  for (int64_t q = 0; q < d.batch; ++q)
+    gemm<float>(a.f32() + q * d.m * d.k, b.f32() + q * d.k * d.n, r->f32() + q * d.m * d.n, d.m, d.k, d.n);
+  if (r->elem != Elem::F32)
+    for (int64_t i = 0; i < r->n; ++i) r->f32()[i] = static_cast<float>(roundTo(r->elem, r->f32()[i]));
+}
+
+void mmai(BlockExec& x, const Operation& op) {
+  const Tile& a = x.tile(op.operands[0].value);
+  const Tile& b = x.tile(op.operands[1].value);
+  const Tile& acc = x.tile(op.operands[2].value);
+  bool sa = attrValue<Signedness>(op, "signedness_lhs").value_or(Signedness::Signed) == Signedness::Signed;
+  bool sb = attrValue<Signedness>(op, "signedness_rhs").value_or(Signedness::Signed) == Signedness::Signed;
+  auto r = x.result(op);
+  Dims d = dimsOf(a, b);
+  unsigned bits = intBits(r->elem);
+  auto value = [](bool s, int64_t v) { return s ? v : static_cast<int64_t>(unsignedOf(8, v)); };
+  for (int64_t q = 0; q < d.batch; ++q)
+    for (int64_t i = 0; i < d.m; ++i)
+      for (int64_t j = 0; j < d.n; ++j) {
+        int64_t at = (q * d.m + i) * d.n + j;
+        uint64_t sum = static_cast<uint64_t>(acc.ints()[at]);
+        for (int64_t p = 0; p < d.k; ++p)
+          sum += static_cast<uint64_t>(value(sa, a.ints()[(q * d.m + i) * d.k + p]) *
+                                       value(sb, b.ints()[(q * d.k + p) * d.n + j]));
+        r->ints()[at] = wrapInt(bits, static_cast<int64_t>(sum));
+      }
+}
+
+// Each block of `block` consecutive k shares one scale per row of lhs (and
+// per column of rhs).
+void mmafScaled(BlockExec& x, const Operation& op) {
+  const Tile& a = x.tile(op.operands[0].value);
+  const Tile& b = x.tile(op.operands[1].value);
+  const Tile& acc = x.tile(op.operands[2].value);
+  const Tile& as = x.tile(op.operands[3].value);
+  const Tile& bs = x.tile(op.operands[4].value);
+  auto r = x.result(op);
+  Dims d = dimsOf(a, b);
+  int64_t groups = as.type->shape.back();
+  int64_t block = groups ? d.k / groups : d.k;
+  for (int64_t q = 0; q < d.batch; ++q)
+    for (int64_t i = 0; i < d.m; ++i)
+      for (int64_t j = 0; j < d.n; ++j) {
+        int64_t at = (q * d.m + i) * d.n + j;
+        float sum = acc.f32()[at];
+        for (int64_t p = 0; p < d.k; ++p) {
+          float sa = as.f32()[(q * d.m + i) * groups + p / block];
+          float sb = bs.f32()[(q * groups + p / block) * d.n + j];
+          sum += (a.f32()[(q * d.m + i) * d.k + p] * sa) * (b.f32()[(q * d.k + p) * d.n + j] * sb);
+        }
+        r->f32()[at] = sum;
+      }
+}
+
+}  // namespace
+
+void evalMatrix(BlockExec& x, const Operation& op, OpKind k) {
+  switch (k) {
+    case OpKind::Mmaf: return mmaf(x, op);
+    case OpKind::Mmai: return mmai(x, op);
+    case OpKind::MmafScaled: return mmafScaled(x, op);
+    default: x.fail(op, "not a matrix op");
+  }
+}
+
+}  // namespace tilesight::interp

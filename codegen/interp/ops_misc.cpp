@@ -1,0 +1,132 @@
+// Block ids, globals, assume, assert, print_tko, alloca and token ops.
+#include <cctype>
+#include <cstdio>
+
+#include "codegen/interp/block_exec.h"
+#include "codegen/interp/elements.h"
+
+namespace tilesight::interp {
+
+namespace {
+
+void scalars(BlockExec& x, const Operation& op, const std::array<int64_t, 3>& v) {
+  for (size_t i = 0; i < op.results.size() && i < 3; ++i) x.result(op, i)->ints()[0] = v[i];
+}
+
+void assertOp(BlockExec& x, const Operation& op) {
+  const Tile& c = x.tile(op.operands[0].value);
+  for (int64_t k = 0; k < c.n; ++k) {
+    if (c.ints()[k]) continue;
+    const Attr* m = op.attr("message");
+    const auto& b = x.blockId();
+    x.fail(op, "assert failed: \"" + (m ? m->s : std::string()) + "\" (element " + std::to_string(k) + ", tile block (" +
+                   std::to_string(b[0]) + ", " + std::to_string(b[1]) + ", " + std::to_string(b[2]) + "))");
+  }
+}
+
+// One printf conversion applied to every element of t ("[a, b, c]" for more than one).
+std::string formatTile(const std::string& spec, const Tile& t) {
+  char conv = spec.back();
+  bool isInt = std::string_view("diouxXc").find(conv) != std::string_view::npos;
+  std::string out = t.n == 1 ? "" : "[";
+  for (int64_t k = 0; k < t.n; ++k) {
+    char buf[128];
+    if (isInt) {
+      std::string s = spec.substr(0, spec.size() - 1) + "ll" + conv;
+      long long v = t.store == Store::Int ? t.ints()[k] : static_cast<long long>(t.asDouble(k));
+      std::snprintf(buf, sizeof buf, s.c_str(), v);
+    } else {
+      std::snprintf(buf, sizeof buf, spec.c_str(), t.store == Store::Int ? static_cast<double>(t.ints()[k]) : t.asDouble(k));
+    }
+    out += (k ? ", " : "") + std::string(buf);
+  }
+  return t.n == 1 ? out : out + "]";
+}
+
+// A string attribute's text with MLIR's escapes (\n, \t, \\, \", two hex digits) applied.
+std::string unescape(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\\' || i + 1 >= s.size()) {
+      out += s[i];
+      continue;
+    }
+    char c = s[++i];
+    if (c == 'n') out += '\n';
+    else if (c == 't') out += '\t';
+    else if (std::isxdigit(static_cast<unsigned char>(c)) && i + 1 < s.size() &&
+             std::isxdigit(static_cast<unsigned char>(s[i + 1])))
+      out += static_cast<char>(std::stoi(s.substr(i, 2), nullptr, 16)), ++i;
+    else out += c;
+  }
+  return out;
+}
+
+std::string formatPrint(BlockExec& x, const Operation& op) {
+  const std::string fmt = unescape(op.attr("str")->s);
+  std::string out;
+  size_t arg = 0;
+  for (size_t i = 0; i < fmt.size(); ++i) {
+    if (fmt[i] != '%') {
+      out += fmt[i];
+      continue;
+    }
+    if (i + 1 < fmt.size() && fmt[i + 1] == '%') {
+      out += '%';
+      ++i;
+      continue;
+    }
+    size_t end = fmt.find_first_of("diouxXcfFeEgGaA", i + 1);
+    if (end == std::string::npos) break;
+    std::string spec = fmt.substr(i, end - i + 1);
+    std::erase_if(spec, [](char c) { return c == 'l' || c == 'h'; });
+    if (arg < op.operands.size() && x.typeOf(op.operands[arg].value)->isTile())
+      out += formatTile(spec, x.tile(op.operands[arg++].value));
+    i = end;
+  }
+  return out;
+}
+
+void allocate(BlockExec& x, const Operation& op) {
+  TypeRef t = x.typeOf(op.results[0]);
+  Elem e = t->element->elem;
+  runtime::HostBuffer b;
+  b.name = "alloca at offset " + std::to_string(op.range.begin);
+  b.elem = e;
+  b.shape = {op.attr("num_elem")->i};
+  b.bytes.assign(byteSpanOf(e, b.shape[0]), 0);
+  uint64_t address = x.launch().memory.add(std::move(b)).address();
+  x.result(op)->ints()[0] = nibblePointers(e) ? address * 2 : address;
+}
+
+}  // namespace
+
+void evalMisc(BlockExec& x, const Operation& op, OpKind k) {
+  switch (k) {
+    case OpKind::GetTileBlockId: return scalars(x, op, x.blockId());
+    case OpKind::GetNumTileBlocks: return scalars(x, op, x.launch().grid);
+    case OpKind::GetGlobal: {
+      auto it = x.launch().globals.find(op.attr("name")->s);
+      if (it == x.launch().globals.end()) x.fail(op, "no global " + op.attr("name")->s);
+      x.result(op)->ints()[0] = it->second;
+      return;
+    }
+    case OpKind::Assume: x.set(op.results[0], x.value(op.operands[0].value)); return;
+    case OpKind::Assert: return assertOp(x, op);
+    case OpKind::PrintTko: {
+      std::string text = formatPrint(x, op);
+      {
+        std::lock_guard<std::mutex> lock(x.launch().outputMutex);
+        x.launch().output += text;
+      }
+      x.set(op.results[0], TokenValue{});
+      return;
+    }
+    case OpKind::Alloca: return allocate(x, op);
+    case OpKind::MakeToken:
+    case OpKind::JoinTokens: x.set(op.results[0], TokenValue{}); return;
+    default: x.fail(op, "not a misc op");
+  }
+}
+
+}  // namespace tilesight::interp

@@ -1,0 +1,143 @@
+// Memory through tiles of pointers: offset, masked loads and stores, atomics.
+#include <cstring>
+
+#include "analysis/checks/ir_query.h"
+#include "analysis/ir/attr_values.h"
+#include "codegen/interp/access_check.h"
+#include "codegen/interp/elements.h"
+#include "codegen/interp/float_formats.h"
+
+namespace tilesight::interp {
+
+namespace {
+
+Elem pointee(const Tile& pointers) { return pointers.type->element->elem; }
+
+// Bytes one element access touches (a 4-bit element: its byte).
+uint64_t accessBytes(Elem e) { return elemBytes(e); }
+
+const Tile* optionalTile(BlockExec& x, const Operation& op, const char* group) {
+  ValueId v = operandValue(op, group);
+  return v == kNoId ? nullptr : &x.tile(v);
+}
+
+void offset(BlockExec& x, const Operation& op) {
+  const Tile& p = x.tile(op.operands[0].value);
+  const Tile& o = x.tile(op.operands[1].value);
+  auto r = x.result(op);
+  Elem e = pointee(p);
+  int64_t unit = nibblePointers(e) ? 1 : elemBytes(e);
+  unsigned bits = intBits(o.elem);
+  for (int64_t k = 0; k < r->n; ++k)
+    r->ints()[k] = static_cast<int64_t>(static_cast<uint64_t>(p.ints()[k]) +
+                                        static_cast<uint64_t>(signedOf(bits, o.ints()[k]) * unit));
+}
+
+void load(BlockExec& x, const Operation& op) {
+  const Tile& p = x.tile(operandValue(op, "source"));
+  const Tile* mask = optionalTile(x, op, "mask");
+  const Tile* pad = optionalTile(x, op, "paddingValue");
+  auto r = x.result(op, 0);
+  AccessCheck check(x, op);
+  Elem e = pointee(p);
+  size_t size = r->store == Store::F32 ? 4 : 8;
+  for (int64_t k = 0; k < r->n; ++k) {
+    if (mask && !mask->ints()[k]) {
+      if (pad) std::memcpy(r->data<char>() + k * size, pad->data<char>() + k * size, size);
+      else std::memset(r->data<char>() + k * size, 0, size);  // unspecified by the spec
+      continue;
+    }
+    uint64_t ptr = static_cast<uint64_t>(p.ints()[k]);
+    check.require(byteAddress(e, ptr), accessBytes(e), "a load");
+    loadAt(*r, k, ptr);
+  }
+  x.set(op.results[1], TokenValue{});
+}
+
+void store(BlockExec& x, const Operation& op) {
+  const Tile& p = x.tile(operandValue(op, "destination"));
+  const Tile& v = x.tile(operandValue(op, "value"));
+  const Tile* mask = optionalTile(x, op, "mask");
+  AccessCheck check(x, op);
+  Elem e = pointee(p);
+  for (int64_t k = 0; k < v.n; ++k) {
+    if (mask && !mask->ints()[k]) continue;
+    uint64_t ptr = static_cast<uint64_t>(p.ints()[k]);
+    check.require(byteAddress(e, ptr), accessBytes(e), "a store");
+    storeAt(v, k, ptr);
+  }
+  x.set(op.results[0], TokenValue{});
+}
+
+// The new value an atomic read-modify-write stores.
+double rmwFloat(AtomicMode m, Elem e, double old, double arg) {
+  return m == AtomicMode::Xchg ? arg : roundTo(e, old + arg);
+}
+
+int64_t rmwInt(AtomicMode m, unsigned bits, int64_t old, int64_t arg) {
+  switch (m) {
+    case AtomicMode::And: return old & arg;
+    case AtomicMode::Or: return old | arg;
+    case AtomicMode::Xor: return old ^ arg;
+    case AtomicMode::Add: return wrapInt(bits, static_cast<int64_t>(static_cast<uint64_t>(old) + static_cast<uint64_t>(arg)));
+    case AtomicMode::Max: return std::max(signedOf(bits, old), signedOf(bits, arg)) == signedOf(bits, old) ? old : arg;
+    case AtomicMode::Min: return std::min(signedOf(bits, old), signedOf(bits, arg)) == signedOf(bits, old) ? old : arg;
+    case AtomicMode::UMax: return unsignedOf(bits, old) >= unsignedOf(bits, arg) ? old : arg;
+    case AtomicMode::UMin: return unsignedOf(bits, old) <= unsignedOf(bits, arg) ? old : arg;
+    case AtomicMode::Xchg:
+    case AtomicMode::AddF: return arg;
+  }
+  return arg;
+}
+
+// Atomic ops: one lane at a time, each under the lock of its address.
+void atomic(BlockExec& x, const Operation& op, bool cas) {
+  const Tile& p = x.tile(operandValue(op, "pointers"));
+  const Tile& arg = x.tile(operandValue(op, cas ? "val" : "arg"));
+  const Tile* cmp = cas ? &x.tile(operandValue(op, "cmp")) : nullptr;
+  const Tile* mask = optionalTile(x, op, "mask");
+  AtomicMode mode = attrValue<AtomicMode>(op, "mode").value_or(AtomicMode::Xchg);
+  auto r = x.result(op, 0);
+  auto cell = Tile::make(r->type, 1);  // the old value at one address
+  AccessCheck check(x, op);
+  Elem e = pointee(p);
+  size_t size = r->store == Store::F32 ? 4 : 8;
+  for (int64_t k = 0; k < r->n; ++k) {
+    if (mask && !mask->ints()[k]) {
+      std::memset(r->data<char>() + k * size, 0, size);
+      continue;
+    }
+    uint64_t ptr = static_cast<uint64_t>(p.ints()[k]);
+    check.require(byteAddress(e, ptr), accessBytes(e), "an atomic access");
+    std::lock_guard<std::mutex> lock(x.launch().lockFor(byteAddress(e, ptr)));
+    loadAt(*cell, 0, ptr);
+    std::memcpy(r->data<char>() + k * size, cell->data<char>(), size);
+    bool write = !cas || storageBits(*cell, 0) == storageBits(*cmp, k);
+    if (!write) continue;
+    if (cas || cell->store == Store::Int) {
+      if (cas) std::memcpy(cell->data<char>(), arg.data<char>() + k * size, size);
+      else cell->ints()[0] = rmwInt(mode, intBits(cell->elem), cell->ints()[0], arg.ints()[k]);
+    } else if (cell->store == Store::F32) {
+      cell->f32()[0] = static_cast<float>(rmwFloat(mode, cell->elem, cell->f32()[0], arg.f32()[k]));
+    } else {
+      cell->f64()[0] = rmwFloat(mode, Elem::F64, cell->f64()[0], arg.f64()[k]);
+    }
+    storeAt(*cell, 0, ptr);
+  }
+  x.set(op.results[1], TokenValue{});
+}
+
+}  // namespace
+
+void evalPointerMemory(BlockExec& x, const Operation& op, OpKind k) {
+  switch (k) {
+    case OpKind::Offset: return offset(x, op);
+    case OpKind::LoadPtrTko: return load(x, op);
+    case OpKind::StorePtrTko: return store(x, op);
+    case OpKind::AtomicRmwTko: return atomic(x, op, false);
+    case OpKind::AtomicCasTko: return atomic(x, op, true);
+    default: x.fail(op, "not a pointer memory op");
+  }
+}
+
+}  // namespace tilesight::interp

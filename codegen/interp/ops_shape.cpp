@@ -1,0 +1,187 @@
+// Constants and the ops that move elements without computing: iota,
+// broadcast, reshape, permute, cat, extract, select, pack, unpack.
+#include <cstring>
+
+#include "analysis/ir/dense.h"
+#include "codegen/interp/block_exec.h"
+#include "codegen/interp/float_formats.h"
+
+namespace tilesight::interp {
+
+namespace {
+
+size_t elementSize(const Tile& t) { return t.store == Store::F32 ? 4 : 8; }
+
+std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;) s[d - 1] = s[d] * shape[d];
+  return s;
+}
+
+// dst[k0 + i] = src[offset + sum_d index_d * srcStrides[d]] for every index of
+// `shape` in row-major order.
+void copyStrided(const Tile& src, Tile& dst, int64_t k0, const std::vector<int64_t>& shape,
+                 const std::vector<int64_t>& srcStrides, int64_t offset) {
+  size_t size = elementSize(src);
+  const char* s = src.data<char>();
+  char* d = dst.data<char>();
+  std::vector<int64_t> idx(shape.size(), 0);
+  int64_t total = 1;
+  for (int64_t e : shape) total *= e;
+  int64_t at = offset;
+  for (int64_t k = 0; k < total; ++k) {
+    std::memcpy(d + (k0 + k) * size, s + at * size, size);
+    for (size_t dim = shape.size(); dim-- > 0;) {  // odometer, last dim fastest
+      at += srcStrides[dim];
+      if (++idx[dim] < shape[dim]) break;
+      at -= srcStrides[dim] * shape[dim];
+      idx[dim] = 0;
+    }
+  }
+}
+
+void constant(BlockExec& x, const Operation& op) {
+  auto r = x.result(op);
+  std::optional<DenseValues> v = denseValues(*op.attr("value"));
+  if (!v || v->size() == 0) x.fail(op, "the constant has no value");
+  if (!v->splat && static_cast<int64_t>(v->size()) * x.lanes() != r->n && static_cast<int64_t>(v->size()) != r->n)
+    x.fail(op, "the literal has " + std::to_string(v->size()) + " values for " + std::to_string(r->n) + " elements");
+  for (int64_t k = 0; k < r->n; ++k) {
+    size_t i = v->splat ? 0 : static_cast<size_t>(k) % v->size();
+    switch (r->store) {
+      case Store::Int: r->ints()[k] = wrapInt(intBits(r->elem), v->ints[i]); break;
+      case Store::F32:
+      case Store::F64: {
+        double f = v->isBits[i] ? decodeFloat(r->elem, static_cast<uint64_t>(v->ints[i])) : roundTo(r->elem, v->floats[i]);
+        if (r->store == Store::F32) r->f32()[k] = static_cast<float>(f);
+        else r->f64()[k] = f;
+        break;
+      }
+    }
+  }
+}
+
+void broadcast(BlockExec& x, const Operation& op) {
+  const Tile& a = x.tile(op.operands[0].value);
+  auto r = x.result(op);
+  std::vector<int64_t> strides = rowMajorStrides(a.type->shape);
+  const std::vector<int64_t>& shape = r->type->shape;
+  for (size_t d = 0; d < strides.size() && d < shape.size(); ++d)
+    if (a.type->shape[d] == 1) strides[d] = 0;
+  if (a.type->shape.empty()) strides.assign(shape.size(), 0);
+  copyStrided(a, *r, 0, shape, strides, 0);
+}
+
+void permute(BlockExec& x, const Operation& op) {
+  const Tile& a = x.tile(op.operands[0].value);
+  auto r = x.result(op);
+  std::vector<int64_t> src = rowMajorStrides(a.type->shape), strides;
+  for (const Attr& p : op.attr("permutation")->elems) strides.push_back(src[p.i]);
+  copyStrided(a, *r, 0, r->type->shape, strides, 0);
+}
+
+void cat(BlockExec& x, const Operation& op) {
+  const Tile& a = x.tile(op.operands[0].value);
+  const Tile& b = x.tile(op.operands[1].value);
+  auto r = x.result(op);
+  size_t dim = static_cast<size_t>(op.attr("dim")->i);
+  std::vector<int64_t> rs = rowMajorStrides(r->type->shape);
+  // Copy each operand into the result through the result's strides.
+  auto place = [&](const Tile& t, int64_t at) {
+    std::vector<int64_t> ts = rowMajorStrides(t.type->shape);
+    std::vector<int64_t> idx(t.type->shape.size(), 0);
+    size_t size = elementSize(t);
+    for (int64_t k = 0; k < t.n; ++k) {
+      int64_t off = at;
+      for (size_t d = 0; d < idx.size(); ++d) off += (k / ts[d] % t.type->shape[d]) * rs[d];
+      std::memcpy(r->data<char>() + off * size, t.data<char>() + k * size, size);
+    }
+  };
+  place(a, 0);
+  place(b, a.type->shape[dim] * rs[dim]);
+}
+
+void extract(BlockExec& x, const Operation& op) {
+  const Tile& a = x.tile(op.operands[0].value);
+  auto r = x.result(op);
+  std::vector<int64_t> strides = rowMajorStrides(a.type->shape);
+  int64_t offset = 0;
+  for (size_t d = 1; d < op.operands.size(); ++d) {
+    uint64_t slice = unsignedOf(32, x.scalar(op.operands[d].value));  // indices are unsigned (the spec)
+    int64_t count = a.type->shape[d - 1] / r->type->shape[d - 1];
+    if (slice >= static_cast<uint64_t>(count))
+      x.fail(op, "extract index " + std::to_string(slice) + " of dimension " + std::to_string(d - 1) +
+                     " is past the last slice (" + std::to_string(count - 1) + ")");
+    offset += static_cast<int64_t>(slice) * r->type->shape[d - 1] * strides[d - 1];
+  }
+  copyStrided(a, *r, 0, r->type->shape, strides, offset);
+}
+
+void select(BlockExec& x, const Operation& op) {
+  const Tile& c = x.tile(op.operands[0].value);
+  const Tile& t = x.tile(op.operands[1].value);
+  const Tile& f = x.tile(op.operands[2].value);
+  auto r = x.result(op);
+  size_t size = elementSize(t);
+  for (int64_t k = 0; k < r->n; ++k)
+    std::memcpy(r->data<char>() + k * size, (c.ints()[k] ? t : f).data<char>() + k * size, size);
+}
+
+// pack: the elements' bits, little-endian, low nibble first, as bytes.
+void pack(BlockExec& x, const Operation& op) {
+  const Tile& a = x.tile(op.operands[0].value);
+  auto r = x.result(op);
+  unsigned bits = elemBits(a.elem);
+  std::vector<uint8_t> bytes(static_cast<size_t>(r->n), 0);
+  for (int64_t k = 0; k < a.n; ++k) {
+    uint64_t v = storageBits(a, k);
+    uint64_t bit = static_cast<uint64_t>(k) * bits;
+    for (unsigned b = 0; b < bits; b += 4) bytes[(bit + b) / 8] |= ((v >> b) & 15) << ((bit + b) % 8);
+  }
+  for (int64_t k = 0; k < r->n; ++k) r->ints()[k] = wrapInt(8, bytes[k]);
+}
+
+void unpack(BlockExec& x, const Operation& op) {
+  const Tile& a = x.tile(op.operands[0].value);
+  auto r = x.result(op);
+  unsigned bits = elemBits(r->elem);
+  for (int64_t k = 0; k < r->n; ++k) {
+    uint64_t v = 0, bit = static_cast<uint64_t>(k) * bits;
+    for (unsigned b = 0; b < bits; b += 4) {
+      uint64_t byte = unsignedOf(8, a.ints()[(bit + b) / 8]);
+      v |= ((byte >> ((bit + b) % 8)) & 15) << b;
+    }
+    if (r->store == Store::Int) r->ints()[k] = wrapInt(bits, static_cast<int64_t>(v));
+    else if (r->store == Store::F32) r->f32()[k] = static_cast<float>(decodeFloat(r->elem, v));
+    else r->f64()[k] = decodeFloat(Elem::F64, v);
+  }
+}
+
+}  // namespace
+
+void evalShape(BlockExec& x, const Operation& op, OpKind k) {
+  switch (k) {
+    case OpKind::Constant: return constant(x, op);
+    case OpKind::Iota: {
+      auto r = x.result(op);
+      for (int64_t i = 0; i < r->n; ++i) r->ints()[i] = wrapInt(intBits(r->elem), i);
+      return;
+    }
+    case OpKind::Broadcast: return broadcast(x, op);
+    case OpKind::Reshape: {
+      const Tile& a = x.tile(op.operands[0].value);
+      auto r = x.result(op);
+      std::memcpy(r->data<char>(), a.data<char>(), a.n * elementSize(a));
+      return;
+    }
+    case OpKind::Permute: return permute(x, op);
+    case OpKind::Cat: return cat(x, op);
+    case OpKind::Extract: return extract(x, op);
+    case OpKind::Select: return select(x, op);
+    case OpKind::Pack: return pack(x, op);
+    case OpKind::Unpack: return unpack(x, op);
+    default: x.fail(op, "not a shape op");
+  }
+}
+
+}  // namespace tilesight::interp

@@ -1,0 +1,175 @@
+// tensor_view and tile views: making them, their shapes, and loads, stores
+// and atomic reductions of one tile at an index.
+#include <cstring>
+
+#include "analysis/checks/ir_query.h"
+#include "analysis/ir/attr_values.h"
+#include "codegen/interp/access_check.h"
+#include "codegen/interp/elements.h"
+#include "codegen/interp/float_formats.h"
+#include "codegen/interp/view_access.h"
+
+namespace tilesight::interp {
+
+namespace {
+
+void makeTensorView(BlockExec& x, const Operation& op) {
+  auto tv = std::make_shared<TensorViewValue>();
+  tv->type = x.typeOf(op.results[0]);
+  tv->elem = tv->type->elem;
+  tv->base = static_cast<uint64_t>(x.scalar(operandValue(op, "base")));
+  auto fill = [&](const char* attr, const char* group, std::vector<int64_t>& out) {
+    llvm::ArrayRef<Operand> dynamic = operandGroup(op, group);
+    size_t next = 0;
+    for (const Attr& e : op.attr(attr)->elems)
+      out.push_back(e.kind == AttrKind::Int ? e.i : x.scalar(dynamic[next++].value));
+  };
+  fill("static_shape", "dynamicShape", tv->shape);
+  fill("static_strides", "dynamicStrides", tv->strides);
+  for (size_t d = 0; d < tv->shape.size(); ++d)
+    if (tv->shape[d] < 0) x.fail(op, "dimension " + std::to_string(d) + " of the tensor_view is " + std::to_string(tv->shape[d]));
+  x.set(op.results[0], std::shared_ptr<const TensorViewValue>(tv));
+}
+
+const ViewValue& viewOf(BlockExec& x, ValueId v) { return *std::get<std::shared_ptr<const ViewValue>>(x.value(v)); }
+
+std::string listText(const std::vector<int64_t>& v, const char* sep) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + std::to_string(v[i]);
+  return s;
+}
+
+// The view index of a view memory op, checked against the index space (the
+// spec leaves an index outside it undefined); rows: a gather index tile.
+std::vector<int64_t> viewIndex(BlockExec& x, const Operation& op, const ViewValue& view, std::vector<int64_t>& rows) {
+  llvm::ArrayRef<Operand> idx = operandGroup(op, "index");
+  std::vector<int64_t> space = indexSpaceShape(view);
+  std::vector<int64_t> index;
+  for (size_t i = 0; i < idx.size(); ++i) {
+    const Tile& t = x.tile(idx[i].value);
+    bool sparse = view.type->kind == TypeKind::GatherScatterView && static_cast<int64_t>(i) == view.type->sparseDim;
+    if (sparse) {
+      rows.assign(t.ints(), t.ints() + t.n);
+      index.push_back(0);
+      continue;
+    }
+    index.push_back(t.ints()[0]);
+  }
+  for (size_t i = 0; i < index.size() && i < space.size(); ++i)
+    if (index[i] < 0 || index[i] >= space[i])
+      x.fail(op, "index (" + listText(index, ", ") + ") is outside the view's index space " + listText(space, "x"));
+  return index;
+}
+
+void checkRun(AccessCheck& check, const TensorViewValue& tv, const ViewRun& r, const char* what) {
+  if (r.count == 0) return;
+  Elem e = tv.elem;
+  int64_t unit = pointerUnit(e);
+  for (int64_t off : {r.offset, r.offset + (r.count - 1) * r.stride})
+    check.require(byteAddress(e, tv.base + off * unit), elemBytes(e), what);
+}
+
+void loadView(BlockExec& x, const Operation& op) {
+  const ViewValue& view = viewOf(x, operandValue(op, "view"));
+  std::vector<int64_t> rows;
+  std::vector<int64_t> index = viewIndex(x, op, view, rows);
+  auto r = x.result(op, 0);
+  AccessCheck check(x, op);
+  Padding pad = view.type->padding;
+  forEachRun(view, index, rows, [&](const ViewRun& run) {
+    checkRun(check, *view.tensor, run, "a load");
+    loadRun(*r, run.k, view.tensor->base, run.offset, run.stride, run.count);
+    if (run.pad) fillPadding(*r, run.k + run.count, run.pad, pad);
+  });
+  x.set(op.results[1], TokenValue{});
+}
+
+void storeView(BlockExec& x, const Operation& op) {
+  const ViewValue& view = viewOf(x, operandValue(op, "view"));
+  const Tile& t = x.tile(operandValue(op, "tile"));
+  std::vector<int64_t> rows;
+  std::vector<int64_t> index = viewIndex(x, op, view, rows);
+  AccessCheck check(x, op);
+  forEachRun(view, index, rows, [&](const ViewRun& run) {  // elements outside the tensor are masked
+    checkRun(check, *view.tensor, run, "a store");
+    storeRun(t, run.k, view.tensor->base, run.offset, run.stride, run.count);
+  });
+  x.set(op.results[0], TokenValue{});
+}
+
+void atomicReduceView(BlockExec& x, const Operation& op) {
+  const ViewValue& view = viewOf(x, operandValue(op, "view"));
+  const Tile& v = x.tile(operandValue(op, "value"));
+  std::vector<int64_t> rows;
+  std::vector<int64_t> index = viewIndex(x, op, view, rows);
+  AtomicMode mode = attrValue<AtomicMode>(op, "mode").value_or(AtomicMode::Add);
+  AccessCheck check(x, op);
+  const TensorViewValue& tv = *view.tensor;
+  auto cell = Tile::make(v.type, 1);
+  forEachRun(view, index, rows, [&](const ViewRun& run) {
+    checkRun(check, tv, run, "an atomic reduction");
+    for (int64_t j = 0; j < run.count; ++j) {
+      uint64_t ptr = tv.base + (run.offset + j * run.stride) * pointerUnit(tv.elem);
+      std::lock_guard<std::mutex> lock(x.launch().lockFor(byteAddress(tv.elem, ptr)));
+      loadAt(*cell, 0, ptr);
+      int64_t k = run.k + j;
+      switch (cell->store) {
+        case Store::Int: {
+          unsigned bits = intBits(cell->elem);
+          int64_t a = cell->ints()[0], b = v.ints()[k];
+          int64_t sa = signedOf(bits, a), sb = signedOf(bits, b);
+          uint64_t ua = unsignedOf(bits, a), ub = unsignedOf(bits, b);
+          switch (mode) {
+            case AtomicMode::And: a &= b; break;
+            case AtomicMode::Or: a |= b; break;
+            case AtomicMode::Xor: a ^= b; break;
+            case AtomicMode::Max: a = sa >= sb ? a : b; break;
+            case AtomicMode::Min: a = sa <= sb ? a : b; break;
+            case AtomicMode::UMax: a = ua >= ub ? a : b; break;
+            case AtomicMode::UMin: a = ua <= ub ? a : b; break;
+            default: a = wrapInt(bits, static_cast<int64_t>(ua + ub)); break;
+          }
+          cell->ints()[0] = a;
+          break;
+        }
+        case Store::F32: cell->f32()[0] = static_cast<float>(roundTo(cell->elem, double(cell->f32()[0]) + v.f32()[k])); break;
+        case Store::F64: cell->f64()[0] += v.f64()[k]; break;
+      }
+      storeAt(*cell, 0, ptr);
+    }
+  });
+  x.set(op.results[0], TokenValue{});
+}
+
+void shapeScalars(BlockExec& x, const Operation& op, const std::vector<int64_t>& shape) {
+  for (size_t i = 0; i < op.results.size() && i < shape.size(); ++i) {
+    auto r = x.result(op, i);
+    r->ints()[0] = wrapInt(intBits(r->elem), shape[i]);
+  }
+}
+
+}  // namespace
+
+void evalView(BlockExec& x, const Operation& op, OpKind k) {
+  switch (k) {
+    case OpKind::MakeTensorView: return makeTensorView(x, op);
+    case OpKind::MakePartitionView:
+    case OpKind::MakeStridedView:
+    case OpKind::MakeGatherScatterView: {
+      auto v = std::make_shared<ViewValue>();
+      v->type = x.typeOf(op.results[0]);
+      v->tensor = std::get<std::shared_ptr<const TensorViewValue>>(x.value(op.operands[0].value));
+      x.set(op.results[0], std::shared_ptr<const ViewValue>(v));
+      return;
+    }
+    case OpKind::GetTensorShape:
+      return shapeScalars(x, op, std::get<std::shared_ptr<const TensorViewValue>>(x.value(op.operands[0].value))->shape);
+    case OpKind::GetIndexSpaceShape: return shapeScalars(x, op, indexSpaceShape(viewOf(x, op.operands[0].value)));
+    case OpKind::LoadViewTko: return loadView(x, op);
+    case OpKind::StoreViewTko: return storeView(x, op);
+    case OpKind::AtomicRedViewTko: return atomicReduceView(x, op);
+    default: x.fail(op, "not a view op");
+  }
+}
+
+}  // namespace tilesight::interp

@@ -1,0 +1,69 @@
+#pragma once
+// A tile value of the interpreter: its type and its elements in one typed
+// buffer, processed a whole tile at a time. Integers are held as int64 in
+// canonical form for their width (sign-extended; i1 as 0 or 1), pointers as
+// addresses in int64, f64 as double, and every narrower float format as the
+// f32 that holds its value exactly (ops round results back to the format).
+#include <cstdint>
+#include <memory>
+
+#include "analysis/ir/types.h"
+
+namespace tilesight::interp {
+
+enum class Store : uint8_t { Int, F32, F64 };
+
+// How elements of type `element` (a scalar or pointer type) are held.
+Store storeOf(TypeRef element);
+
+struct Tile {
+  TypeRef type = nullptr;  // the tile type (shape, element)
+  Elem elem = Elem::None;  // the scalar element; Elem::I64 for pointer tiles
+  Store store = Store::Int;
+  int64_t n = 0;           // elements (the type's count, times lanes in reduce bodies)
+
+  template <class T> T* data() { return static_cast<T*>(static_cast<void*>(bytes_.get())); }
+  template <class T> const T* data() const { return static_cast<const T*>(static_cast<const void*>(bytes_.get())); }
+  int64_t* ints() { return data<int64_t>(); }
+  const int64_t* ints() const { return data<int64_t>(); }
+  float* f32() { return data<float>(); }
+  const float* f32() const { return data<float>(); }
+  double* f64() { return data<double>(); }
+  const double* f64() const { return data<double>(); }
+
+  // Element k as a double (floats) or integer value converted (ints).
+  double asDouble(int64_t k) const;
+  // Element k of an integer or pointer tile.
+  int64_t asInt(int64_t k) const { return ints()[k]; }
+
+  // A tile of `type` with n elements, uninitialised.
+  static std::shared_ptr<Tile> make(TypeRef type, int64_t n);
+
+private:
+  std::unique_ptr<uint64_t[]> bytes_;  // 8-byte aligned storage
+};
+
+using TileRef = std::shared_ptr<const Tile>;
+
+// The storage bits of element k (integers zero-extended from their width,
+// floats encoded exactly in their format).
+uint64_t storageBits(const Tile& t, int64_t k);
+
+// --- integers of a width ------------------------------------------------------
+// Canonical form of v as a `bits`-bit integer: i1 as 0/1, others sign-extended.
+inline int64_t wrapInt(unsigned bits, int64_t v) {
+  if (bits >= 64) return v;
+  if (bits == 1) return v & 1;
+  unsigned sh = 64 - bits;
+  return static_cast<int64_t>(static_cast<uint64_t>(v) << sh) >> sh;
+}
+// The value of canonical v read as unsigned (zero-extended).
+inline uint64_t unsignedOf(unsigned bits, int64_t v) {
+  return bits >= 64 ? static_cast<uint64_t>(v) : static_cast<uint64_t>(v) & ((uint64_t{1} << bits) - 1);
+}
+// The value of canonical v read as signed (i1: 1 is -1).
+inline int64_t signedOf(unsigned bits, int64_t v) { return bits == 1 ? -(v & 1) : v; }
+// Integer width of a tile element (64 for pointers).
+unsigned intBits(Elem e);
+
+}  // namespace tilesight::interp

@@ -1,0 +1,315 @@
+#include "codegen/runtime/arguments.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include <llvm/ADT/StringRef.h>
+
+#include "analysis/checks/ir_query.h"
+#include "codegen/interp/elements.h"
+#include "codegen/interp/float_formats.h"
+#include "codegen/runtime/npy.h"
+
+namespace tilesight::runtime {
+
+namespace {
+
+llvm::Error problem(const std::string& message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+std::string argName(const Program& p, ValueId v) { return std::string(llvm::StringRef(p.value(v).name).ltrim('%')); }
+
+std::string describe(const Program& p, ValueId v) {
+  return "argument %" + argName(p, v) + " (" + p.typeOf(v)->text + ")";
+}
+
+// "1024x512" -> {1024, 512}; every extent positive.
+llvm::Expected<std::vector<int64_t>> parseShape(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  text.split(parts, 'x');
+  std::vector<int64_t> shape;
+  for (llvm::StringRef part : parts) {
+    int64_t n;
+    if (part.getAsInteger(10, n) || n <= 0 || n > (int64_t{1} << 40))
+      return problem("'" + text.str() + "' is not a shape (positive extents separated by 'x', e.g. 1024x512)");
+    shape.push_back(n);
+  }
+  return shape;
+}
+
+std::string normalizedDescr(std::string d) {
+  if (!d.empty() && d[0] == '=') d[0] = '<';
+  if (d.size() == 2) d = (d[1] == '1' ? "|" : "<") + d;  // "f4" -> "<f4", "u1" -> "|u1"
+  return d;
+}
+
+// The element type a zeros:/rand: DTYPE names: a Tile IR name (f32) or a NumPy descr (<f4, f4).
+std::optional<Elem> elemOfDtype(const std::string& dtype, Elem wanted) {
+  if (std::optional<Elem> e = elemFromName(dtype)) return e;
+  if (normalizedDescr(dtype) == npyDescrOf(wanted)) return wanted;
+  return std::nullopt;
+}
+
+uint64_t splitmix(uint64_t& state) {
+  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// Element k of a buffer set to the storage bits `bits`.
+void putBits(HostBuffer& b, int64_t k, uint64_t bits) {
+  unsigned width = elemBits(b.elem);
+  if (width == 4) {
+    uint8_t& byte = b.bytes[k / 2];
+    byte = k % 2 ? (byte & 0x0F) | ((bits & 15) << 4) : (byte & 0xF0) | (bits & 15);
+    return;
+  }
+  unsigned size = width == 1 ? 1 : width / 8;
+  for (unsigned i = 0; i < size; ++i) b.bytes[k * size + i] = static_cast<uint8_t>(bits >> (8 * i));
+}
+
+// rand: floats uniform in [-1, 1) rounded to the format; integers uniform in
+// [0, 16) (i1: 0 or 1), so that they also serve as small indices.
+void fillRandom(HostBuffer& b, uint64_t seed) {
+  uint64_t state = seed;
+  for (int64_t k = 0; k < b.elementCount(); ++k) {
+    uint64_t r = splitmix(state);
+    if (isFloatElem(b.elem)) {
+      double u = static_cast<double>(r >> 11) * 0x1p-53 * 2.0 - 1.0;
+      putBits(b, k, interp::encodeFloat(b.elem, u));
+    } else {
+      putBits(b, k, b.elem == Elem::I1 ? (r >> 63) : (r >> 60));
+    }
+  }
+}
+
+llvm::Expected<HostBuffer> generated(const std::string& name, Elem pointee, llvm::StringRef value) {
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  value.split(parts, ':');
+  bool rand = parts[0] == "rand";
+  if (parts.size() < 3 || parts.size() > (rand ? 4u : 3u))
+    return problem("'" + value.str() + "' is not " +
+                   (rand ? "rand:SHAPE:DTYPE[:SEED]" : "zeros:SHAPE:DTYPE") + " (e.g. " + parts[0].str() +
+                   ":1024x512:" + std::string(elemName(pointee)) + ")");
+  auto shape = parseShape(parts[1]);
+  if (!shape) return shape.takeError();
+  std::optional<Elem> e = elemOfDtype(parts[2].str(), pointee);
+  if (!e || *e != pointee)
+    return problem("'" + value.str() + "' makes " + parts[2].str() + " elements, but the argument points to " +
+                   std::string(elemName(pointee)) + " (write " + parts[0].str() + ":" + parts[1].str() + ":" +
+                   std::string(elemName(pointee)) + ")");
+  HostBuffer b;
+  b.name = "%" + name;
+  b.elem = pointee;
+  b.shape = *shape;
+  b.bytes.assign(interp::byteSpanOf(pointee, b.elementCount()), 0);
+  uint64_t seed = 0;
+  if (rand && parts.size() == 4 && parts[3].getAsInteger(0, seed))
+    return problem("'" + parts[3].str() + "' is not a seed (an integer)");
+  if (rand) fillRandom(b, seed);
+  return b;
+}
+
+llvm::Expected<HostBuffer> fromFile(const std::string& name, Elem pointee, const std::string& path) {
+  auto a = readNpy(path);
+  if (!a) return a.takeError();
+  std::string want = npyDescrOf(pointee);
+  if (normalizedDescr(a->descr) != want)
+    return problem(path + " holds '" + a->descr + "' elements, but the argument points to " +
+                   std::string(elemName(pointee)) + ", which a .npy file holds as '" + want + "'" +
+                   (isFloatElem(pointee) && elemBits(pointee) < 16 ? " (raw bits)" : "") +
+                   "; convert it with arr.astype('" + want + "')");
+  HostBuffer b;
+  b.name = "%" + name;
+  b.elem = pointee;
+  b.shape = a->shape;
+  if (elemBits(pointee) == 4) {  // two elements per byte
+    if (b.shape.empty()) b.shape = {1};
+    b.shape.back() *= 2;
+  }
+  b.bytes = std::move(a->data);
+  return b;
+}
+
+llvm::Expected<ArgValue> scalar(const Program& p, ValueId v, llvm::StringRef text) {
+  ArgValue a;
+  Elem e = p.typeOf(v)->tileElem();
+  if (isFloatElem(e)) {
+    std::string s = text.str();
+    char* end = nullptr;
+    a.f = std::strtod(s.c_str(), &end);
+    if (s.empty() || *end) return problem("'" + s + "' is not a number, for " + describe(p, v));
+    a.f = interp::roundTo(e, a.f);
+    return a;
+  }
+  int64_t n;
+  uint64_t u;
+  unsigned bits = elemBits(e);
+  bool ok = !text.getAsInteger(0, n);
+  if (!ok && !text.getAsInteger(0, u)) ok = true, n = static_cast<int64_t>(u);
+  bool fits = bits >= 64 || (n >= -(int64_t{1} << (bits - 1)) && n < (int64_t{1} << bits));
+  if (!ok || !fits)
+    return problem("'" + text.str() + "' is not " + (ok ? "in the range of " : "an integer, for ") + describe(p, v));
+  a.i = interp::wrapInt(bits, n);
+  return a;
+}
+
+}  // namespace
+
+std::vector<const Operation*> entriesOf(const Program& p) {
+  std::vector<const Operation*> out;
+  for (const Operation& op : p.ops)
+    if (is(op, OpKind::Entry)) out.push_back(&op);
+  return out;
+}
+
+llvm::Expected<const Operation*> selectEntry(const Program& p, const std::string& name) {
+  std::vector<const Operation*> entries = entriesOf(p);
+  std::string names;
+  for (const Operation* e : entries) names += (names.empty() ? "" : ", ") + e->attr("sym_name")->s;
+  std::string wanted = name.empty() || name[0] == '@' ? name : "@" + name;
+  if (entries.empty()) return problem("the file has no entry");
+  if (wanted.empty()) {
+    if (entries.size() == 1) return entries[0];
+    return problem("the file has " + std::to_string(entries.size()) + " entries (" + names + "); pick one with --entry");
+  }
+  for (const Operation* e : entries)
+    if (e->attr("sym_name")->s == wanted) return e;
+  return problem("no entry " + wanted + " (the file has " + names + ")");
+}
+
+std::string npyDescrOf(Elem e) {
+  switch (e) {
+    case Elem::F64: return "<f8";
+    case Elem::F32: return "<f4";
+    case Elem::F16: return "<f2";
+    case Elem::BF16: return "<u2";
+    case Elem::TF32: return "<u4";
+    case Elem::I64: return "<i8";
+    case Elem::I32: return "<i4";
+    case Elem::I16: return "<i2";
+    case Elem::I8: return "|i1";
+    case Elem::I1: return "|b1";
+    default: return "|u1";  // f8 formats (one per byte), f4E2M1FN and i4 (two per byte)
+  }
+}
+
+llvm::Expected<std::vector<ArgValue>> bindArguments(const Program& p, const Operation& entry,
+                                                    const std::vector<std::string>& specs, AddressSpace& memory) {
+  const std::vector<ValueId>& params = entry.regions[0].blocks[0].args;
+  std::vector<std::optional<std::string>> given(params.size());
+  for (const std::string& spec : specs) {
+    auto [key, value] = llvm::StringRef(spec).split('=');
+    key = key.ltrim('%');
+    size_t at = params.size();
+    for (size_t i = 0; i < params.size(); ++i)
+      if (argName(p, params[i]) == key || key == std::to_string(i)) at = i;
+    if (at == params.size())
+      return problem("--arg " + spec + ": the entry has no argument '" + key.str() + "' (its arguments: " +
+                     [&] {
+                       std::string s;
+                       for (ValueId v : params) s += (s.empty() ? "%" : ", %") + argName(p, v);
+                       return s.empty() ? std::string("none") : s;
+                     }() + ")");
+    if (spec.find('=') == std::string::npos || value.empty()) return problem("--arg wants NAME=VALUE, not '" + spec + "'");
+    given[at] = value.str();
+  }
+  std::vector<ArgValue> out;
+  for (size_t i = 0; i < params.size(); ++i) {
+    ValueId v = params[i];
+    TypeRef t = p.typeOf(v);
+    if (!given[i]) {
+      std::string what = t->isPtrTile() ? "a pointer to " + std::string(elemName(t->element->elem)) +
+                                              ": give --arg " + argName(p, v) + "=@FILE.npy, zeros:SHAPE:" +
+                                              std::string(elemName(t->element->elem)) + " or rand:SHAPE:" +
+                                              std::string(elemName(t->element->elem))
+                                        : "a scalar: give --arg " + argName(p, v) + "=NUMBER";
+      return problem("no value for " + describe(p, v) + ", " + what);
+    }
+    llvm::StringRef value = *given[i];
+    if (!t->isPtrTile()) {
+      auto a = scalar(p, v, value);
+      if (!a) return a.takeError();
+      a->type = t, a->name = argName(p, v), a->source = value.str();
+      out.push_back(std::move(*a));
+      continue;
+    }
+    Elem pointee = t->element->elem;
+    llvm::Expected<HostBuffer> b = value.startswith("@") ? fromFile(argName(p, v), pointee, value.drop_front().str())
+                                   : value.startswith("zeros:") || value.startswith("rand:")
+                                       ? generated(argName(p, v), pointee, value)
+                                       : llvm::Expected<HostBuffer>(problem(
+                                             "'" + value.str() + "' is no buffer for " + describe(p, v) +
+                                             ": give @FILE.npy, zeros:SHAPE:DTYPE or rand:SHAPE:DTYPE[:SEED]"));
+    if (!b) return b.takeError();
+    ArgValue a;
+    a.type = t, a.name = argName(p, v), a.source = value.str();
+    a.buffer = &memory.add(std::move(*b));
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+namespace {
+
+// The entry argument `v` is (through assume), or nullptr.
+const ArgValue* argumentOf(const Program& p, const Operation& entry, const std::vector<ArgValue>& args, ValueId v) {
+  while (const Operation* d = definingOp(p, v)) {
+    if (!is(*d, OpKind::Assume)) return nullptr;
+    v = d->operands[0].value;
+  }
+  const std::vector<ValueId>& params = entry.regions[0].blocks[0].args;
+  for (size_t i = 0; i < params.size() && i < args.size(); ++i)
+    if (params[i] == v) return &args[i];
+  return nullptr;
+}
+
+bool insideOf(const Program& p, const Operation& op, OpId ancestor) {
+  for (OpId o = op.parent; o != kNoId; o = p.op(o).parent)
+    if (o == ancestor) return true;
+  return false;
+}
+
+}  // namespace
+
+llvm::Error checkViewsFit(const Program& p, const Operation& entry, const std::vector<ArgValue>& args) {
+  OpId entryId = static_cast<OpId>(&entry - p.ops.data());
+  for (const Operation& op : p.ops) {
+    if (!is(op, OpKind::MakeTensorView) || !insideOf(p, op, entryId)) continue;
+    const ArgValue* base = argumentOf(p, entry, args, operandValue(op, "base"));
+    if (!base || !base->buffer) continue;
+    // Each size and stride: written, or a scalar argument's value.
+    auto values = [&](const char* attr, const char* group) -> std::optional<std::vector<int64_t>> {
+      std::vector<int64_t> out;
+      llvm::ArrayRef<Operand> dynamic = operandGroup(op, group);
+      size_t next = 0;
+      for (const Attr& e : op.attr(attr)->elems) {
+        if (e.kind == AttrKind::Int) { out.push_back(e.i); continue; }
+        const ArgValue* a = next < dynamic.size() ? argumentOf(p, entry, args, dynamic[next++].value) : nullptr;
+        if (!a || a->buffer) return std::nullopt;
+        out.push_back(a->i);
+      }
+      return out;
+    };
+    auto shape = values("static_shape", "dynamicShape");
+    auto strides = values("static_strides", "dynamicStrides");
+    if (!shape || !strides || shape->size() != strides->size()) continue;
+    int64_t last = 0;  // the farthest element the view reaches
+    bool empty = false;
+    for (size_t d = 0; d < shape->size(); ++d) {
+      empty |= (*shape)[d] <= 0;
+      last += ((*shape)[d] - 1) * (*strides)[d];
+    }
+    int64_t have = base->buffer->elementCount();
+    if (!empty && last >= have)
+      return problem("argument %" + base->name + " (" + base->source + ") holds " + std::to_string(have) + " " +
+                     std::string(elemName(base->buffer->elem)) + " elements, but the tensor_view made over it (" +
+                     p.typeOf(op.results[0])->text + ") reaches element " + std::to_string(last) +
+                     ": give a buffer of at least " + std::to_string(last + 1) + " elements");
+  }
+  return llvm::Error::success();
+}
+
+}  // namespace tilesight::runtime

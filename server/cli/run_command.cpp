@@ -1,0 +1,201 @@
+// `tilesight run` (DESIGN §3): analyze, gate through VerifiedProgram, bind
+// the arguments, run on the CPU reference interpreter, report the outputs.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "analysis/analysis.h"
+#include "analysis/verified.h"
+#include "codegen/interp/elements.h"
+#include "codegen/interp/float_formats.h"
+#include "codegen/interp/interpreter.h"
+#include "codegen/runtime/arguments.h"
+#include "codegen/runtime/npy.h"
+#include "server/cli/commands.h"
+#include "server/cli/json_text.h"
+#include "server/cli/options.h"
+#include "server/cli/report.h"
+
+namespace tilesight::cli {
+
+namespace {
+
+using nlohmann::json;
+
+int usage(const std::string& problem) {
+  llvm::errs() << "tilesight run: " << problem << "\n";
+  return 2;
+}
+
+// A buffer's elements as doubles (for min/max/mean).
+double elementValue(const runtime::HostBuffer& b, int64_t k) {
+  unsigned bits = elemBits(b.elem);
+  uint64_t raw = 0;
+  if (bits == 4) raw = (b.bytes[k / 2] >> (k % 2 ? 4 : 0)) & 15;
+  else for (unsigned i = 0; i < std::max(1u, bits / 8); ++i) raw |= uint64_t(b.bytes[k * std::max(1u, bits / 8) + i]) << (8 * i);
+  if (isFloatElem(b.elem)) return interp::decodeFloat(b.elem, raw);
+  return static_cast<double>(interp::wrapInt(bits, static_cast<int64_t>(raw)));
+}
+
+struct Stats {
+  double min = 0, max = 0, mean = 0;
+};
+
+Stats statsOf(const runtime::HostBuffer& b) {
+  Stats s;
+  int64_t n = b.elementCount();
+  if (n == 0) return s;
+  s.min = INFINITY, s.max = -INFINITY;
+  double sum = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    double v = elementValue(b, k);
+    s.min = std::fmin(s.min, v), s.max = std::fmax(s.max, v);
+    sum += v;
+  }
+  s.mean = sum / static_cast<double>(n);
+  return s;
+}
+
+std::vector<interp::RtValue> interpreterArgs(const std::vector<runtime::ArgValue>& args) {
+  std::vector<interp::RtValue> out;
+  for (const runtime::ArgValue& a : args) {
+    auto t = interp::Tile::make(a.type, 1);
+    if (a.buffer) {
+      Elem e = a.buffer->elem;
+      t->ints()[0] = static_cast<int64_t>(interp::nibblePointers(e) ? a.buffer->address() * 2 : a.buffer->address());
+    } else if (t->store == interp::Store::Int) {
+      t->ints()[0] = a.i;
+    } else if (t->store == interp::Store::F32) {
+      t->f32()[0] = static_cast<float>(a.f);
+    } else {
+      t->f64()[0] = a.f;
+    }
+    out.push_back(interp::TileRef(t));
+  }
+  return out;
+}
+
+std::string shapeText(const std::vector<int64_t>& shape) {
+  std::string s;
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "x" : "") + std::to_string(shape[i]);
+  return s.empty() ? "scalar" : s;
+}
+
+Diagnostic faultDiagnostic(const interp::RunOutcome& r) {
+  const auto& b = r.faultBlock;
+  std::string block = "tile block (" + std::to_string(b[0]) + ", " + std::to_string(b[1]) + ", " + std::to_string(b[2]) + ")";
+  return Diagnostic{{r.faultAt, r.faultAt}, Severity::Error, "run.fault", block + ": " + r.fault, {}, {}};
+}
+
+void report(const RunOptions& o, const std::string& entryName, const std::vector<runtime::ArgValue>& args,
+            const std::vector<double>& times, const interp::RunOutcome& r, const FileReport& diags) {
+  std::vector<double> sorted = times;
+  std::sort(sorted.begin(), sorted.end());
+  double median = sorted.empty() ? 0 : sorted[sorted.size() / 2];
+  llvm::raw_ostream& os = llvm::outs();
+  if (o.format == RunFormat::Json) {
+    json outputs = json::array();
+    for (const runtime::ArgValue& a : args) {
+      if (!a.buffer) continue;
+      Stats s = statsOf(*a.buffer);
+      outputs.push_back({{"name", a.name}, {"shape", a.buffer->shape}, {"dtype", std::string(elemName(a.buffer->elem))},
+                         {"min", s.min}, {"max", s.max}, {"mean", s.mean}});
+    }
+    json j = {{"device", "cpu"}, {"entry", entryName}, {"grid", o.grid}, {"compile_ms", 0.0},
+              {"run_ms", median}, {"outputs", outputs}, {"printed", r.printed},
+              {"diagnostics", diagnosticsJson({diags})}};
+    os << jsonText(j, 2) << "\n";
+    return;
+  }
+  os << r.printed;
+  if (!diags.diagnostics.empty()) printText(os, diags, false);
+  for (const runtime::ArgValue& a : args) {
+    if (!a.buffer) continue;
+    Stats s = statsOf(*a.buffer);
+    os << a.name << "  " << shapeText(a.buffer->shape) << "  " << elemName(a.buffer->elem) << "  min "
+       << llvm::format("%g", s.min) << "  max " << llvm::format("%g", s.max) << "  mean "
+       << llvm::format("%g", s.mean) << "\n";
+  }
+  os << "device cpu  entry " << entryName << "  grid " << o.grid[0] << "," << o.grid[1] << "," << o.grid[2]
+     << "  run " << llvm::format("%.3f", median) << " ms" << (times.size() > 1 ? " (median of " + std::to_string(times.size()) + ")" : "")
+     << "\n";
+}
+
+}  // namespace
+
+int runRun() {
+  RunOptions o = runOptions();
+  if (!o.problem.empty()) return usage(o.problem);
+  if (o.device != "auto" && o.device != "cpu") {
+    llvm::errs() << "tilesight run: device '" << o.device
+                 << "' is not available: this build runs tile programs on the cpu reference interpreter only "
+                    "(the GPU backends are not built yet); use --device cpu\n";
+    return 3;
+  }
+  if (o.sanitize) return usage("--sanitize is not available in this build yet");
+  auto buf = llvm::MemoryBuffer::getFile(o.file, /*IsText=*/false);
+  if (!buf) return usage("cannot read '" + o.file + "': " + buf.getError().message());
+  SourceText src((*buf)->getBuffer().str());
+  Analysis a = analyze(src.text());
+  FileReport diags{o.file, &src, {}};
+  for (const Diagnostic& d : a.diagnostics)
+    if (d.severity == Severity::Error) diags.diagnostics.push_back(d);
+  if (!diags.diagnostics.empty() || a.chunks.empty()) {
+    printText(llvm::outs(), diags, false);
+    return 1;
+  }
+  VerifiedProgram::Result vp = VerifiedProgram::of(a, a.chunks[0]);
+  if (!vp.program) {
+    for (const std::string& reason : vp.reasons) llvm::errs() << o.file << ": " << reason << "\n";
+    return 1;
+  }
+  const Program& p = vp.program->program();
+  auto entry = runtime::selectEntry(p, o.entry);
+  if (!entry) return usage(llvm::toString(entry.takeError()));
+  runtime::AddressSpace memory;
+  auto args = runtime::bindArguments(p, **entry, o.args, memory);
+  if (!args) return usage(llvm::toString(args.takeError()));
+  if (llvm::Error e = runtime::checkViewsFit(p, **entry, *args)) return usage(llvm::toString(std::move(e)));
+  for (const auto& [name, path] : o.outs)
+    if (std::none_of(args->begin(), args->end(), [&](const runtime::ArgValue& v) { return v.buffer && v.name == name; }))
+      return usage("--out " + name + "=" + path + ": the entry has no pointer argument %" + name);
+  std::vector<std::vector<uint8_t>> initial;
+  for (const runtime::ArgValue& v : *args)
+    if (v.buffer) initial.push_back(v.buffer->bytes);
+  interp::LaunchOptions launch;
+  launch.grid = o.grid;
+  launch.threads = o.threads;
+  launch.deterministic = o.deterministic;
+  launch.maxLoopIterations = o.maxLoopIterations;
+  std::vector<interp::RtValue> values = interpreterArgs(*args);
+  std::vector<double> times;
+  interp::RunOutcome r;
+  for (unsigned i = 0; i < o.repeat; ++i) {
+    size_t k = 0;
+    for (const runtime::ArgValue& v : *args)  // every repetition starts from the given inputs
+      if (v.buffer) v.buffer->bytes = initial[k++];
+    auto start = std::chrono::steady_clock::now();
+    r = interp::runEntry(*vp.program, **entry, values, memory, launch);
+    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    if (!r.ok) break;
+  }
+  if (!r.ok) diags.diagnostics.push_back(faultDiagnostic(r));
+  report(o, (*entry)->attr("sym_name")->s, *args, times, r, diags);
+  for (const auto& [name, path] : o.outs) {
+    for (const runtime::ArgValue& v : *args) {
+      if (!v.buffer || v.name != name) continue;
+      runtime::NpyArray arr;
+      arr.descr = runtime::npyDescrOf(v.buffer->elem);
+      arr.shape = v.buffer->shape;
+      if (elemBits(v.buffer->elem) == 4 && !arr.shape.empty()) arr.shape.back() /= 2;
+      arr.data = v.buffer->bytes;
+      if (llvm::Error e = runtime::writeNpy(path, arr)) return usage(llvm::toString(std::move(e)));
+    }
+  }
+  return r.ok ? 0 : 1;
+}
+
+}  // namespace tilesight::cli

@@ -1,0 +1,81 @@
+// The options of `tilesight run` (DESIGN §3).
+#include "server/cli/options.h"
+
+namespace tilesight::cli {
+
+namespace cl = llvm::cl;
+
+cl::OptionCategory& runCategory() {
+  static cl::OptionCategory c("tilesight run options");
+  return c;
+}
+
+cl::SubCommand& runSubcommand() {
+  static cl::SubCommand s("run", "Run an entry of a tile program (the CPU reference interpreter)");
+  return s;
+}
+
+namespace {
+cl::opt<std::string> fileOpt(cl::Positional, cl::desc("FILE"), cl::sub(runSubcommand()), cl::cat(runCategory()));
+cl::opt<std::string> entryOpt("entry", cl::desc("The entry to run (may be omitted when the file has one)"),
+                              cl::value_desc("NAME"), cl::sub(runSubcommand()), cl::cat(runCategory()));
+cl::opt<std::string> gridOpt("grid", cl::desc("The launch grid (default 1,1,1)"), cl::value_desc("X[,Y[,Z]]"),
+                             cl::sub(runSubcommand()), cl::cat(runCategory()));
+cl::opt<std::string> deviceOpt("device", cl::desc("auto|cpu|cuda[:N]|hip[:N]|opencl[:N] (default auto)"),
+                               cl::init("auto"), cl::sub(runSubcommand()), cl::cat(runCategory()));
+cl::list<std::string> argOpt("arg",
+                             cl::desc("An entry argument by name (without %) or position: @FILE.npy, "
+                                      "zeros:SHAPE:DTYPE, rand:SHAPE:DTYPE[:SEED] for pointers, a number for scalars"),
+                             cl::value_desc("NAME=VALUE"), cl::sub(runSubcommand()), cl::cat(runCategory()));
+cl::list<std::string> outOpt("out", cl::desc("Write pointer argument NAME's buffer after the run"),
+                             cl::value_desc("NAME=PATH.npy"), cl::sub(runSubcommand()), cl::cat(runCategory()));
+cl::opt<bool> sanitizeOpt("sanitize", cl::desc("Check every access at run time (cpu only)"),
+                          cl::sub(runSubcommand()), cl::cat(runCategory()));
+cl::opt<RunFormat> formatOpt("format", cl::desc("Output format"), cl::init(RunFormat::Text),
+                             cl::values(clEnumValN(RunFormat::Text, "text", "one line per output, then the times"),
+                                        clEnumValN(RunFormat::Json, "json", "one JSON object")),
+                             cl::sub(runSubcommand()), cl::cat(runCategory()));
+cl::opt<unsigned> repeatOpt("repeat", cl::desc("Run N times, report the median time"), cl::init(1),
+                            cl::value_desc("N"), cl::sub(runSubcommand()), cl::cat(runCategory()));
+cl::opt<unsigned> threadsOpt("threads", cl::desc("Host threads of the cpu device (default: every core)"),
+                             cl::init(0), cl::value_desc("N"), cl::sub(runSubcommand()), cl::cat(runCategory()));
+cl::opt<bool> deterministicOpt("deterministic",
+                               cl::desc("cpu: one thread, tile blocks in grid order (x fastest), for reproducible "
+                                        "atomics and prints"),
+                               cl::sub(runSubcommand()), cl::cat(runCategory()));
+cl::opt<uint64_t> maxLoopOpt("max-loop-iterations",
+                             cl::desc("cpu: stop a `loop` past this many iterations (default 2^32; 0: no limit)"),
+                             cl::init(uint64_t{1} << 32), cl::value_desc("N"), cl::sub(runSubcommand()),
+                             cl::cat(runCategory()));
+}  // namespace
+
+bool runCommand() { return static_cast<bool>(runSubcommand()); }
+
+RunOptions runOptions() {
+  RunOptions o;
+  o.file = fileOpt;
+  o.entry = entryOpt;
+  o.device = deviceOpt;
+  o.args.assign(argOpt.begin(), argOpt.end());
+  o.sanitize = sanitizeOpt;
+  o.format = formatOpt;
+  o.repeat = repeatOpt;
+  o.threads = threadsOpt;
+  o.deterministic = deterministicOpt;
+  o.maxLoopIterations = maxLoopOpt;
+  for (const std::string& out : outOpt) {
+    auto [name, path] = llvm::StringRef(out).split('=');
+    if (name.empty() || path.empty()) o.problem = "--out wants NAME=PATH.npy, not '" + out + "'";
+    o.outs.emplace_back(name.ltrim('%').str(), path.str());
+  }
+  if (o.repeat < 1) o.problem = "--repeat wants a positive number of runs";
+  if (gridOpt.getNumOccurrences()) {
+    std::string problem;
+    if (auto g = parseGrid(gridOpt, problem)) o.grid = *g;
+    else o.problem = problem;
+  }
+  if (o.file.empty()) o.problem = "no FILE to run";
+  return o;
+}
+
+}  // namespace tilesight::cli
