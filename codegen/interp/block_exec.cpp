@@ -1,5 +1,7 @@
 #include "codegen/interp/block_exec.h"
 
+#include "analysis/checks/ir_query.h"
+
 namespace tilesight::interp {
 
 BlockExec::BlockExec(LaunchState& launch, std::array<int64_t, 3> blockId)
@@ -43,6 +45,11 @@ std::shared_ptr<Tile> BlockExec::result(const Operation& op, size_t i) {
   auto r = Tile::make(t, count(t));
   env_[op.results[i]] = TileRef(r);
   return r;
+}
+
+TokenValue BlockExec::token(const Operation& op, const char* group) const {
+  ValueId v = operandValue(op, group);
+  return v == kNoId ? TokenValue{} : std::get<TokenValue>(env_[v]);
 }
 
 void BlockExec::fail(const Operation& op, const std::string& message) const {

@@ -14,12 +14,11 @@
 
 #include "analysis/ir/ir.h"
 #include "analysis/ir/op_table.h"
+#include "codegen/interp/sanitizer.h"
 #include "codegen/interp/values.h"
 #include "codegen/runtime/buffers.h"
 
 namespace tilesight::interp {
-
-class Sanitizer;
 
 // A run-time error that stops the run: an access outside every buffer, a
 // division by zero, a failed assert. `at` is the op's source offset.
@@ -62,6 +61,10 @@ public:
   const Program& program() const { return launch_.program; }
   LaunchState& launch() { return launch_; }
   const std::array<int64_t, 3>& blockId() const { return blockId_; }
+  // The block's index in grid order (x fastest).
+  int64_t linearId() const { return blockId_[0] + launch_.grid[0] * (blockId_[1] + launch_.grid[1] * blockId_[2]); }
+  Sanitizer* sanitizer() const { return launch_.sanitizer; }
+  BlockClock& clock() { return clock_; }
 
   // --- values -----------------------------------------------------------------
   const RtValue& value(ValueId v) const { return env_[v]; }
@@ -79,6 +82,9 @@ public:
   int64_t lanes() const { return lanes_; }
   void setLanes(int64_t l) { lanes_ = l; }
 
+  // The token operand of group `group` (none: orders after nothing).
+  TokenValue token(const Operation& op, const char* group = "token") const;
+
   [[noreturn]] void fail(const Operation& op, const std::string& message) const;
 
 private:
@@ -86,6 +92,7 @@ private:
   std::array<int64_t, 3> blockId_;
   std::vector<RtValue> env_;
   int64_t lanes_ = 1;
+  BlockClock clock_;  // the sanitizer's view of this block's memory events
 };
 
 // Evaluates one op (not a terminator) and sets its results; control ops run

@@ -36,6 +36,10 @@ void storeAt(const Tile& src, int64_t k, uint64_t pointer);
 // The byte address a pointer value of pointee e designates.
 inline uint64_t byteAddress(Elem e, uint64_t pointer) { return nibblePointers(e) ? pointer / 2 : pointer; }
 
+// The sanitizer's key for the element a pointer value designates: twice the
+// byte address, plus the nibble for 4-bit elements (two per byte).
+inline uint64_t shadowKey(Elem e, uint64_t pointer) { return nibblePointers(e) ? pointer : pointer * 2; }
+
 // Fills dst[k0, k0 + count) with the padding value (or 0 for Padding::None:
 // the spec leaves those elements unspecified).
 void fillPadding(Tile& dst, int64_t k0, int64_t count, Padding p);

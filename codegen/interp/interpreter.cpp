@@ -81,7 +81,8 @@ RunOutcome runEntry(const VerifiedProgram& program, const Operation& entry, cons
       }
     }
   };
-  unsigned threads = options.deterministic ? 1 : options.threads;
+  // The sanitizer's shadow memory is not shared between threads.
+  unsigned threads = options.deterministic || options.sanitizer ? 1 : options.threads;
   if (threads == 1 || total == 1) {
     worker();
   } else {

@@ -21,7 +21,7 @@ struct LaunchOptions {
   unsigned threads = 0;        // 0: every core
   bool deterministic = false;  // one thread, blocks in grid order (x fastest)
   uint64_t maxLoopIterations = uint64_t{1} << 32;  // per `loop`, then the run stops (0: no limit)
-  Sanitizer* sanitizer = nullptr;
+  Sanitizer* sanitizer = nullptr;  // when set: one thread, blocks in grid order
 };
 
 struct RunOutcome {

@@ -99,6 +99,20 @@ void allocate(BlockExec& x, const Operation& op) {
   x.result(op)->ints()[0] = nibblePointers(e) ? address * 2 : address;
 }
 
+// The union of the inputs' events (the sanitizer's; nothing otherwise).
+void joinTokens(BlockExec& x, const Operation& op) {
+  std::vector<uint64_t> bits;
+  for (const Operand& o : op.operands) {
+    const TokenValue& t = std::get<TokenValue>(x.value(o.value));
+    if (!t.events) continue;
+    if (bits.size() < t.events->size()) bits.resize(t.events->size(), 0);
+    for (size_t i = 0; i < t.events->size(); ++i) bits[i] |= (*t.events)[i];
+  }
+  TokenValue out;
+  if (!bits.empty()) out.events = std::make_shared<const std::vector<uint64_t>>(std::move(bits));
+  x.set(op.results[0], out);
+}
+
 }  // namespace
 
 void evalMisc(BlockExec& x, const Operation& op, OpKind k) {
@@ -119,12 +133,12 @@ void evalMisc(BlockExec& x, const Operation& op, OpKind k) {
         std::lock_guard<std::mutex> lock(x.launch().outputMutex);
         x.launch().output += text;
       }
-      x.set(op.results[0], TokenValue{});
+      x.set(op.results[0], x.token(op));  // printing touches no memory: the token passes on
       return;
     }
     case OpKind::Alloca: return allocate(x, op);
-    case OpKind::MakeToken:
-    case OpKind::JoinTokens: x.set(op.results[0], TokenValue{}); return;
+    case OpKind::MakeToken: x.set(op.results[0], TokenValue{}); return;
+    case OpKind::JoinTokens: return joinTokens(x, op);
     default: x.fail(op, "not a misc op");
   }
 }

@@ -21,6 +21,25 @@ const Tile* optionalTile(BlockExec& x, const Operation& op, const char* group) {
   return v == kNoId ? nullptr : &x.tile(v);
 }
 
+// 4-bit elements move in bytes: lanes 2i and 2i+1 of a pointer access must be
+// the low and high nibble of one byte, both active or both masked (seed 001
+// §5.2.1). The sanitizer reports the first pair that is not.
+void checkNibblePairs(BlockExec& x, const Operation& op, const Tile& pointers, const Tile* mask) {
+  if (!nibblePointers(pointee(pointers))) return;
+  for (int64_t k = 0; k < pointers.n; k += 2) {
+    bool on0 = !mask || mask->ints()[k], on1 = k + 1 < pointers.n && (!mask || mask->ints()[k + 1]);
+    uint64_t p0 = static_cast<uint64_t>(pointers.ints()[k]);
+    uint64_t p1 = k + 1 < pointers.n ? static_cast<uint64_t>(pointers.ints()[k + 1]) : 0;
+    std::string why = on0 != on1                ? "one is masked off and the other is not"
+                      : !on0                    ? ""
+                      : p0 % 2 != 0             ? "the first is a high nibble (element offset " + std::to_string(p0 % 2) + " in its byte)"
+                      : p1 != p0 + 1            ? "they are not the two nibbles of one byte"
+                                                : "";
+    if (!why.empty())
+      return x.sanitizer()->misaligned(x, op, k, "a 4-bit access must move whole bytes, but " + why);
+  }
+}
+
 void offset(BlockExec& x, const Operation& op) {
   const Tile& p = x.tile(op.operands[0].value);
   const Tile& o = x.tile(op.operands[1].value);
@@ -40,6 +59,9 @@ void load(BlockExec& x, const Operation& op) {
   auto r = x.result(op, 0);
   AccessCheck check(x, op);
   Elem e = pointee(p);
+  Sanitizer* san = x.sanitizer();
+  MemoryEvent ev = san ? san->begin(x, op, x.token(op)) : MemoryEvent{};
+  if (san) checkNibblePairs(x, op, p, mask);
   size_t size = r->store == Store::F32 ? 4 : 8;
   for (int64_t k = 0; k < r->n; ++k) {
     if (mask && !mask->ints()[k]) {
@@ -49,9 +71,10 @@ void load(BlockExec& x, const Operation& op) {
     }
     uint64_t ptr = static_cast<uint64_t>(p.ints()[k]);
     check.require(byteAddress(e, ptr), accessBytes(e), "a load");
+    if (san) san->access(x, ev, shadowKey(e, ptr), true, false, r->type, k);
     loadAt(*r, k, ptr);
   }
-  x.set(op.results[1], TokenValue{});
+  x.set(op.results[1], san ? san->end(ev) : TokenValue{});
 }
 
 void store(BlockExec& x, const Operation& op) {
@@ -60,13 +83,17 @@ void store(BlockExec& x, const Operation& op) {
   const Tile* mask = optionalTile(x, op, "mask");
   AccessCheck check(x, op);
   Elem e = pointee(p);
+  Sanitizer* san = x.sanitizer();
+  MemoryEvent ev = san ? san->begin(x, op, x.token(op)) : MemoryEvent{};
+  if (san) checkNibblePairs(x, op, p, mask);
   for (int64_t k = 0; k < v.n; ++k) {
     if (mask && !mask->ints()[k]) continue;
     uint64_t ptr = static_cast<uint64_t>(p.ints()[k]);
     check.require(byteAddress(e, ptr), accessBytes(e), "a store");
+    if (san) san->access(x, ev, shadowKey(e, ptr), false, true, v.type, k);
     storeAt(v, k, ptr);
   }
-  x.set(op.results[0], TokenValue{});
+  x.set(op.results[0], san ? san->end(ev) : TokenValue{});
 }
 
 // The new value an atomic read-modify-write stores.
@@ -101,6 +128,8 @@ void atomic(BlockExec& x, const Operation& op, bool cas) {
   auto cell = Tile::make(r->type, 1);  // the old value at one address
   AccessCheck check(x, op);
   Elem e = pointee(p);
+  Sanitizer* san = x.sanitizer();
+  MemoryEvent ev = san ? san->begin(x, op, x.token(op)) : MemoryEvent{};
   size_t size = r->store == Store::F32 ? 4 : 8;
   for (int64_t k = 0; k < r->n; ++k) {
     if (mask && !mask->ints()[k]) {
@@ -109,6 +138,7 @@ void atomic(BlockExec& x, const Operation& op, bool cas) {
     }
     uint64_t ptr = static_cast<uint64_t>(p.ints()[k]);
     check.require(byteAddress(e, ptr), accessBytes(e), "an atomic access");
+    if (san) san->access(x, ev, shadowKey(e, ptr), true, true, r->type, k);
     std::lock_guard<std::mutex> lock(x.launch().lockFor(byteAddress(e, ptr)));
     loadAt(*cell, 0, ptr);
     std::memcpy(r->data<char>() + k * size, cell->data<char>(), size);
@@ -124,7 +154,7 @@ void atomic(BlockExec& x, const Operation& op, bool cas) {
     }
     storeAt(*cell, 0, ptr);
   }
-  x.set(op.results[1], TokenValue{});
+  x.set(op.results[1], san ? san->end(ev) : TokenValue{});
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // tensor_view and tile views: making them, their shapes, and loads, stores
 // and atomic reductions of one tile at an index.
 #include <cstring>
+#include <optional>
 
 #include "analysis/checks/ir_query.h"
 #include "analysis/ir/attr_values.h"
@@ -40,8 +41,11 @@ std::string listText(const std::vector<int64_t>& v, const char* sep) {
 }
 
 // The view index of a view memory op, checked against the index space (the
-// spec leaves an index outside it undefined); rows: a gather index tile.
-std::vector<int64_t> viewIndex(BlockExec& x, const Operation& op, const ViewValue& view, std::vector<int64_t>& rows) {
+// spec leaves an index outside it undefined: the run stops, or under the
+// sanitizer the finding is kept and the access skipped, nullopt); rows: a
+// gather index tile.
+std::optional<std::vector<int64_t>> viewIndex(BlockExec& x, const Operation& op, const ViewValue& view,
+                                              std::vector<int64_t>& rows) {
   llvm::ArrayRef<Operand> idx = operandGroup(op, "index");
   std::vector<int64_t> space = indexSpaceShape(view);
   std::vector<int64_t> index;
@@ -55,9 +59,14 @@ std::vector<int64_t> viewIndex(BlockExec& x, const Operation& op, const ViewValu
     }
     index.push_back(t.ints()[0]);
   }
-  for (size_t i = 0; i < index.size() && i < space.size(); ++i)
-    if (index[i] < 0 || index[i] >= space[i])
-      x.fail(op, "index (" + listText(index, ", ") + ") is outside the view's index space " + listText(space, "x"));
+  for (size_t i = 0; i < index.size() && i < space.size(); ++i) {
+    if (index[i] >= 0 && index[i] < space[i]) continue;
+    std::string message = "index (" + listText(index, ", ") + ") is outside the view's index space " +
+                          listText(space, "x") + " (dimension " + std::to_string(i) + ")";
+    if (!x.sanitizer()) x.fail(op, message);
+    x.sanitizer()->indexOutside(x, op, message);
+    return std::nullopt;
+  }
   return index;
 }
 
@@ -69,45 +78,66 @@ void checkRun(AccessCheck& check, const TensorViewValue& tv, const ViewRun& r, c
     check.require(byteAddress(e, tv.base + off * unit), elemBytes(e), what);
 }
 
+// The sanitizer's record of every element of a run.
+void recordRun(BlockExec& x, const MemoryEvent& ev, const TensorViewValue& tv, const ViewRun& run, bool read,
+               bool write, TypeRef tile) {
+  for (int64_t j = 0; j < run.count; ++j) {
+    uint64_t ptr = tv.base + (run.offset + j * run.stride) * pointerUnit(tv.elem);
+    x.sanitizer()->access(x, ev, shadowKey(tv.elem, ptr), read, write, tile, run.k + j);
+  }
+}
+
 void loadView(BlockExec& x, const Operation& op) {
   const ViewValue& view = viewOf(x, operandValue(op, "view"));
   std::vector<int64_t> rows;
-  std::vector<int64_t> index = viewIndex(x, op, view, rows);
+  std::optional<std::vector<int64_t>> index = viewIndex(x, op, view, rows);
   auto r = x.result(op, 0);
   AccessCheck check(x, op);
   Padding pad = view.type->padding;
-  forEachRun(view, index, rows, [&](const ViewRun& run) {
+  Sanitizer* san = x.sanitizer();
+  MemoryEvent ev = san ? san->begin(x, op, x.token(op)) : MemoryEvent{};
+  if (!index) fillPadding(*r, 0, r->n, pad);
+  else forEachRun(view, *index, rows, [&](const ViewRun& run) {
     checkRun(check, *view.tensor, run, "a load");
+    if (san) recordRun(x, ev, *view.tensor, run, true, false, r->type);
     loadRun(*r, run.k, view.tensor->base, run.offset, run.stride, run.count);
     if (run.pad) fillPadding(*r, run.k + run.count, run.pad, pad);
   });
-  x.set(op.results[1], TokenValue{});
+  x.set(op.results[1], san ? san->end(ev) : TokenValue{});
 }
 
 void storeView(BlockExec& x, const Operation& op) {
   const ViewValue& view = viewOf(x, operandValue(op, "view"));
   const Tile& t = x.tile(operandValue(op, "tile"));
   std::vector<int64_t> rows;
-  std::vector<int64_t> index = viewIndex(x, op, view, rows);
+  std::optional<std::vector<int64_t>> index = viewIndex(x, op, view, rows);
   AccessCheck check(x, op);
-  forEachRun(view, index, rows, [&](const ViewRun& run) {  // elements outside the tensor are masked
-    checkRun(check, *view.tensor, run, "a store");
-    storeRun(t, run.k, view.tensor->base, run.offset, run.stride, run.count);
-  });
-  x.set(op.results[0], TokenValue{});
+  Sanitizer* san = x.sanitizer();
+  MemoryEvent ev = san ? san->begin(x, op, x.token(op)) : MemoryEvent{};
+  if (index)
+    forEachRun(view, *index, rows, [&](const ViewRun& run) {  // elements outside the tensor are masked
+      checkRun(check, *view.tensor, run, "a store");
+      if (san) recordRun(x, ev, *view.tensor, run, false, true, t.type);
+      storeRun(t, run.k, view.tensor->base, run.offset, run.stride, run.count);
+    });
+  x.set(op.results[0], san ? san->end(ev) : TokenValue{});
 }
 
 void atomicReduceView(BlockExec& x, const Operation& op) {
   const ViewValue& view = viewOf(x, operandValue(op, "view"));
   const Tile& v = x.tile(operandValue(op, "value"));
   std::vector<int64_t> rows;
-  std::vector<int64_t> index = viewIndex(x, op, view, rows);
+  std::optional<std::vector<int64_t>> index = viewIndex(x, op, view, rows);
+  Sanitizer* san = x.sanitizer();
+  MemoryEvent ev = san ? san->begin(x, op, x.token(op)) : MemoryEvent{};
+  if (!index) return x.set(op.results[0], san->end(ev));
   AtomicMode mode = attrValue<AtomicMode>(op, "mode").value_or(AtomicMode::Add);
   AccessCheck check(x, op);
   const TensorViewValue& tv = *view.tensor;
   auto cell = Tile::make(v.type, 1);
-  forEachRun(view, index, rows, [&](const ViewRun& run) {
+  forEachRun(view, *index, rows, [&](const ViewRun& run) {
     checkRun(check, tv, run, "an atomic reduction");
+    if (san) recordRun(x, ev, tv, run, true, true, v.type);
     for (int64_t j = 0; j < run.count; ++j) {
       uint64_t ptr = tv.base + (run.offset + j * run.stride) * pointerUnit(tv.elem);
       std::lock_guard<std::mutex> lock(x.launch().lockFor(byteAddress(tv.elem, ptr)));
@@ -138,7 +168,7 @@ void atomicReduceView(BlockExec& x, const Operation& op) {
       storeAt(*cell, 0, ptr);
     }
   });
-  x.set(op.results[0], TokenValue{});
+  x.set(op.results[0], san ? san->end(ev) : TokenValue{});
 }
 
 void shapeScalars(BlockExec& x, const Operation& op, const std::vector<int64_t>& shape) {

@@ -24,10 +24,15 @@ struct ViewValue {
   std::shared_ptr<const TensorViewValue> tensor;
 };
 
-// Tokens order memory operations; the plain interpreter runs ops in program
-// order, so a token carries nothing but its existence (the sanitizer adds
-// what it orders).
-struct TokenValue {};
+// Tokens order memory operations. The plain interpreter runs ops in program
+// order, so a token carries nothing else; under the sanitizer it carries the
+// memory events of its tile block that it orders after (bit i: event i).
+struct TokenValue {
+  std::shared_ptr<const std::vector<uint64_t>> events;
+  bool covers(uint32_t event) const {
+    return events && event / 64 < events->size() && ((*events)[event / 64] >> (event % 64)) & 1;
+  }
+};
 
 using RtValue = std::variant<std::monostate, TileRef, std::shared_ptr<const TensorViewValue>,
                              std::shared_ptr<const ViewValue>, TokenValue>;

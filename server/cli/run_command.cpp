@@ -3,15 +3,18 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include "analysis/analysis.h"
+#include "analysis/diag/codes.h"
 #include "analysis/verified.h"
 #include "codegen/interp/elements.h"
 #include "codegen/interp/float_formats.h"
 #include "codegen/interp/interpreter.h"
+#include "codegen/interp/sanitizer.h"
 #include "codegen/runtime/arguments.h"
 #include "codegen/runtime/npy.h"
 #include "server/cli/commands.h"
@@ -135,14 +138,17 @@ int runRun() {
                     "(the GPU backends are not built yet); use --device cpu\n";
     return 3;
   }
-  if (o.sanitize) return usage("--sanitize is not available in this build yet");
   auto buf = llvm::MemoryBuffer::getFile(o.file, /*IsText=*/false);
   if (!buf) return usage("cannot read '" + o.file + "': " + buf.getError().message());
   SourceText src((*buf)->getBuffer().str());
   Analysis a = analyze(src.text());
   FileReport diags{o.file, &src, {}};
-  for (const Diagnostic& d : a.diagnostics)
-    if (d.severity == Severity::Error) diags.diagnostics.push_back(d);
+  // Errors of the language (syntax, type) stop the run; the static checks'
+  // findings do not: running the program is how they are confirmed.
+  for (const Diagnostic& d : a.diagnostics) {
+    const CodeInfo* code = findCode(d.code);
+    if (d.severity == Severity::Error && code && code->languageRule) diags.diagnostics.push_back(d);
+  }
   if (!diags.diagnostics.empty() || a.chunks.empty()) {
     printText(llvm::outs(), diags, false);
     return 1;
@@ -170,10 +176,12 @@ int runRun() {
   launch.threads = o.threads;
   launch.deterministic = o.deterministic;
   launch.maxLoopIterations = o.maxLoopIterations;
+  std::optional<interp::Sanitizer> sanitizer;
+  if (o.sanitize) launch.sanitizer = &sanitizer.emplace(p, memory);
   std::vector<interp::RtValue> values = interpreterArgs(*args);
   std::vector<double> times;
   interp::RunOutcome r;
-  for (unsigned i = 0; i < o.repeat; ++i) {
+  for (unsigned i = 0; i < (o.sanitize ? 1u : o.repeat); ++i) {
     size_t k = 0;
     for (const runtime::ArgValue& v : *args)  // every repetition starts from the given inputs
       if (v.buffer) v.buffer->bytes = initial[k++];
@@ -182,6 +190,8 @@ int runRun() {
     times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     if (!r.ok) break;
   }
+  if (sanitizer)
+    for (Diagnostic& d : sanitizer->diagnostics()) diags.diagnostics.push_back(std::move(d));
   if (!r.ok) diags.diagnostics.push_back(faultDiagnostic(r));
   report(o, (*entry)->attr("sym_name")->s, *args, times, r, diags);
   for (const auto& [name, path] : o.outs) {
@@ -195,7 +205,7 @@ int runRun() {
       if (llvm::Error e = runtime::writeNpy(path, arr)) return usage(llvm::toString(std::move(e)));
     }
   }
-  return r.ok ? 0 : 1;
+  return diags.diagnostics.empty() ? 0 : 1;
 }
 
 }  // namespace tilesight::cli

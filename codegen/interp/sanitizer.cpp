@@ -1,0 +1,153 @@
+#include "codegen/interp/sanitizer.h"
+
+#include <algorithm>
+
+#include "codegen/interp/block_exec.h"
+
+namespace tilesight::interp {
+
+namespace {
+
+std::string blockText(const std::array<int64_t, 3>& b) {
+  return "(" + std::to_string(b[0]) + ", " + std::to_string(b[1]) + ", " + std::to_string(b[2]) + ")";
+}
+
+std::array<int64_t, 3> blockOf(int64_t linear, const std::array<int64_t, 3>& grid) {
+  return {linear % grid[0], linear / grid[0] % grid[1], linear / (grid[0] * grid[1])};
+}
+
+// Lane k of a tile as coordinates: "[3, 1]".
+std::string coordinates(TypeRef tile, int64_t k) {
+  if (!tile || tile->shape.empty()) return "[]";
+  std::vector<int64_t> c(tile->shape.size());
+  for (size_t d = tile->shape.size(); d-- > 0;) {
+    c[d] = k % tile->shape[d];
+    k /= tile->shape[d];
+  }
+  std::string s = "[";
+  for (size_t d = 0; d < c.size(); ++d) s += (d ? ", " : "") + std::to_string(c[d]);
+  return s + "]";
+}
+
+std::string lineOf(const Program& p, const Operation& op) {
+  std::string_view before = p.source.substr(0, std::min<size_t>(op.range.begin, p.source.size()));
+  return std::to_string(std::count(before.begin(), before.end(), '\n') + 1);
+}
+
+std::string opName(const Operation& op) { return op.info ? std::string(op.info->name) : std::string(op.name); }
+
+bool releases(MemoryOrdering o) { return o == MemoryOrdering::Release || o == MemoryOrdering::AcqRel; }
+bool acquires(MemoryOrdering o) { return o == MemoryOrdering::Acquire || o == MemoryOrdering::AcqRel; }
+
+}  // namespace
+
+MemoryEvent Sanitizer::begin(BlockExec& x, const Operation& op, const TokenValue& after) {
+  MemoryEvent e;
+  e.id = x.clock().nextEvent++;
+  e.after = after;
+  e.op = &op;
+  e.atomic = op.info->kind == OpKind::AtomicRmwTko || op.info->kind == OpKind::AtomicCasTko ||
+             op.info->kind == OpKind::AtomicRedViewTko;
+  e.ordering = orderingOf(op).value_or(MemoryOrdering::Weak);
+  e.scope = scopeOf(op).value_or(MemoryScope::Device);
+  e.atomic |= e.ordering != MemoryOrdering::Weak;  // relaxed and stronger accesses are morally strong
+  return e;
+}
+
+TokenValue Sanitizer::end(const MemoryEvent& e) const {
+  auto bits = std::make_shared<std::vector<uint64_t>>(e.after.events ? *e.after.events : std::vector<uint64_t>{});
+  if (bits->size() <= e.id / 64) bits->resize(e.id / 64 + 1, 0);
+  (*bits)[e.id / 64] |= uint64_t{1} << (e.id % 64);
+  return TokenValue{bits};
+}
+
+bool Sanitizer::ordered(const Access& before, BlockExec& x, const MemoryEvent& now) const {
+  if (before.block == x.linearId()) return now.after.covers(before.event);
+  auto it = x.clock().knows.find(before.block);
+  return it != x.clock().knows.end() && before.event < it->second;
+}
+
+void Sanitizer::access(BlockExec& x, const MemoryEvent& e, uint64_t key, bool read, bool write, TypeRef tile,
+                       int64_t lane) {
+  Cell& cell = shadow_[key];
+  int64_t block = x.linearId();
+  if (read && acquires(e.ordering) && cell.release)  // synchronizes-with the last release here
+    for (const auto& [b, ev] : *cell.release) x.clock().knows[b] = std::max(x.clock().knows[b], ev);
+  Access now{block, e.id, e.op, e.atomic, e.scope, lane, tile};
+  auto clash = [&](const Access& other, bool otherWrites) {
+    if (other.block < 0) return;
+    if (other.block == block && other.event == e.id) {  // two lanes of one access
+      if (write && otherWrites && other.lane != lane) conflict(x, e, lane, tile, other, key, true);
+      return;
+    }
+    bool strong = e.atomic && other.atomic &&
+                  (other.block == block || (e.scope != MemoryScope::TlBlk && other.scope != MemoryScope::TlBlk));
+    if (!strong && !ordered(other, x, e)) conflict(x, e, lane, tile, other, key, write);
+  };
+  clash(cell.write, true);
+  if (write) {
+    for (const Access& r : cell.reads) clash(r, false);
+    cell.reads.clear();
+    cell.write = now;
+    if (releases(e.ordering) && e.scope != MemoryScope::TlBlk) {
+      auto clock = std::make_shared<std::unordered_map<int64_t, uint32_t>>(x.clock().knows);
+      (*clock)[block] = e.id + 1;
+      cell.release = std::move(clock);
+    }
+  } else if (read) {
+    bool known = false;
+    for (Access& r : cell.reads)
+      if (r.block == block && r.op == e.op) r = now, known = true;
+    if (!known && cell.reads.size() < 8) cell.reads.push_back(now);
+  }
+}
+
+void Sanitizer::conflict(BlockExec& x, const MemoryEvent& now, int64_t lane, TypeRef tile, const Access& other,
+                         uint64_t key, bool write) {
+  const Operation& op = *now.op;
+  std::string here = opName(op) + " at line " + lineOf(program_, op) + " in tile block " + blockText(x.blockId()) +
+                     " (lane " + coordinates(tile, lane) + ")";
+  std::string there = opName(*other.op) + " at line " + lineOf(program_, *other.op) + " in tile block " +
+                      blockText(blockOf(other.block, x.launch().grid)) + " (lane " + coordinates(other.tile, other.lane) + ")";
+  std::string at = memory_.describe(key / 2) + (key % 2 ? " (its high nibble)" : "");
+  if (other.block == x.linearId() && other.event == now.id) {
+    report("layout.overlap", op, nullptr,
+           here + " and its lane " + coordinates(other.tile, other.lane) + " both write " + at +
+               ": the destination maps two elements of the tile to one address",
+           "");
+    return;
+  }
+  bool crossScope = other.block != x.linearId() && now.atomic && other.atomic;
+  std::string why = other.block == x.linearId()
+                        ? "no token chain orders them"
+                        : crossScope ? "both are atomic, but with tl_blk scope, which does not cover two tile blocks"
+                                     : "no release/acquire synchronization orders them across the tile blocks";
+  report(crossScope ? "race.scope" : "race.unordered", op, other.op,
+         here + (write ? " writes " : " reads ") + at + ", which " + there + " also accesses; " + why,
+         "the other access: " + there);
+}
+
+void Sanitizer::indexOutside(BlockExec& x, const Operation& op, const std::string& message) {
+  report("bounds.index", op, nullptr, "tile block " + blockText(x.blockId()) + ": " + message, "");
+}
+
+void Sanitizer::misaligned(BlockExec& x, const Operation& op, int64_t lane, const std::string& message) {
+  report("subbyte.align", op, nullptr,
+         "tile block " + blockText(x.blockId()) + ", lanes " + std::to_string(lane) + " and " + std::to_string(lane + 1) +
+             ": " + message,
+         "");
+}
+
+void Sanitizer::report(const std::string& code, const Operation& op, const Operation* other, std::string message,
+                       std::string note) {
+  auto key = std::make_tuple(code, &op, other);
+  if (seen_.count(key)) return;
+  seen_[key] = findings_.size();
+  Diagnostic d{op.range, Severity::Error, code, std::move(message), {}, {}};
+  if (other) d.notes.push_back({other->range, std::move(note)});
+  findings_.push_back(std::move(d));
+}
+
+std::vector<Diagnostic> Sanitizer::diagnostics() const { return findings_; }
+
+}  // namespace tilesight::interp

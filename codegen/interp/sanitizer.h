@@ -1,0 +1,94 @@
+#pragma once
+// The run-time sanitizer (`tilesight run --sanitize`): the dynamic twin of
+// the static checks. Every element access of a run is recorded in shadow
+// memory with the tile block and memory event that made it; two accesses to
+// one address, one a write, that no token chain (within a tile block) or
+// release/acquire synchronization (across tile blocks) orders, and that are
+// not both atomic, are a race. View indices outside the index space and
+// misaligned 4-bit pointer accesses are findings too. Findings carry the
+// static checks' codes, the tile blocks, coordinates and addresses. Runs
+// with one thread, blocks in grid order (happens-before does not depend on
+// the interleaving).
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/diag/diagnostic.h"
+#include "analysis/ir/attr_values.h"
+#include "analysis/ir/ir.h"
+#include "codegen/interp/values.h"
+#include "codegen/runtime/buffers.h"
+
+namespace tilesight::interp {
+
+class BlockExec;
+
+// One memory op execution of a tile block: what orders it.
+struct MemoryEvent {
+  uint32_t id = 0;        // per tile block, in execution order
+  TokenValue after;       // the input token (what the op is ordered after)
+  const Operation* op = nullptr;
+  bool atomic = false;
+  MemoryOrdering ordering = MemoryOrdering::Weak;
+  MemoryScope scope = MemoryScope::Device;
+};
+
+// What one tile block knows of the others: every event of block b below
+// knows[b] happens before its next event (release/acquire edges).
+struct BlockClock {
+  std::unordered_map<int64_t, uint32_t> knows;
+  uint32_t nextEvent = 0;
+};
+
+class Sanitizer {
+public:
+  Sanitizer(const Program& p, const runtime::AddressSpace& memory) : program_(p), memory_(memory) {}
+
+  // The event of memory op `op` in block x, ordered after token `after`.
+  MemoryEvent begin(BlockExec& x, const Operation& op, const TokenValue& after);
+  // The token the op's result carries: its input's events and its own.
+  TokenValue end(const MemoryEvent& e) const;
+  // One element access at `key` (elements.h shadowKey) by lane `lane` of `tile`.
+  void access(BlockExec& x, const MemoryEvent& e, uint64_t key, bool read, bool write, TypeRef tile, int64_t lane);
+  // A view index outside the view's index space (the access is skipped).
+  void indexOutside(BlockExec& x, const Operation& op, const std::string& message);
+  // 4-bit lanes 2i and 2i+1 of a pointer access that do not fill one byte.
+  void misaligned(BlockExec& x, const Operation& op, int64_t lane, const std::string& message);
+
+  // The findings, one per (code, op, other op), first occurrence first.
+  std::vector<Diagnostic> diagnostics() const;
+
+private:
+  struct Access {
+    int64_t block = -1;
+    uint32_t event = 0;
+    const Operation* op = nullptr;
+    bool atomic = false;
+    MemoryScope scope = MemoryScope::Device;
+    int64_t lane = 0;
+    TypeRef tile = nullptr;
+  };
+  struct Cell {
+    Access write;                 // the last write (block -1: none)
+    std::vector<Access> reads;    // reads since it, one per (block, op)
+    std::shared_ptr<std::unordered_map<int64_t, uint32_t>> release;  // the last release's clock here
+  };
+
+  bool ordered(const Access& before, BlockExec& x, const MemoryEvent& now) const;
+  void conflict(BlockExec& x, const MemoryEvent& now, int64_t lane, TypeRef tile, const Access& other,
+                uint64_t key, bool write);
+  void report(const std::string& code, const Operation& op, const Operation* other, std::string message,
+              std::string note);
+
+  const Program& program_;
+  const runtime::AddressSpace& memory_;
+  std::unordered_map<uint64_t, Cell> shadow_;
+  std::map<std::tuple<std::string, const Operation*, const Operation*>, size_t> seen_;
+  std::vector<Diagnostic> findings_;
+};
+
+}  // namespace tilesight::interp

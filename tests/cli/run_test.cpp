@@ -1,0 +1,195 @@
+// `tilesight run` (DESIGN §3): outputs, exit statuses, argument errors, the
+// sanitizer's findings, against the real executable.
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_util.h"
+
+namespace tilesight::clitest {
+namespace {
+
+// out[i] = a[i] + b[i] over 64 elements, 16 per tile block.
+const char* kVecAdd = R"(cuda_tile.module @m {
+  entry @add(%a: tile<ptr<f32>>, %b: tile<ptr<f32>>, %out: tile<ptr<f32>>) {
+    %ta = make_tensor_view %a, shape = [64], strides = [1] : tensor_view<64xf32, strides=[1]>
+    %tb = make_tensor_view %b, shape = [64], strides = [1] : tensor_view<64xf32, strides=[1]>
+    %to = make_tensor_view %out, shape = [64], strides = [1] : tensor_view<64xf32, strides=[1]>
+    %va = make_partition_view %ta : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    %vb = make_partition_view %tb : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    %vo = make_partition_view %to : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %x, %t1 = load_view_tko weak %va[%bx] : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>, tile<i32> -> tile<16xf32>, token
+    %y, %t2 = load_view_tko weak %vb[%bx] : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>, tile<i32> -> tile<16xf32>, token
+    %s = addf %x, %y : tile<16xf32>
+    %t3 = store_view_tko weak %s, %vo[%bx] : tile<16xf32>, partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>, tile<i32> -> token
+    return
+  }
+}
+)";
+
+TEST(Run, RunsOnTheCpuAndReportsEveryBuffer) {
+  std::string f = write("add.tile", kVecAdd);
+  CliRun r = run("run " + f + " --grid 4 --arg a=zeros:64:f32 --arg b=rand:64:f32:1 --arg out=zeros:64:f32 --format=json",
+                 "", {true});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["device"], "cpu");
+  EXPECT_EQ(j["entry"], "@add");
+  EXPECT_EQ(j["grid"], nlohmann::json::array({4, 1, 1}));
+  ASSERT_EQ(j["outputs"].size(), 3u);
+  // out = 0 + b: the same statistics as b.
+  EXPECT_EQ(j["outputs"][2]["name"], "out");
+  EXPECT_EQ(j["outputs"][2]["dtype"], "f32");
+  EXPECT_EQ(j["outputs"][2]["mean"], j["outputs"][1]["mean"]);
+  EXPECT_EQ(j["outputs"][2]["max"], j["outputs"][1]["max"]);
+  EXPECT_TRUE(j["diagnostics"].empty());
+}
+
+TEST(Run, WritesOutputsAsNpy) {
+  std::string f = write("add.tile", kVecAdd), out = tempPath("out.npy");
+  CliRun r = run("run " + f + " --grid 4 --arg a=rand:64:f32:2 --arg b=rand:64:f32:2 --arg out=zeros:64:f32 --out out=" + out);
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::string bytes = readFile(out);
+  ASSERT_GE(bytes.size(), 64u + 64 * 4);
+  EXPECT_EQ(bytes.substr(0, 6), "\x93NUMPY");
+  EXPECT_NE(bytes.find("'descr': '<f4'"), std::string::npos) << bytes.substr(0, 80);
+  EXPECT_NE(bytes.find("(64,)"), std::string::npos);
+}
+
+TEST(Run, BadInputIsExitTwoWithTheReason) {
+  std::string f = write("add.tile", kVecAdd);
+  CliRun missing = run("run " + f + " --arg a=zeros:64:f32 --arg b=zeros:64:f32");
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.out.find("no value for argument %out (!cuda_tile.tile<ptr<f32>>), a pointer to f32"), std::string::npos)
+      << missing.out;
+  CliRun dtype = run("run " + f + " --arg a=zeros:64:f16 --arg b=zeros:64:f32 --arg out=zeros:64:f32");
+  EXPECT_EQ(dtype.status, 2);
+  EXPECT_NE(dtype.out.find("the argument points to f32"), std::string::npos) << dtype.out;
+  CliRun small = run("run " + f + " --arg a=zeros:32:f32 --arg b=zeros:64:f32 --arg out=zeros:64:f32");
+  EXPECT_EQ(small.status, 2);
+  EXPECT_NE(small.out.find("holds 32 f32 elements, but the tensor_view made over it"), std::string::npos) << small.out;
+  CliRun entry = run("run " + f + " --entry nope");
+  EXPECT_EQ(entry.status, 2);
+  EXPECT_NE(entry.out.find("no entry @nope (the file has @add)"), std::string::npos) << entry.out;
+  CliRun grid = run("run " + f + " --grid 0,1");
+  EXPECT_EQ(grid.status, 2);
+  CliRun device = run("run " + f + " --device cuda --arg a=zeros:64:f32 --arg b=zeros:64:f32 --arg out=zeros:64:f32");
+  EXPECT_EQ(device.status, 3);
+  EXPECT_NE(device.out.find("use --device cpu"), std::string::npos) << device.out;
+}
+
+TEST(Run, AProgramWithErrorsDoesNotRun) {
+  std::string f = write("bad.tile", "cuda_tile.module @m {\n  entry @k() {\n    %x = addi\n    return\n  }\n}\n");
+  CliRun r = run("run " + f);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("[syntax]"), std::string::npos) << r.out;
+}
+
+TEST(Run, AnIndexOutsideTheViewStopsTheRunOrIsASanitizerFinding) {
+  // Grid 5 over 4 tiles: block 4 indexes tile 4.
+  std::string f = write("add.tile", kVecAdd);
+  std::string args = " --grid 5 --arg a=zeros:64:f32 --arg b=zeros:64:f32 --arg out=zeros:64:f32";
+  CliRun plain = run("run " + f + args);
+  EXPECT_EQ(plain.status, 1);
+  EXPECT_NE(plain.out.find("tile block (4, 0, 0): index (4) is outside the view's index space 4"), std::string::npos)
+      << plain.out;
+  EXPECT_NE(plain.out.find("[run.fault]"), std::string::npos);
+  CliRun sanitized = run("run " + f + args + " --sanitize");
+  EXPECT_EQ(sanitized.status, 1);
+  EXPECT_NE(sanitized.out.find("[bounds.index]"), std::string::npos) << sanitized.out;
+}
+
+// Two loads and a store of one tile block: the store waits on neither load's
+// token, so it races with the load of the same tile; with the token it does not.
+std::string readModifyWrite(bool ordered) {
+  return std::string(R"(cuda_tile.module @m {
+  entry @k(%p: tile<ptr<f32>>) {
+    %tv = make_tensor_view %p, shape = [16], strides = [1] : tensor_view<16xf32, strides=[1]>
+    %pv = make_partition_view %tv : partition_view<tile=(16), tensor_view<16xf32, strides=[1]>>
+    %c0 = constant <i32: 0> : tile<i32>
+    %x, %t1 = load_view_tko weak %pv[%c0] : partition_view<tile=(16), tensor_view<16xf32, strides=[1]>>, tile<i32> -> tile<16xf32>, token
+    %y = addf %x, %x : tile<16xf32>
+    %t2 = store_view_tko weak %y, %pv[%c0])") +
+         (ordered ? " token = %t1" : "") +
+         R"( : tile<16xf32>, partition_view<tile=(16), tensor_view<16xf32, strides=[1]>>, tile<i32> -> token
+    return
+  }
+}
+)";
+}
+
+TEST(Run, SanitizerFindsARaceNoTokenOrders) {
+  CliRun racy = run("run " + write("racy.tile", readModifyWrite(false)) + " --arg p=rand:16:f32 --sanitize");
+  EXPECT_EQ(racy.status, 1);
+  EXPECT_NE(racy.out.find("store_view_tko at line 8 in tile block (0, 0, 0) (lane [0]) writes %p + 0 bytes, which "
+                          "load_view_tko at line 6 in tile block (0, 0, 0) (lane [0]) also accesses; no token chain "
+                          "orders them [race.unordered]"),
+            std::string::npos)
+      << racy.out;
+  CliRun ordered = run("run " + write("ordered.tile", readModifyWrite(true)) + " --arg p=rand:16:f32 --sanitize");
+  EXPECT_EQ(ordered.status, 0) << ordered.out;
+}
+
+TEST(Run, SanitizerFindsBlocksThatWriteOneTile) {
+  // Every block stores tile 0; blocks do not synchronize.
+  std::string text = R"(cuda_tile.module @m {
+  entry @k(%p: tile<ptr<f32>>) {
+    %tv = make_tensor_view %p, shape = [16], strides = [1] : tensor_view<16xf32, strides=[1]>
+    %pv = make_partition_view %tv : partition_view<tile=(16), tensor_view<16xf32, strides=[1]>>
+    %c0 = constant <i32: 0> : tile<i32>
+    %x = constant <f32: 1.0> : tile<16xf32>
+    %t = store_view_tko weak %x, %pv[%c0] : tile<16xf32>, partition_view<tile=(16), tensor_view<16xf32, strides=[1]>>, tile<i32> -> token
+    return
+  }
+}
+)";
+  CliRun r = run("run " + write("blocks.tile", text) + " --grid 2 --arg p=zeros:16:f32 --sanitize");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("in tile block (1, 0, 0) (lane [0]) writes %p + 0 bytes, which store_view_tko at line 7 in "
+                       "tile block (0, 0, 0)"),
+            std::string::npos)
+      << r.out;
+  CliRun one = run("run " + write("blocks.tile", text) + " --grid 1 --arg p=zeros:16:f32 --sanitize");
+  EXPECT_EQ(one.status, 0) << one.out;
+}
+
+TEST(Run, SanitizerAcceptsAtomicsAndFindsTheirScope) {
+  auto program = [](const char* scope) {
+    return std::string(R"(cuda_tile.module @m {
+  entry @k(%p: tile<ptr<i32>>) {
+    %one = constant <i32: 1> : tile<i32>
+    %old, %t = atomic_rmw_tko relaxed )") +
+           scope + R"( %p, add, %one : tile<ptr<i32>>, tile<i32> -> tile<i32>, token
+    return
+  }
+}
+)";
+  };
+  CliRun device = run("run " + write("dev.tile", program("device")) + " --grid 3 --arg p=zeros:1:i32 --sanitize --format=json");
+  EXPECT_EQ(device.status, 0) << device.out;
+  auto j = nlohmann::json::parse(device.out);
+  EXPECT_EQ(j["outputs"][0]["max"], 3.0);  // three increments
+  CliRun block = run("run " + write("blk.tile", program("tl_blk")) + " --grid 3 --arg p=zeros:1:i32 --sanitize");
+  EXPECT_EQ(block.status, 1);
+  EXPECT_NE(block.out.find("[race.scope]"), std::string::npos) << block.out;
+}
+
+TEST(Run, SanitizerFindsAStoreThroughASelfOverlappingView) {
+  std::string text = R"(cuda_tile.module @m {
+  entry @k(%p: tile<ptr<f32>>) {
+    %tv = make_tensor_view %p, shape = [4, 4], strides = [1, 1] : tensor_view<4x4xf32, strides=[1,1]>
+    %pv = make_partition_view %tv : partition_view<tile=(4x4), tensor_view<4x4xf32, strides=[1,1]>>
+    %c0 = constant <i32: 0> : tile<i32>
+    %x = constant <f32: 1.0> : tile<4x4xf32>
+    %t = store_view_tko weak %x, %pv[%c0, %c0] : tile<4x4xf32>, partition_view<tile=(4x4), tensor_view<4x4xf32, strides=[1,1]>>, tile<i32> -> token
+    return
+  }
+}
+)";
+  CliRun r = run("run " + write("overlap.tile", text) + " --arg p=zeros:7:f32 --sanitize");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("(lane [1, 0]) and its lane [0, 1] both write %p + 4 bytes"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[layout.overlap]"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tilesight::clitest
