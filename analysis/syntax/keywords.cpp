@@ -1,5 +1,7 @@
 #include "analysis/syntax/keywords.h"
 
+#include <cctype>
+
 #include "analysis/ir/attr_values.h"
 #include "analysis/ir/types.h"
 
@@ -48,6 +50,13 @@ const std::vector<std::string_view>& elementTypeNames() {
     return out;
   }();
   return names;
+}
+
+bool isTypeKeyword(std::string_view w) {
+  for (std::string_view t : cudaTileTypeNames())
+    if (w == t) return true;
+  return elemFromName(w).has_value() || w == "none" || w == "tensor" || w == "vector" || w == "memref" ||
+         (w.size() > 1 && w[0] == 'i' && std::isdigit(static_cast<unsigned char>(w[1])));
 }
 
 const KeywordSet& paddingValues() {

@@ -20,6 +20,9 @@ const KeywordSet* keywordSet(std::string_view kind);
 const std::vector<std::string_view>& cudaTileTypeNames();
 // Tile IR element types (i1 ... f4E2M1FN), from the Elem enumeration.
 const std::vector<std::string_view>& elementTypeNames();
+// Whether a bare word starts a type where an attribute may be one too
+// (cuda_tile type names, element types, builtin types such as tensor or i7).
+bool isTypeKeyword(std::string_view word);
 // `padding_value = ...` of view types.
 const KeywordSet& paddingValues();
 // Predicates of cuda_tile.assume.

@@ -19,10 +19,7 @@ bool isCudaTileTypeName(std::string_view n) {
 
 bool Parser::atType() const {
   if (tok_.is(Tok::BangId) || tok_.is(Tok::LParen)) return true;
-  if (!tok_.is(Tok::BareId)) return false;
-  return isCudaTileTypeName(tok_.text) || elemFromName(tok_.text).has_value() || tok_.text == "none" ||
-         tok_.text == "tensor" || tok_.text == "vector" || tok_.text == "memref" ||
-         (tok_.text.size() > 1 && tok_.text[0] == 'i' && std::isdigit(static_cast<unsigned char>(tok_.text[1])));
+  return tok_.is(Tok::BareId) && isTypeKeyword(tok_.text);
 }
 
 uint32_t Parser::typeSpanEnd() const {
