@@ -52,6 +52,25 @@ std::array<int64_t, 3> blockAt(const std::array<int64_t, 3>& grid, int64_t i) {
 
 }  // namespace
 
+std::vector<RtValue> entryArguments(const std::vector<runtime::ArgValue>& args) {
+  std::vector<RtValue> out;
+  for (const runtime::ArgValue& a : args) {
+    auto t = Tile::make(a.type, 1);
+    if (a.buffer) {
+      uint64_t address = a.buffer->address();
+      t->ints()[0] = static_cast<int64_t>(nibblePointers(a.buffer->elem) ? address * 2 : address);
+    } else if (t->store == Store::Int) {
+      t->ints()[0] = a.i;
+    } else if (t->store == Store::F32) {
+      t->f32()[0] = static_cast<float>(a.f);
+    } else {
+      t->f64()[0] = a.f;
+    }
+    out.push_back(TileRef(t));
+  }
+  return out;
+}
+
 RunOutcome runEntry(const VerifiedProgram& program, const Operation& entry, const std::vector<RtValue>& args,
                     runtime::AddressSpace& memory, const LaunchOptions& options) {
   LaunchState launch(program.program(), memory);

@@ -10,6 +10,7 @@
 
 #include "analysis/verified.h"
 #include "codegen/interp/values.h"
+#include "codegen/runtime/arguments.h"
 #include "codegen/runtime/buffers.h"
 
 namespace tilesight::interp {
@@ -32,6 +33,10 @@ struct RunOutcome {
   std::array<int64_t, 3> faultBlock{0, 0, 0};
   std::string printed;  // print_tko output
 };
+
+// The entry arguments as the interpreter holds them: scalar tiles, pointers
+// as the addresses of their buffers.
+std::vector<RtValue> entryArguments(const std::vector<runtime::ArgValue>& args);
 
 // Runs `entry` (an entry op of `program`) with its arguments bound to `args`
 // (one value per entry argument: scalar tiles; pointers are addresses of

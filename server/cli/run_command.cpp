@@ -62,25 +62,6 @@ Stats statsOf(const runtime::HostBuffer& b) {
   return s;
 }
 
-std::vector<interp::RtValue> interpreterArgs(const std::vector<runtime::ArgValue>& args) {
-  std::vector<interp::RtValue> out;
-  for (const runtime::ArgValue& a : args) {
-    auto t = interp::Tile::make(a.type, 1);
-    if (a.buffer) {
-      Elem e = a.buffer->elem;
-      t->ints()[0] = static_cast<int64_t>(interp::nibblePointers(e) ? a.buffer->address() * 2 : a.buffer->address());
-    } else if (t->store == interp::Store::Int) {
-      t->ints()[0] = a.i;
-    } else if (t->store == interp::Store::F32) {
-      t->f32()[0] = static_cast<float>(a.f);
-    } else {
-      t->f64()[0] = a.f;
-    }
-    out.push_back(interp::TileRef(t));
-  }
-  return out;
-}
-
 std::string shapeText(const std::vector<int64_t>& shape) {
   std::string s;
   for (size_t i = 0; i < shape.size(); ++i) s += (i ? "x" : "") + std::to_string(shape[i]);
@@ -178,7 +159,7 @@ int runRun() {
   launch.maxLoopIterations = o.maxLoopIterations;
   std::optional<interp::Sanitizer> sanitizer;
   if (o.sanitize) launch.sanitizer = &sanitizer.emplace(p, memory);
-  std::vector<interp::RtValue> values = interpreterArgs(*args);
+  std::vector<interp::RtValue> values = interp::entryArguments(*args);
   std::vector<double> times;
   interp::RunOutcome r;
   for (unsigned i = 0; i < (o.sanitize ? 1u : o.repeat); ++i) {

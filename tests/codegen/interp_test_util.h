@@ -155,22 +155,9 @@ inline SpecRun runWithSpecs(const std::string& text, const std::vector<std::stri
   runtime::AddressSpace memory;
   auto args = runtime::bindArguments(p, **entry, specs, memory);
   if (!args) return out.problem = llvm::toString(args.takeError()), out;
-  std::vector<interp::RtValue> values;
-  for (const runtime::ArgValue& v : *args) {
-    auto t = interp::Tile::make(v.type, 1);
-    if (v.buffer) {
-      out.before[v.name] = v.buffer->bytes;
-      uint64_t addr = v.buffer->address();
-      t->ints()[0] = static_cast<int64_t>(interp::nibblePointers(v.buffer->elem) ? addr * 2 : addr);
-    } else if (t->store == interp::Store::Int) {
-      t->ints()[0] = v.i;
-    } else if (t->store == interp::Store::F32) {
-      t->f32()[0] = static_cast<float>(v.f);
-    } else {
-      t->f64()[0] = v.f;
-    }
-    values.push_back(interp::TileRef(t));
-  }
+  for (const runtime::ArgValue& v : *args)
+    if (v.buffer) out.before[v.name] = v.buffer->bytes;
+  std::vector<interp::RtValue> values = interp::entryArguments(*args);
   interp::LaunchOptions opts;
   opts.grid = grid;
   opts.threads = threads;
