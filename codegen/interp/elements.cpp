@@ -132,4 +132,23 @@ void fillPadding(Tile& dst, int64_t k0, int64_t count, Padding p) {
   }
 }
 
+uint64_t exactBits(const Tile& t, int64_t k) {
+  uint64_t bits = 0;
+  if (t.store == Store::F64) std::memcpy(&bits, &t.f64()[k], 8);
+  else if (t.store == Store::F32 && t.elem == Elem::F32) std::memcpy(&bits, &t.f32()[k], 4);
+  else bits = storageBits(t, k);
+  return bits;
+}
+
+void setExactBits(Tile& t, int64_t k, uint64_t bits) {
+  switch (t.store) {
+    case Store::Int: t.ints()[k] = wrapInt(intBits(t.elem), static_cast<int64_t>(bits)); return;
+    case Store::F64: std::memcpy(&t.f64()[k], &bits, 8); return;
+    case Store::F32:
+      if (t.elem == Elem::F32) std::memcpy(&t.f32()[k], &bits, 4);
+      else t.f32()[k] = static_cast<float>(decodeFloat(t.elem, bits));
+      return;
+  }
+}
+
 }  // namespace tilesight::interp

@@ -44,4 +44,12 @@ inline uint64_t shadowKey(Elem e, uint64_t pointer) { return nibblePointers(e) ?
 // the spec leaves those elements unspecified).
 void fillPadding(Tile& dst, int64_t k0, int64_t count, Padding p);
 
+// The storage bits of element k of t, exactly: storageBits, except that f32
+// and f64 elements keep their bits as they are held (a trip through double
+// would quiet a signaling NaN). For the ops defined on bits: bitcast, pack,
+// unpack, atomic_cas, constants written as bit patterns.
+uint64_t exactBits(const Tile& t, int64_t k);
+// Sets element k of t to the element whose storage bits are `bits`.
+void setExactBits(Tile& t, int64_t k, uint64_t bits);
+
 }  // namespace tilesight::interp

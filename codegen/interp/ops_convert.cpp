@@ -1,5 +1,8 @@
 // Conversions: integer widths, float formats (float_formats.h has the
 // spec's rounding, saturation and NaN rules), bit casts and pointers.
+#include <bit>
+#include <cmath>
+
 #include "analysis/ir/attr_values.h"
 #include "codegen/interp/block_exec.h"
 #include "codegen/interp/elements.h"
@@ -16,12 +19,27 @@ void setFloat(Tile& t, int64_t k, double v) {
   else t.f32()[k] = static_cast<float>(v);
 }
 
+// An integer value (signed or unsigned 64-bit) as a double rounded to odd:
+// truncated to 53 significant bits, the last one set when any were dropped.
+// Rounding that once more to a format of at most 51 bits gives the same as
+// rounding the integer itself; a nearest rounding to double first could
+// land on a tie of the narrow format that the integer is not on (bf16 keeps
+// 8 bits and reaches 2^127, so 64-bit integers meet it).
+double oddDouble(int64_t v, bool isSignedValue) {
+  bool negative = isSignedValue && v < 0;
+  uint64_t m = negative ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  int shift = std::bit_width(m) - 53;
+  double d = static_cast<double>(m);
+  if (shift > 0) d = std::ldexp(static_cast<double>((m >> shift) | ((m & ((uint64_t{1} << shift) - 1)) != 0)), shift);
+  return negative ? -d : d;
+}
+
 // An integer value (signed or unsigned 64-bit) rounded once to format e.
 double intToFloat(Elem e, int64_t v, bool isSignedValue) {
   long double exact = isSignedValue ? static_cast<long double>(v) : static_cast<long double>(static_cast<uint64_t>(v));
   if (e == Elem::F32) return static_cast<float>(exact);  // long double holds every 64-bit integer
   if (e == Elem::F64) return static_cast<double>(exact);
-  return roundTo(e, static_cast<double>(exact));  // |v| > 2^53 overflows these formats or rounds twice harmlessly
+  return roundTo(e, oddDouble(v, isSignedValue));
 }
 
 // Pointer values count nibbles for 4-bit pointees; integers are byte addresses.
@@ -65,11 +83,7 @@ void evalConversion(BlockExec& x, const Operation& op, OpKind k) {
       return;
     }
     case OpKind::Bitcast:
-      for (int64_t i = 0; i < r->n; ++i) {
-        uint64_t bits = storageBits(a, i);
-        if (r->store == Store::Int) r->ints()[i] = wrapInt(to, static_cast<int64_t>(bits));
-        else setFloat(*r, i, decodeFloat(r->elem, bits));
-      }
+      for (int64_t i = 0; i < r->n; ++i) setExactBits(*r, i, exactBits(a, i));
       return;
     case OpKind::PtrToInt:
       for (int64_t i = 0; i < r->n; ++i) r->ints()[i] = pointerToInt(pointeeOf(a.type), a.ints()[i]);

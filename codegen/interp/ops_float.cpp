@@ -1,9 +1,13 @@
 // Element-wise float ops. f32 computes in float, f64 in double; f16 and bf16
 // compute in float and round each result to their format (exact: float has
 // more than twice their precision, so the double rounding is innocuous for
-// + - * / sqrt). Transcendentals compute in double and round once.
+// + - * / sqrt; fma is not covered by that and rounds once, fmaToOdd).
+// Transcendentals compute in double and round once.
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
+#include <vector>
 
 #include "analysis/ir/attr_values.h"
 #include "codegen/interp/block_exec.h"
@@ -73,6 +77,11 @@ struct FloatOp {
 // One element of op f in T.
 template <class T>
 T compute(const FloatOp& f, T a, T b, T c) {
+  // divf rounding<approx> multiplies by the reciprocal, which for 2^126 <
+  // |rhs| < 2^128 is a flushed subnormal: Ops.td gives 0 there (NaN for an
+  // infinite lhs), i.e. lhs times a zero of rhs's sign. (f32 only.)
+  if (f.kind == OpKind::Divf && f.rounding == Rounding::Approx && std::isfinite(b) && std::fabs(b) > T(0x1p126))
+    return a * std::copysign(T(0), b);
   switch (f.kind) {
     case OpKind::Addf: case OpKind::Subf: case OpKind::Mulf: case OpKind::Divf: case OpKind::Fma:
     case OpKind::Sqrt:
@@ -81,6 +90,24 @@ T compute(const FloatOp& f, T a, T b, T c) {
     case OpKind::Minf: return maxMin<T>(false, f.propagateNan, a, b);
     default: return transcendental<T>(f.kind, a, b);
   }
+}
+
+// fma for f16 and bf16 (rounding to nearest): a * b is exact in double (two
+// significands of at most 11 bits) and the sum is rounded to odd -- Knuth's
+// two-sum gives the part a nearest rounding dropped -- so that rounding the
+// double to the format is the correctly rounded fma. Rounding to nearest in
+// float (or double) first can leave a false tie: in f16, 0.75 * 683/512 +
+// 2^-24 = 1 + 2^-11 + 2^-24 would go down to 1 instead of up.
+double fmaToOdd(double a, double b, double c) {
+  double p = a * b;
+  double s = p + c;
+  if (!std::isfinite(s)) return s;
+  double pb = s - p;
+  double err = (p - (s - pb)) + (c - pb);  // s + err == p + c exactly
+  uint64_t bits;
+  std::memcpy(&bits, &s, sizeof bits);
+  if (err != 0 && (bits & 1) == 0) s = std::nextafter(s, err > 0 ? HUGE_VAL : -HUGE_VAL);
+  return s;
 }
 
 template <class T>
@@ -94,12 +121,26 @@ void mapFloat(const FloatOp& f, Elem e, const T* a, const T* b, const T* c, T* o
   bool directed = f.rounding == Rounding::Zero || f.rounding == Rounding::NegativeInf ||
                   f.rounding == Rounding::PositiveInf;
   if (directed && correctlyRounded(f.kind)) {
+    // flush_to_zero flushes subnormal inputs too, before the operation: the
+    // directed path computes on the operands it is given.
+    std::vector<T> fa, fb, fc;
+    if (f.ftz) {
+      auto flushed = [&](const T* p, std::vector<T>& v) -> const T* {
+        if (!p) return nullptr;
+        v.assign(p, p + n);
+        for (T& x : v) x = flush(e, x);
+        return v.data();
+      };
+      a = flushed(a, fa), b = flushed(b, fb), c = flushed(c, fc);
+    }
     if constexpr (std::is_same_v<T, float>) directedFloat(f.kind, f.rounding, e, a, b, c, out, n);
     else directedDouble(f.kind, f.rounding, a, b, c, out, n);
   } else if (f.kind == OpKind::Addf && !f.ftz) {
     for (int64_t k = 0; k < n; ++k) out[k] = a[k] + b[k];  // the common case, vectorised
   } else if (f.kind == OpKind::Mulf && !f.ftz) {
     for (int64_t k = 0; k < n; ++k) out[k] = a[k] * b[k];
+  } else if (f.kind == OpKind::Fma && e != Elem::F32 && e != Elem::F64) {
+    for (int64_t k = 0; k < n; ++k) out[k] = static_cast<T>(roundTo(e, fmaToOdd(a[k], b[k], c[k])));
   } else {
     for (int64_t k = 0; k < n; ++k) {
       T x = a[k], y = b ? b[k] : T(0), z = c ? c[k] : T(0);

@@ -1,4 +1,5 @@
 // Block ids, globals, assume, assert, print_tko, alloca and token ops.
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 
@@ -34,6 +35,11 @@ std::string formatTile(const std::string& spec, const Tile& t) {
     if (isInt) {
       std::string s = spec.substr(0, spec.size() - 1) + "ll" + conv;
       long long v = t.store == Store::Int ? t.ints()[k] : static_cast<long long>(t.asDouble(k));
+      // The unsigned conversions see the integer's own bits, as C's printf sees
+      // an int (narrower integers promoted to 32 bits): %x of an i32 -1 is
+      // ffffffff, not the 64 bits the value is held in here.
+      if (t.store == Store::Int && std::string_view("ouxX").find(conv) != std::string_view::npos)
+        v = static_cast<long long>(unsignedOf(std::max(32u, intBits(t.elem)), v));
       std::snprintf(buf, sizeof buf, s.c_str(), v);
     } else {
       std::snprintf(buf, sizeof buf, spec.c_str(), t.store == Store::Int ? static_cast<double>(t.ints()[k]) : t.asDouble(k));

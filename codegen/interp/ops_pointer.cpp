@@ -133,7 +133,10 @@ void atomic(BlockExec& x, const Operation& op, bool cas) {
   size_t size = r->store == Store::F32 ? 4 : 8;
   for (int64_t k = 0; k < r->n; ++k) {
     if (mask && !mask->ints()[k]) {
-      std::memset(r->data<char>() + k * size, 0, size);
+      // A masked-off lane returns cmp[k] from a CAS (Ops.td); what an RMW
+      // returns there is implementation-defined: 0.
+      if (cas) std::memcpy(r->data<char>() + k * size, cmp->data<char>() + k * size, size);
+      else std::memset(r->data<char>() + k * size, 0, size);
       continue;
     }
     uint64_t ptr = static_cast<uint64_t>(p.ints()[k]);
@@ -142,7 +145,7 @@ void atomic(BlockExec& x, const Operation& op, bool cas) {
     std::lock_guard<std::mutex> lock(x.launch().lockFor(byteAddress(e, ptr)));
     loadAt(*cell, 0, ptr);
     std::memcpy(r->data<char>() + k * size, cell->data<char>(), size);
-    bool write = !cas || storageBits(*cell, 0) == storageBits(*cmp, k);
+    bool write = !cas || exactBits(*cell, 0) == exactBits(*cmp, k);  // bitwise, signaling NaNs included
     if (!write) continue;
     if (cas || cell->store == Store::Int) {
       if (cas) std::memcpy(cell->data<char>(), arg.data<char>() + k * size, size);

@@ -56,6 +56,54 @@ TileRef identity(const Attr& a, TypeRef type, int64_t n) {
   return t;
 }
 
+// The body is not isolated from above: it may use scalars defined before the
+// reduce (a cap, a scale). While it runs on `lanes` lanes, each of those is
+// splatted to `lanes` elements like every value the body defines, and put
+// back afterwards.
+class OuterScalars {
+public:
+  OuterScalars(BlockExec& x, const Operation& op, int64_t lanes) : x_(x), op_(op), lanes_(lanes) {
+    if (lanes > 1) collect(op.regions[0].blocks[0]);
+  }
+  ~OuterScalars() {
+    for (auto& [v, old] : saved_) x_.set(v, std::move(old));
+  }
+  OuterScalars(const OuterScalars&) = delete;
+  OuterScalars& operator=(const OuterScalars&) = delete;
+
+private:
+  bool definedInside(ValueId v) const {
+    for (OpId o = x_.program().value(v).owner; o != kNoId; o = x_.program().op(o).parent)
+      if (&x_.program().op(o) == &op_) return true;
+    return false;
+  }
+  void collect(const Block& b) {
+    for (OpId id : b.ops) {
+      const Operation& o = x_.program().op(id);
+      for (const Operand& u : o.operands) splat(u.value);
+      for (const Region& r : o.regions)
+        for (const Block& nested : r.blocks) collect(nested);
+    }
+  }
+  void splat(ValueId v) {
+    if (definedInside(v)) return;
+    for (const auto& s : saved_)
+      if (s.first == v) return;
+    const TileRef* t = std::get_if<TileRef>(&x_.value(v));
+    if (!t || (*t)->n != 1) return;
+    auto wide = Tile::make((*t)->type, lanes_);
+    size_t size = elementSize(**t);
+    for (int64_t k = 0; k < lanes_; ++k) std::memcpy(wide->data<char>() + k * size, (*t)->data<char>(), size);
+    saved_.emplace_back(v, x_.value(v));
+    x_.set(v, TileRef(wide));
+  }
+
+  BlockExec& x_;
+  const Operation& op_;
+  int64_t lanes_;
+  std::vector<std::pair<ValueId, RtValue>> saved_;
+};
+
 // Runs the body on (element_i, accumulator_i) pairs; returns the new accumulators.
 std::vector<TileRef> step(BlockExec& x, const Operation& op, const std::vector<TileRef>& elems,
                           const std::vector<TileRef>& accs, int64_t lanes) {
@@ -90,6 +138,7 @@ void reduceOrScan(BlockExec& x, const Operation& op, bool scan) {
     accs.push_back(identity(ids->elems[i], x.typeOf(body.args[2 * i + 1]), lanes));
     if (scan) results.push_back(x.result(op, i));
   }
+  OuterScalars outer(x, op, lanes);
   for (int64_t t = 0; t < s.len; ++t) {
     int64_t j = reverse ? s.len - 1 - t : t;
     std::vector<TileRef> elems;

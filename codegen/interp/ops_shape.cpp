@@ -4,6 +4,7 @@
 
 #include "analysis/ir/dense.h"
 #include "codegen/interp/block_exec.h"
+#include "codegen/interp/elements.h"
 #include "codegen/interp/float_formats.h"
 
 namespace tilesight::interp {
@@ -51,12 +52,11 @@ void constant(BlockExec& x, const Operation& op) {
     switch (r->store) {
       case Store::Int: r->ints()[k] = wrapInt(intBits(r->elem), v->ints[i]); break;
       case Store::F32:
-      case Store::F64: {
-        double f = v->isBits[i] ? decodeFloat(r->elem, static_cast<uint64_t>(v->ints[i])) : roundTo(r->elem, v->floats[i]);
-        if (r->store == Store::F32) r->f32()[k] = static_cast<float>(f);
-        else r->f64()[k] = f;
+      case Store::F64:
+        if (v->isBits[i]) setExactBits(*r, k, static_cast<uint64_t>(v->ints[i]));
+        else if (r->store == Store::F32) r->f32()[k] = static_cast<float>(roundTo(r->elem, v->floats[i]));
+        else r->f64()[k] = v->floats[i];
         break;
-      }
     }
   }
 }
@@ -134,7 +134,7 @@ void pack(BlockExec& x, const Operation& op) {
   unsigned bits = elemBits(a.elem);
   std::vector<uint8_t> bytes(static_cast<size_t>(r->n), 0);
   for (int64_t k = 0; k < a.n; ++k) {
-    uint64_t v = storageBits(a, k);
+    uint64_t v = exactBits(a, k);
     uint64_t bit = static_cast<uint64_t>(k) * bits;
     for (unsigned b = 0; b < bits; b += 4) bytes[(bit + b) / 8] |= ((v >> b) & 15) << ((bit + b) % 8);
   }
@@ -151,9 +151,7 @@ void unpack(BlockExec& x, const Operation& op) {
       uint64_t byte = unsignedOf(8, a.ints()[(bit + b) / 8]);
       v |= ((byte >> ((bit + b) % 8)) & 15) << b;
     }
-    if (r->store == Store::Int) r->ints()[k] = wrapInt(bits, static_cast<int64_t>(v));
-    else if (r->store == Store::F32) r->f32()[k] = static_cast<float>(decodeFloat(r->elem, v));
-    else r->f64()[k] = decodeFloat(Elem::F64, v);
+    setExactBits(*r, k, v);
   }
 }
 

@@ -14,6 +14,10 @@ namespace tilesight::interp {
 
 namespace {
 
+// Element k of an integer tile read as unsigned: the spec reads view indices
+// and dynamic shapes and strides so (an i8 200 is 200, not -56).
+int64_t unsignedAt(const Tile& t, int64_t k) { return static_cast<int64_t>(unsignedOf(intBits(t.elem), t.ints()[k])); }
+
 void makeTensorView(BlockExec& x, const Operation& op) {
   auto tv = std::make_shared<TensorViewValue>();
   tv->type = x.typeOf(op.results[0]);
@@ -23,7 +27,7 @@ void makeTensorView(BlockExec& x, const Operation& op) {
     llvm::ArrayRef<Operand> dynamic = operandGroup(op, group);
     size_t next = 0;
     for (const Attr& e : op.attr(attr)->elems)
-      out.push_back(e.kind == AttrKind::Int ? e.i : x.scalar(dynamic[next++].value));
+      out.push_back(e.kind == AttrKind::Int ? e.i : unsignedAt(x.tile(dynamic[next++].value), 0));
   };
   fill("static_shape", "dynamicShape", tv->shape);
   fill("static_strides", "dynamicStrides", tv->strides);
@@ -53,11 +57,11 @@ std::optional<std::vector<int64_t>> viewIndex(BlockExec& x, const Operation& op,
     const Tile& t = x.tile(idx[i].value);
     bool sparse = view.type->kind == TypeKind::GatherScatterView && static_cast<int64_t>(i) == view.type->sparseDim;
     if (sparse) {
-      rows.assign(t.ints(), t.ints() + t.n);
+      for (int64_t k = 0; k < t.n; ++k) rows.push_back(unsignedAt(t, k));
       index.push_back(0);
       continue;
     }
-    index.push_back(t.ints()[0]);
+    index.push_back(unsignedAt(t, 0));
   }
   for (size_t i = 0; i < index.size() && i < space.size(); ++i) {
     if (index[i] >= 0 && index[i] < space[i]) continue;

@@ -6,8 +6,14 @@ namespace tilesight::interp {
 
 namespace {
 
-// Where tile dimension i starts in the tensor for view index idx.
+// Where tile dimension i starts in the tensor for view index idx: a tile
+// number times the tile's step (partition: its size; strided: the traversal
+// stride). A gather/scatter view's other indices are element offsets: its
+// index space is the tensor's shape (seed 001 §5.6.1: "!gsv_2d_padded has an
+// index space shape of 128x256", and there an index in [241, 255] runs the
+// 16-wide tile past column 255).
 int64_t startOf(const Type& v, size_t i, int64_t idx) {
+  if (v.kind == TypeKind::GatherScatterView) return idx;
   int64_t step = v.kind == TypeKind::StridedView ? v.strides[i] : v.shape[i];
   return idx * step;
 }
@@ -23,8 +29,8 @@ std::vector<int64_t> indexSpaceShape(const ViewValue& view) {
   std::vector<int64_t> out;
   for (size_t i = 0; i < v.shape.size(); ++i) {
     int64_t size = view.tensor->shape[tensorDim(v, i)];
-    bool sparse = v.kind == TypeKind::GatherScatterView && static_cast<int64_t>(i) == v.sparseDim;
-    int64_t step = sparse ? 1 : v.kind == TypeKind::StridedView ? v.strides[i] : v.shape[i];
+    bool gather = v.kind == TypeKind::GatherScatterView;  // every dimension steps by one element (startOf)
+    int64_t step = gather ? 1 : v.kind == TypeKind::StridedView ? v.strides[i] : v.shape[i];
     out.push_back((size + step - 1) / step);
   }
   return out;
