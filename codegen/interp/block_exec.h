@@ -43,6 +43,11 @@ struct LaunchState {
   std::mutex& lockFor(uint64_t address) { return atomicLocks[(address >> 3) % atomicLocks.size()]; }
 };
 
+// Tile block `linear` of the grid in grid order (x fastest); BlockExec::linearId is the inverse.
+inline std::array<int64_t, 3> blockAt(const std::array<int64_t, 3>& grid, int64_t linear) {
+  return {linear % grid[0], linear / grid[0] % grid[1], linear / (grid[0] * grid[1])};
+}
+
 // How a region's block ended.
 struct Exit {
   enum Kind { Fallthrough, Yield, Continue, Break, Return } kind = Fallthrough;

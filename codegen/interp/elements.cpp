@@ -12,54 +12,9 @@ namespace {
 
 uint8_t* at(uint64_t address) { return reinterpret_cast<uint8_t*>(address); }
 
-uint64_t readBits(const uint8_t* p, unsigned bytes) {
-  uint64_t v = 0;
-  std::memcpy(&v, p, bytes);  // little-endian hosts only (x86-64, aarch64)
-  return v;
-}
-
 int64_t readInt(Elem e, uint64_t pointer) {
-  switch (e) {
-    case Elem::I1: return *at(pointer) ? 1 : 0;
-    case Elem::I4: {
-      uint8_t b = *at(pointer / 2);
-      return wrapInt(4, pointer % 2 ? b >> 4 : b & 15);
-    }
-    default: {
-      unsigned bytes = elemBits(e) / 8;
-      return wrapInt(elemBits(e), static_cast<int64_t>(readBits(at(pointer), bytes)));
-    }
-  }
-}
-
-void writeInt(Elem e, uint64_t pointer, int64_t v) {
-  switch (e) {
-    case Elem::I1: *at(pointer) = v & 1; return;
-    case Elem::I4: {
-      uint8_t& b = *at(pointer / 2);
-      b = pointer % 2 ? (b & 0x0F) | ((v & 15) << 4) : (b & 0xF0) | (v & 15);
-      return;
-    }
-    default: std::memcpy(at(pointer), &v, elemBits(e) / 8); return;
-  }
-}
-
-double readFloat(Elem e, uint64_t pointer) {
-  if (e == Elem::F4E2M1FN) {
-    uint8_t b = *at(pointer / 2);
-    return decodeFloat(e, pointer % 2 ? b >> 4 : b & 15);
-  }
-  return decodeFloat(e, readBits(at(pointer), elemBits(e) / 8));
-}
-
-void writeFloat(Elem e, uint64_t pointer, double v) {
-  uint64_t bits = encodeFloat(e, v);
-  if (e == Elem::F4E2M1FN) {
-    uint8_t& b = *at(pointer / 2);
-    b = pointer % 2 ? (b & 0x0F) | ((bits & 15) << 4) : (b & 0xF0) | (bits & 15);
-    return;
-  }
-  std::memcpy(at(pointer), &bits, elemBits(e) / 8);
+  uint64_t bits = readBitsAt(e, pointer);
+  return e == Elem::I1 ? bits != 0 : wrapInt(elemBits(e), static_cast<int64_t>(bits));
 }
 
 // The pointer value of element `offset` of an array at pointer value base.
@@ -67,12 +22,36 @@ uint64_t pointerOf(Elem e, uint64_t base, int64_t offset) { return base + offset
 
 }  // namespace
 
+uint64_t readBitsAt(Elem e, uint64_t pointer) {
+  if (nibblePointers(e)) {
+    uint8_t b = *at(pointer / 2);
+    return pointer % 2 ? b >> 4 : b & 15;
+  }
+  uint64_t v = 0;
+  std::memcpy(&v, at(pointer), elemBytes(e));  // little-endian hosts only (x86-64, aarch64)
+  return v;
+}
+
+void writeBitsAt(Elem e, uint64_t pointer, uint64_t bits) {
+  if (nibblePointers(e)) {
+    uint8_t& b = *at(pointer / 2);
+    b = pointer % 2 ? (b & 0x0F) | ((bits & 15) << 4) : (b & 0xF0) | (bits & 15);
+    return;
+  }
+  std::memcpy(at(pointer), &bits, elemBytes(e));
+}
+
+double valueAt(Elem e, uint64_t pointer) {
+  if (isFloatElem(e)) return decodeFloat(e, readBitsAt(e, pointer));
+  return static_cast<double>(readInt(e, pointer));
+}
+
 void loadAt(Tile& dst, int64_t k, uint64_t pointer) {
   switch (dst.store) {
     case Store::Int: dst.ints()[k] = readInt(dst.elem, pointer); return;
     case Store::F32:
       if (dst.elem == Elem::F32) std::memcpy(&dst.f32()[k], at(pointer), 4);
-      else dst.f32()[k] = static_cast<float>(readFloat(dst.elem, pointer));
+      else dst.f32()[k] = static_cast<float>(decodeFloat(dst.elem, readBitsAt(dst.elem, pointer)));
       return;
     case Store::F64: std::memcpy(&dst.f64()[k], at(pointer), 8); return;
   }
@@ -80,10 +59,10 @@ void loadAt(Tile& dst, int64_t k, uint64_t pointer) {
 
 void storeAt(const Tile& src, int64_t k, uint64_t pointer) {
   switch (src.store) {
-    case Store::Int: writeInt(src.elem, pointer, src.ints()[k]); return;
+    case Store::Int: writeBitsAt(src.elem, pointer, unsignedOf(intBits(src.elem), src.ints()[k])); return;
     case Store::F32:
       if (src.elem == Elem::F32) std::memcpy(at(pointer), &src.f32()[k], 4);
-      else writeFloat(src.elem, pointer, src.f32()[k]);
+      else writeBitsAt(src.elem, pointer, encodeFloat(src.elem, src.f32()[k]));
       return;
     case Store::F64: std::memcpy(at(pointer), &src.f64()[k], 8); return;
   }
@@ -128,6 +107,21 @@ void fillPadding(Tile& dst, int64_t k0, int64_t count, Padding p) {
       case Store::Int: dst.ints()[k0 + j] = 0; break;
       case Store::F32: dst.f32()[k0 + j] = static_cast<float>(roundTo(dst.elem, v)); break;
       case Store::F64: dst.f64()[k0 + j] = v; break;
+    }
+  }
+}
+
+void fillDense(Tile& t, const DenseValues& v) {
+  for (int64_t k = 0; k < t.n && v.size(); ++k) {
+    size_t i = v.splat ? 0 : static_cast<size_t>(k) % v.size();
+    switch (t.store) {
+      case Store::Int: t.ints()[k] = wrapInt(intBits(t.elem), v.ints[i]); break;
+      case Store::F32:
+      case Store::F64:
+        if (v.isBits[i]) setExactBits(t, k, static_cast<uint64_t>(v.ints[i]));
+        else if (t.store == Store::F32) t.f32()[k] = static_cast<float>(roundTo(t.elem, v.floats[i]));
+        else t.f64()[k] = v.floats[i];
+        break;
     }
   }
 }

@@ -3,6 +3,7 @@
 // tiles (the interpreter's typed buffers, tile.h), a run at a time.
 #include <cstdint>
 
+#include "analysis/ir/dense.h"
 #include "analysis/ir/types.h"
 #include "codegen/interp/tile.h"
 
@@ -22,6 +23,16 @@ inline unsigned elemBytes(Elem e) {
 // Whether pointer values of pointee e count nibbles (see runtime/buffers.h).
 inline bool nibblePointers(Elem e) { return elemBits(e) == 4; }
 
+// The pointer value of byte address `address` for pointee e (the inverse of byteAddress).
+inline uint64_t pointerTo(Elem e, uint64_t address) { return nibblePointers(e) ? address * 2 : address; }
+
+// The storage bits of the element of format e at a pointer value (low bits;
+// 4-bit formats: its nibble), and the inverse.
+uint64_t readBitsAt(Elem e, uint64_t pointer);
+void writeBitsAt(Elem e, uint64_t pointer, uint64_t bits);
+// The value of that element, as a double (integers: signed).
+double valueAt(Elem e, uint64_t pointer);
+
 // Pointer units one element advances a pointer of pointee e by.
 inline int64_t pointerUnit(Elem e) { return nibblePointers(e) ? 1 : elemBytes(e); }
 
@@ -39,6 +50,11 @@ inline uint64_t byteAddress(Elem e, uint64_t pointer) { return nibblePointers(e)
 // The sanitizer's key for the element a pointer value designates: twice the
 // byte address, plus the nibble for 4-bit elements (two per byte).
 inline uint64_t shadowKey(Elem e, uint64_t pointer) { return nibblePointers(e) ? pointer : pointer * 2; }
+
+// Every element of t from a dense literal (its one value splatted, or its
+// values in order, repeated when t holds more lanes): integers wrapped to the
+// width, floats rounded to the format, bit patterns kept exactly.
+void fillDense(Tile& t, const DenseValues& v);
 
 // Fills dst[k0, k0 + count) with the padding value (or 0 for Padding::None:
 // the spec leaves those elements unspecified).

@@ -25,29 +25,17 @@ void allocateGlobals(const Program& p, LaunchState& launch) {
     std::optional<DenseValues> v = denseValues(*value);
     TypeRef tileType = type->type;
     auto t = Tile::make(tileType, tileType->numElements());
-    for (int64_t k = 0; v && k < t->n; ++k) {
-      size_t i = v->splat ? 0 : static_cast<size_t>(k) % std::max<size_t>(1, v->size());
-      if (t->store == Store::Int) t->ints()[k] = wrapInt(intBits(t->elem), v->ints[i]);
-      else {
-        double f = v->isBits[i] ? decodeFloat(t->elem, v->ints[i]) : roundTo(t->elem, v->floats[i]);
-        if (t->store == Store::F32) t->f32()[k] = static_cast<float>(f);
-        else t->f64()[k] = f;
-      }
-    }
+    if (v) fillDense(*t, *v);
     runtime::HostBuffer b;
     b.name = sym->s;
     b.elem = t->elem;
     b.shape = tileType->shape;
     b.bytes.assign(byteSpanOf(t->elem, t->n), 0);
     runtime::HostBuffer& placed = launch.memory.add(std::move(b));
-    uint64_t base = nibblePointers(t->elem) ? placed.address() * 2 : placed.address();
+    uint64_t base = pointerTo(t->elem, placed.address());
     storeRun(*t, 0, base, 0, 1, t->n);
     launch.globals[sym->s] = base;
   }
-}
-
-std::array<int64_t, 3> blockAt(const std::array<int64_t, 3>& grid, int64_t i) {
-  return {i % grid[0], i / grid[0] % grid[1], i / (grid[0] * grid[1])};
 }
 
 }  // namespace
@@ -57,8 +45,7 @@ std::vector<RtValue> entryArguments(const std::vector<runtime::ArgValue>& args) 
   for (const runtime::ArgValue& a : args) {
     auto t = Tile::make(a.type, 1);
     if (a.buffer) {
-      uint64_t address = a.buffer->address();
-      t->ints()[0] = static_cast<int64_t>(nibblePointers(a.buffer->elem) ? address * 2 : address);
+      t->ints()[0] = static_cast<int64_t>(pointerTo(a.buffer->elem, a.buffer->address()));
     } else if (t->store == Store::Int) {
       t->ints()[0] = a.i;
     } else if (t->store == Store::F32) {

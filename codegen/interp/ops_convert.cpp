@@ -43,8 +43,8 @@ double intToFloat(Elem e, int64_t v, bool isSignedValue) {
 }
 
 // Pointer values count nibbles for 4-bit pointees; integers are byte addresses.
-int64_t pointerToInt(Elem pointee, int64_t p) { return nibblePointers(pointee) ? p / 2 : p; }
-int64_t intToPointer(Elem pointee, int64_t a) { return nibblePointers(pointee) ? a * 2 : a; }
+int64_t pointerToInt(Elem pointee, int64_t p) { return static_cast<int64_t>(byteAddress(pointee, static_cast<uint64_t>(p))); }
+int64_t intToPointer(Elem pointee, int64_t a) { return static_cast<int64_t>(pointerTo(pointee, static_cast<uint64_t>(a))); }
 
 Elem pointeeOf(TypeRef tile) { return tile->element->elem; }
 

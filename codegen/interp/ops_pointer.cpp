@@ -4,6 +4,7 @@
 #include "analysis/checks/ir_query.h"
 #include "analysis/ir/attr_values.h"
 #include "codegen/interp/access_check.h"
+#include "codegen/interp/atomics.h"
 #include "codegen/interp/elements.h"
 #include "codegen/interp/float_formats.h"
 
@@ -62,7 +63,7 @@ void load(BlockExec& x, const Operation& op) {
   Sanitizer* san = x.sanitizer();
   MemoryEvent ev = san ? san->begin(x, op, x.token(op)) : MemoryEvent{};
   if (san) checkNibblePairs(x, op, p, mask);
-  size_t size = r->store == Store::F32 ? 4 : 8;
+  size_t size = r->elementSize();
   for (int64_t k = 0; k < r->n; ++k) {
     if (mask && !mask->ints()[k]) {
       if (pad) std::memcpy(r->data<char>() + k * size, pad->data<char>() + k * size, size);
@@ -96,27 +97,6 @@ void store(BlockExec& x, const Operation& op) {
   x.set(op.results[0], san ? san->end(ev) : TokenValue{});
 }
 
-// The new value an atomic read-modify-write stores.
-double rmwFloat(AtomicMode m, Elem e, double old, double arg) {
-  return m == AtomicMode::Xchg ? arg : roundTo(e, old + arg);
-}
-
-int64_t rmwInt(AtomicMode m, unsigned bits, int64_t old, int64_t arg) {
-  switch (m) {
-    case AtomicMode::And: return old & arg;
-    case AtomicMode::Or: return old | arg;
-    case AtomicMode::Xor: return old ^ arg;
-    case AtomicMode::Add: return wrapInt(bits, static_cast<int64_t>(static_cast<uint64_t>(old) + static_cast<uint64_t>(arg)));
-    case AtomicMode::Max: return std::max(signedOf(bits, old), signedOf(bits, arg)) == signedOf(bits, old) ? old : arg;
-    case AtomicMode::Min: return std::min(signedOf(bits, old), signedOf(bits, arg)) == signedOf(bits, old) ? old : arg;
-    case AtomicMode::UMax: return unsignedOf(bits, old) >= unsignedOf(bits, arg) ? old : arg;
-    case AtomicMode::UMin: return unsignedOf(bits, old) <= unsignedOf(bits, arg) ? old : arg;
-    case AtomicMode::Xchg:
-    case AtomicMode::AddF: return arg;
-  }
-  return arg;
-}
-
 // Atomic ops: one lane at a time, each under the lock of its address.
 void atomic(BlockExec& x, const Operation& op, bool cas) {
   const Tile& p = x.tile(operandValue(op, "pointers"));
@@ -130,7 +110,7 @@ void atomic(BlockExec& x, const Operation& op, bool cas) {
   Elem e = pointee(p);
   Sanitizer* san = x.sanitizer();
   MemoryEvent ev = san ? san->begin(x, op, x.token(op)) : MemoryEvent{};
-  size_t size = r->store == Store::F32 ? 4 : 8;
+  size_t size = r->elementSize();
   for (int64_t k = 0; k < r->n; ++k) {
     if (mask && !mask->ints()[k]) {
       // A masked-off lane returns cmp[k] from a CAS (Ops.td); what an RMW
@@ -147,14 +127,8 @@ void atomic(BlockExec& x, const Operation& op, bool cas) {
     std::memcpy(r->data<char>() + k * size, cell->data<char>(), size);
     bool write = !cas || exactBits(*cell, 0) == exactBits(*cmp, k);  // bitwise, signaling NaNs included
     if (!write) continue;
-    if (cas || cell->store == Store::Int) {
-      if (cas) std::memcpy(cell->data<char>(), arg.data<char>() + k * size, size);
-      else cell->ints()[0] = rmwInt(mode, intBits(cell->elem), cell->ints()[0], arg.ints()[k]);
-    } else if (cell->store == Store::F32) {
-      cell->f32()[0] = static_cast<float>(rmwFloat(mode, cell->elem, cell->f32()[0], arg.f32()[k]));
-    } else {
-      cell->f64()[0] = rmwFloat(mode, Elem::F64, cell->f64()[0], arg.f64()[k]);
-    }
+    if (cas) std::memcpy(cell->data<char>(), arg.data<char>() + k * size, size);
+    else combineAtomic(mode, *cell, arg, k);
     storeAt(*cell, 0, ptr);
   }
   x.set(op.results[1], san ? san->end(ev) : TokenValue{});

@@ -21,12 +21,10 @@ Split split(const std::vector<int64_t>& shape, size_t d) {
   return s;
 }
 
-size_t elementSize(const Tile& t) { return t.store == Store::F32 ? 4 : 8; }
-
 // Element j along the dimension of every (outer, inner) position, as a tile.
 TileRef slice(const Tile& src, TypeRef type, const Split& s, int64_t j) {
   auto t = Tile::make(type, s.outer * s.inner);
-  size_t size = elementSize(src);
+  size_t size = src.elementSize();
   for (int64_t o = 0; o < s.outer; ++o)
     std::memcpy(t->data<char>() + o * s.inner * size, src.data<char>() + ((o * s.len + j) * s.inner) * size,
                 s.inner * size);
@@ -34,7 +32,7 @@ TileRef slice(const Tile& src, TypeRef type, const Split& s, int64_t j) {
 }
 
 void place(Tile& dst, const Tile& part, const Split& s, int64_t j) {
-  size_t size = elementSize(dst);
+  size_t size = dst.elementSize();
   for (int64_t o = 0; o < s.outer; ++o)
     std::memcpy(dst.data<char>() + ((o * s.len + j) * s.inner) * size, part.data<char>() + o * s.inner * size,
                 s.inner * size);
@@ -92,7 +90,7 @@ private:
     const TileRef* t = std::get_if<TileRef>(&x_.value(v));
     if (!t || (*t)->n != 1) return;
     auto wide = Tile::make((*t)->type, lanes_);
-    size_t size = elementSize(**t);
+    size_t size = (*t)->elementSize();
     for (int64_t k = 0; k < lanes_; ++k) std::memcpy(wide->data<char>() + k * size, (*t)->data<char>(), size);
     saved_.emplace_back(v, x_.value(v));
     x_.set(v, TileRef(wide));
@@ -150,7 +148,7 @@ void reduceOrScan(BlockExec& x, const Operation& op, bool scan) {
   if (scan) return;
   for (size_t i = 0; i < n; ++i) {
     auto r = x.result(op, i);
-    std::memcpy(r->data<char>(), accs[i]->data<char>(), r->n * elementSize(*r));
+    std::memcpy(r->data<char>(), accs[i]->data<char>(), r->n * r->elementSize());
   }
 }
 

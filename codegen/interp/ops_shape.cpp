@@ -11,8 +11,6 @@ namespace tilesight::interp {
 
 namespace {
 
-size_t elementSize(const Tile& t) { return t.store == Store::F32 ? 4 : 8; }
-
 std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& shape) {
   std::vector<int64_t> s(shape.size(), 1);
   for (size_t d = shape.size(); d-- > 1;) s[d - 1] = s[d] * shape[d];
@@ -23,7 +21,7 @@ std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& shape) {
 // `shape` in row-major order.
 void copyStrided(const Tile& src, Tile& dst, int64_t k0, const std::vector<int64_t>& shape,
                  const std::vector<int64_t>& srcStrides, int64_t offset) {
-  size_t size = elementSize(src);
+  size_t size = src.elementSize();
   const char* s = src.data<char>();
   char* d = dst.data<char>();
   std::vector<int64_t> idx(shape.size(), 0);
@@ -47,18 +45,7 @@ void constant(BlockExec& x, const Operation& op) {
   if (!v || v->size() == 0) x.fail(op, "the constant has no value");
   if (!v->splat && static_cast<int64_t>(v->size()) * x.lanes() != r->n && static_cast<int64_t>(v->size()) != r->n)
     x.fail(op, "the literal has " + std::to_string(v->size()) + " values for " + std::to_string(r->n) + " elements");
-  for (int64_t k = 0; k < r->n; ++k) {
-    size_t i = v->splat ? 0 : static_cast<size_t>(k) % v->size();
-    switch (r->store) {
-      case Store::Int: r->ints()[k] = wrapInt(intBits(r->elem), v->ints[i]); break;
-      case Store::F32:
-      case Store::F64:
-        if (v->isBits[i]) setExactBits(*r, k, static_cast<uint64_t>(v->ints[i]));
-        else if (r->store == Store::F32) r->f32()[k] = static_cast<float>(roundTo(r->elem, v->floats[i]));
-        else r->f64()[k] = v->floats[i];
-        break;
-    }
-  }
+  fillDense(*r, *v);
 }
 
 void broadcast(BlockExec& x, const Operation& op) {
@@ -90,7 +77,7 @@ void cat(BlockExec& x, const Operation& op) {
   auto place = [&](const Tile& t, int64_t at) {
     std::vector<int64_t> ts = rowMajorStrides(t.type->shape);
     std::vector<int64_t> idx(t.type->shape.size(), 0);
-    size_t size = elementSize(t);
+    size_t size = t.elementSize();
     for (int64_t k = 0; k < t.n; ++k) {
       int64_t off = at;
       for (size_t d = 0; d < idx.size(); ++d) off += (k / ts[d] % t.type->shape[d]) * rs[d];
@@ -122,7 +109,7 @@ void select(BlockExec& x, const Operation& op) {
   const Tile& t = x.tile(op.operands[1].value);
   const Tile& f = x.tile(op.operands[2].value);
   auto r = x.result(op);
-  size_t size = elementSize(t);
+  size_t size = t.elementSize();
   for (int64_t k = 0; k < r->n; ++k)
     std::memcpy(r->data<char>() + k * size, (c.ints()[k] ? t : f).data<char>() + k * size, size);
 }
@@ -169,7 +156,7 @@ void evalShape(BlockExec& x, const Operation& op, OpKind k) {
     case OpKind::Reshape: {
       const Tile& a = x.tile(op.operands[0].value);
       auto r = x.result(op);
-      std::memcpy(r->data<char>(), a.data<char>(), a.n * elementSize(a));
+      std::memcpy(r->data<char>(), a.data<char>(), a.n * a.elementSize());
       return;
     }
     case OpKind::Permute: return permute(x, op);

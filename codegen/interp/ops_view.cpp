@@ -6,6 +6,7 @@
 #include "analysis/checks/ir_query.h"
 #include "analysis/ir/attr_values.h"
 #include "codegen/interp/access_check.h"
+#include "codegen/interp/atomics.h"
 #include "codegen/interp/elements.h"
 #include "codegen/interp/float_formats.h"
 #include "codegen/interp/view_access.h"
@@ -146,29 +147,7 @@ void atomicReduceView(BlockExec& x, const Operation& op) {
       uint64_t ptr = tv.base + (run.offset + j * run.stride) * pointerUnit(tv.elem);
       std::lock_guard<std::mutex> lock(x.launch().lockFor(byteAddress(tv.elem, ptr)));
       loadAt(*cell, 0, ptr);
-      int64_t k = run.k + j;
-      switch (cell->store) {
-        case Store::Int: {
-          unsigned bits = intBits(cell->elem);
-          int64_t a = cell->ints()[0], b = v.ints()[k];
-          int64_t sa = signedOf(bits, a), sb = signedOf(bits, b);
-          uint64_t ua = unsignedOf(bits, a), ub = unsignedOf(bits, b);
-          switch (mode) {
-            case AtomicMode::And: a &= b; break;
-            case AtomicMode::Or: a |= b; break;
-            case AtomicMode::Xor: a ^= b; break;
-            case AtomicMode::Max: a = sa >= sb ? a : b; break;
-            case AtomicMode::Min: a = sa <= sb ? a : b; break;
-            case AtomicMode::UMax: a = ua >= ub ? a : b; break;
-            case AtomicMode::UMin: a = ua <= ub ? a : b; break;
-            default: a = wrapInt(bits, static_cast<int64_t>(ua + ub)); break;
-          }
-          cell->ints()[0] = a;
-          break;
-        }
-        case Store::F32: cell->f32()[0] = static_cast<float>(roundTo(cell->elem, double(cell->f32()[0]) + v.f32()[k])); break;
-        case Store::F64: cell->f64()[0] += v.f64()[k]; break;
-      }
+      combineAtomic(mode, *cell, v, run.k + j);
       storeAt(*cell, 0, ptr);
     }
   });

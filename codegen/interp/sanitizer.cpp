@@ -12,10 +12,6 @@ std::string blockText(const std::array<int64_t, 3>& b) {
   return "(" + std::to_string(b[0]) + ", " + std::to_string(b[1]) + ", " + std::to_string(b[2]) + ")";
 }
 
-std::array<int64_t, 3> blockOf(int64_t linear, const std::array<int64_t, 3>& grid) {
-  return {linear % grid[0], linear / grid[0] % grid[1], linear / (grid[0] * grid[1])};
-}
-
 // Lane k of a tile as coordinates: "[3, 1]".
 std::string coordinates(TypeRef tile, int64_t k) {
   if (!tile || tile->shape.empty()) return "[]";
@@ -108,7 +104,7 @@ void Sanitizer::conflict(BlockExec& x, const MemoryEvent& now, int64_t lane, Typ
   std::string here = opName(op) + " at line " + lineOf(program_, op) + " in tile block " + blockText(x.blockId()) +
                      " (lane " + coordinates(tile, lane) + ")";
   std::string there = opName(*other.op) + " at line " + lineOf(program_, *other.op) + " in tile block " +
-                      blockText(blockOf(other.block, x.launch().grid)) + " (lane " + coordinates(other.tile, other.lane) + ")";
+                      blockText(blockAt(x.launch().grid, other.block)) + " (lane " + coordinates(other.tile, other.lane) + ")";
   std::string at = memory_.describe(key / 2) + (key % 2 ? " (its high nibble)" : "");
   if (other.block == x.linearId() && other.event == now.id) {
     report("layout.overlap", op, nullptr,

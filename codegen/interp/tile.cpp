@@ -18,8 +18,7 @@ std::shared_ptr<Tile> Tile::make(TypeRef type, int64_t n) {
   t->store = storeOf(type->element);
   t->elem = type->isPtrTile() ? Elem::I64 : type->tileElem();
   t->n = n;
-  size_t size = t->store == Store::F32 ? 4 : 8;
-  t->bytes_.reset(new uint64_t[(static_cast<size_t>(n) * size + 7) / 8 + 1]);
+  t->bytes_.reset(new uint64_t[(static_cast<size_t>(n) * t->elementSize() + 7) / 8 + 1]);
   return t;
 }
 

@@ -21,6 +21,7 @@ struct Tile {
   Elem elem = Elem::None;  // the scalar element; Elem::I64 for pointer tiles
   Store store = Store::Int;
   int64_t n = 0;           // elements (the type's count, times lanes in reduce bodies)
+  size_t elementSize() const { return store == Store::F32 ? 4 : 8; }  // bytes per held element
 
   template <class T> T* data() { return static_cast<T*>(static_cast<void*>(bytes_.get())); }
   template <class T> const T* data() const { return static_cast<const T*>(static_cast<const void*>(bytes_.get())); }

@@ -60,14 +60,7 @@ uint64_t splitmix(uint64_t& state) {
 
 // Element k of a buffer set to the storage bits `bits`.
 void putBits(HostBuffer& b, int64_t k, uint64_t bits) {
-  unsigned width = elemBits(b.elem);
-  if (width == 4) {
-    uint8_t& byte = b.bytes[k / 2];
-    byte = k % 2 ? (byte & 0x0F) | ((bits & 15) << 4) : (byte & 0xF0) | (bits & 15);
-    return;
-  }
-  unsigned size = width == 1 ? 1 : width / 8;
-  for (unsigned i = 0; i < size; ++i) b.bytes[k * size + i] = static_cast<uint8_t>(bits >> (8 * i));
+  interp::writeBitsAt(b.elem, interp::pointerTo(b.elem, b.address()) + k * interp::pointerUnit(b.elem), bits);
 }
 
 // rand: floats uniform in [-1, 1) rounded to the format; integers uniform in

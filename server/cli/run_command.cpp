@@ -12,7 +12,6 @@
 #include "analysis/diag/codes.h"
 #include "analysis/verified.h"
 #include "codegen/interp/elements.h"
-#include "codegen/interp/float_formats.h"
 #include "codegen/interp/interpreter.h"
 #include "codegen/interp/sanitizer.h"
 #include "codegen/runtime/arguments.h"
@@ -33,16 +32,6 @@ int usage(const std::string& problem) {
   return 2;
 }
 
-// A buffer's elements as doubles (for min/max/mean).
-double elementValue(const runtime::HostBuffer& b, int64_t k) {
-  unsigned bits = elemBits(b.elem);
-  uint64_t raw = 0;
-  if (bits == 4) raw = (b.bytes[k / 2] >> (k % 2 ? 4 : 0)) & 15;
-  else for (unsigned i = 0; i < std::max(1u, bits / 8); ++i) raw |= uint64_t(b.bytes[k * std::max(1u, bits / 8) + i]) << (8 * i);
-  if (isFloatElem(b.elem)) return interp::decodeFloat(b.elem, raw);
-  return static_cast<double>(interp::wrapInt(bits, static_cast<int64_t>(raw)));
-}
-
 struct Stats {
   double min = 0, max = 0, mean = 0;
 };
@@ -53,8 +42,9 @@ Stats statsOf(const runtime::HostBuffer& b) {
   if (n == 0) return s;
   s.min = INFINITY, s.max = -INFINITY;
   double sum = 0;
+  uint64_t base = interp::pointerTo(b.elem, b.address());
   for (int64_t k = 0; k < n; ++k) {
-    double v = elementValue(b, k);
+    double v = interp::valueAt(b.elem, base + k * interp::pointerUnit(b.elem));
     s.min = std::fmin(s.min, v), s.max = std::fmax(s.max, v);
     sum += v;
   }
@@ -62,11 +52,7 @@ Stats statsOf(const runtime::HostBuffer& b) {
   return s;
 }
 
-std::string shapeText(const std::vector<int64_t>& shape) {
-  std::string s;
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "x" : "") + std::to_string(shape[i]);
-  return s.empty() ? "scalar" : s;
-}
+std::string shapeText(const std::vector<int64_t>& shape) { return shape.empty() ? "scalar" : shapeString(shape); }
 
 Diagnostic faultDiagnostic(const interp::RunOutcome& r) {
   const auto& b = r.faultBlock;
