@@ -213,6 +213,9 @@ llvm::Expected<std::vector<ArgValue>> bindArguments(const Program& p, const Oper
   for (size_t i = 0; i < params.size(); ++i) {
     ValueId v = params[i];
     TypeRef t = p.typeOf(v);
+    if (!t->isScalarTile())
+      return problem(describe(p, v) + " is not a scalar tile: `run` binds numbers to scalar tiles and buffers to "
+                     "pointer tiles only");
     if (!given[i]) {
       std::string what = t->isPtrTile() ? "a pointer to " + std::string(elemName(t->element->elem)) +
                                               ": give --arg " + argName(p, v) + "=@FILE.npy, zeros:SHAPE:" +

@@ -72,6 +72,10 @@ TEST(Run, BadInputIsExitTwoWithTheReason) {
   EXPECT_NE(entry.out.find("no entry @nope (the file has @add)"), std::string::npos) << entry.out;
   CliRun grid = run("run " + f + " --grid 0,1");
   EXPECT_EQ(grid.status, 2);
+  std::string viewArg = write("view.tile", "cuda_tile.module @m {\n  entry @k(%v: !cuda_tile.tensor_view<4xf32, strides=[1]>) {\n    return\n  }\n}\n");
+  CliRun view = run("run " + viewArg + " --arg v=3");
+  EXPECT_EQ(view.status, 2);
+  EXPECT_NE(view.out.find("is not a scalar tile"), std::string::npos) << view.out;
   CliRun device = run("run " + f + " --device cuda --arg a=zeros:64:f32 --arg b=zeros:64:f32 --arg out=zeros:64:f32");
   EXPECT_EQ(device.status, 3);
   EXPECT_NE(device.out.find("use --device cpu"), std::string::npos) << device.out;
