@@ -81,6 +81,34 @@ TEST(Run, BadInputIsExitTwoWithTheReason) {
   EXPECT_NE(device.out.find("use --device cpu"), std::string::npos) << device.out;
 }
 
+TEST(Run, ALoopPastTheIterationLimitStopsTheRun) {
+  std::string f = write("spin.tile", "cuda_tile.module @m {\n  entry @k() {\n    loop {\n      continue\n    }\n    return\n  }\n}\n");
+  CliRun r = run("run " + f + " --max-loop-iterations 1000", "", {false, 20});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("the loop ran 1000 iterations without a break"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[run.fault]"), std::string::npos);
+}
+
+TEST(Run, RepeatsFromTheSameInputs) {
+  // An atomic add of 1 per block: every repetition starts from zeros, so
+  // after 3 repetitions of 4 blocks the counter is 4, not 12.
+  std::string f = write("count.tile", R"(cuda_tile.module @m {
+  entry @k(%p: tile<ptr<i32>>) {
+    %one = constant <i32: 1> : tile<i32>
+    %old, %t = atomic_rmw_tko relaxed device %p, add, %one : tile<ptr<i32>>, tile<i32> -> tile<i32>, token
+    return
+  }
+}
+)");
+  for (const char* mode : {"--threads 2", "--deterministic"}) {
+    CliRun r = run("run " + f + " --grid 4 --arg p=zeros:1:i32 --repeat 3 --format=json " + mode, "", {true});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["outputs"][0]["max"], 4.0) << mode;
+    EXPECT_GE(j["run_ms"].get<double>(), 0.0);
+  }
+}
+
 TEST(Run, AProgramWithErrorsDoesNotRun) {
   std::string f = write("bad.tile", "cuda_tile.module @m {\n  entry @k() {\n    %x = addi\n    return\n  }\n}\n");
   CliRun r = run("run " + f);
