@@ -50,6 +50,8 @@ inline uint64_t byteAddress(Elem e, uint64_t pointer) { return nibblePointers(e)
 // The sanitizer's key for the element a pointer value designates: twice the
 // byte address, plus the nibble for 4-bit elements (two per byte).
 inline uint64_t shadowKey(Elem e, uint64_t pointer) { return nibblePointers(e) ? pointer : pointer * 2; }
+// The keys one element of format e spans.
+inline int64_t shadowWidth(Elem e) { return nibblePointers(e) ? 1 : 2 * elemBytes(e); }
 
 // Every element of t from a dense literal (its one value splatted, or its
 // values in order, repeated when t holds more lanes): integers wrapped to the

@@ -41,6 +41,28 @@ void checkNibblePairs(BlockExec& x, const Operation& op, const Tile& pointers, c
   }
 }
 
+// The sanitizer's record of the active lanes of a pointer access, lanes at
+// consecutive elements as one run.
+void recordLanes(BlockExec& x, const MemoryEvent& ev, const Tile& pointers, const Tile* mask, TypeRef tile,
+                 bool read, bool write) {
+  Elem e = pointee(pointers);
+  int64_t unit = pointerUnit(e), width = shadowWidth(e);
+  const int64_t* p = pointers.ints();
+  for (int64_t k = 0; k < pointers.n;) {
+    if (mask && !mask->ints()[k]) {
+      ++k;
+      continue;
+    }
+    int64_t count = 1;
+    while (k + count < pointers.n && (!mask || mask->ints()[k + count]) &&
+           static_cast<uint64_t>(p[k + count]) == static_cast<uint64_t>(p[k]) + count * unit)
+      ++count;
+    AccessRun run{shadowKey(e, static_cast<uint64_t>(p[k])), width, width, count, k, tile};
+    x.sanitizer()->access(x, ev, run, read, write);
+    k += count;
+  }
+}
+
 void offset(BlockExec& x, const Operation& op) {
   const Tile& p = x.tile(op.operands[0].value);
   const Tile& o = x.tile(op.operands[1].value);
@@ -62,7 +84,7 @@ void load(BlockExec& x, const Operation& op) {
   Elem e = pointee(p);
   Sanitizer* san = x.sanitizer();
   MemoryEvent ev = san ? san->begin(x, op, x.token(op)) : MemoryEvent{};
-  if (san) checkNibblePairs(x, op, p, mask);
+  if (san) checkNibblePairs(x, op, p, mask), recordLanes(x, ev, p, mask, r->type, true, false);
   size_t size = r->elementSize();
   for (int64_t k = 0; k < r->n; ++k) {
     if (mask && !mask->ints()[k]) {
@@ -72,7 +94,6 @@ void load(BlockExec& x, const Operation& op) {
     }
     uint64_t ptr = static_cast<uint64_t>(p.ints()[k]);
     check.require(byteAddress(e, ptr), accessBytes(e), "a load");
-    if (san) san->access(x, ev, shadowKey(e, ptr), true, false, r->type, k);
     loadAt(*r, k, ptr);
   }
   x.set(op.results[1], san ? san->end(ev) : TokenValue{});
@@ -86,12 +107,11 @@ void store(BlockExec& x, const Operation& op) {
   Elem e = pointee(p);
   Sanitizer* san = x.sanitizer();
   MemoryEvent ev = san ? san->begin(x, op, x.token(op)) : MemoryEvent{};
-  if (san) checkNibblePairs(x, op, p, mask);
+  if (san) checkNibblePairs(x, op, p, mask), recordLanes(x, ev, p, mask, v.type, false, true);
   for (int64_t k = 0; k < v.n; ++k) {
     if (mask && !mask->ints()[k]) continue;
     uint64_t ptr = static_cast<uint64_t>(p.ints()[k]);
     check.require(byteAddress(e, ptr), accessBytes(e), "a store");
-    if (san) san->access(x, ev, shadowKey(e, ptr), false, true, v.type, k);
     storeAt(v, k, ptr);
   }
   x.set(op.results[0], san ? san->end(ev) : TokenValue{});
@@ -110,6 +130,7 @@ void atomic(BlockExec& x, const Operation& op, bool cas) {
   Elem e = pointee(p);
   Sanitizer* san = x.sanitizer();
   MemoryEvent ev = san ? san->begin(x, op, x.token(op)) : MemoryEvent{};
+  if (san) recordLanes(x, ev, p, mask, r->type, true, true);
   size_t size = r->elementSize();
   for (int64_t k = 0; k < r->n; ++k) {
     if (mask && !mask->ints()[k]) {
@@ -121,7 +142,6 @@ void atomic(BlockExec& x, const Operation& op, bool cas) {
     }
     uint64_t ptr = static_cast<uint64_t>(p.ints()[k]);
     check.require(byteAddress(e, ptr), accessBytes(e), "an atomic access");
-    if (san) san->access(x, ev, shadowKey(e, ptr), true, true, r->type, k);
     std::lock_guard<std::mutex> lock(x.launch().lockFor(byteAddress(e, ptr)));
     loadAt(*cell, 0, ptr);
     std::memcpy(r->data<char>() + k * size, cell->data<char>(), size);

@@ -83,13 +83,12 @@ void checkRun(AccessCheck& check, const TensorViewValue& tv, const ViewRun& r, c
     check.require(byteAddress(e, tv.base + off * unit), elemBytes(e), what);
 }
 
-// The sanitizer's record of every element of a run.
+// The sanitizer's record of a run.
 void recordRun(BlockExec& x, const MemoryEvent& ev, const TensorViewValue& tv, const ViewRun& run, bool read,
                bool write, TypeRef tile) {
-  for (int64_t j = 0; j < run.count; ++j) {
-    uint64_t ptr = tv.base + (run.offset + j * run.stride) * pointerUnit(tv.elem);
-    x.sanitizer()->access(x, ev, shadowKey(tv.elem, ptr), read, write, tile, run.k + j);
-  }
+  uint64_t key0 = shadowKey(tv.elem, tv.base + run.offset * pointerUnit(tv.elem));
+  int64_t width = shadowWidth(tv.elem);
+  x.sanitizer()->access(x, ev, AccessRun{key0, run.stride * width, width, run.count, run.k, tile}, read, write);
 }
 
 void loadView(BlockExec& x, const Operation& op) {

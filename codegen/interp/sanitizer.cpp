@@ -1,6 +1,7 @@
 #include "codegen/interp/sanitizer.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "codegen/interp/block_exec.h"
 
@@ -35,6 +36,10 @@ std::string opName(const Operation& op) { return op.info ? std::string(op.info->
 bool releases(MemoryOrdering o) { return o == MemoryOrdering::Release || o == MemoryOrdering::AcqRel; }
 bool acquires(MemoryOrdering o) { return o == MemoryOrdering::Acquire || o == MemoryOrdering::AcqRel; }
 
+bool readModifyWrite(OpKind k) {
+  return k == OpKind::AtomicRmwTko || k == OpKind::AtomicCasTko || k == OpKind::AtomicRedViewTko;
+}
+
 }  // namespace
 
 MemoryEvent Sanitizer::begin(BlockExec& x, const Operation& op, const TokenValue& after) {
@@ -42,11 +47,9 @@ MemoryEvent Sanitizer::begin(BlockExec& x, const Operation& op, const TokenValue
   e.id = x.clock().nextEvent++;
   e.after = after;
   e.op = &op;
-  e.atomic = op.info->kind == OpKind::AtomicRmwTko || op.info->kind == OpKind::AtomicCasTko ||
-             op.info->kind == OpKind::AtomicRedViewTko;
   e.ordering = orderingOf(op).value_or(MemoryOrdering::Weak);
   e.scope = scopeOf(op).value_or(MemoryScope::Device);
-  e.atomic |= e.ordering != MemoryOrdering::Weak;  // relaxed and stronger accesses are morally strong
+  e.atomic = readModifyWrite(op.info->kind) || e.ordering != MemoryOrdering::Weak;  // relaxed and stronger are morally strong
   return e;
 }
 
@@ -63,58 +66,94 @@ bool Sanitizer::ordered(const Access& before, BlockExec& x, const MemoryEvent& n
   return it != x.clock().knows.end() && before.event < it->second;
 }
 
-void Sanitizer::access(BlockExec& x, const MemoryEvent& e, uint64_t key, bool read, bool write, TypeRef tile,
-                       int64_t lane) {
-  Cell& cell = shadow_[key];
-  int64_t block = x.linearId();
-  if (read && acquires(e.ordering) && cell.release)  // synchronizes-with the last release here
-    for (const auto& [b, ev] : *cell.release) x.clock().knows[b] = std::max(x.clock().knows[b], ev);
-  Access now{block, e.id, e.op, e.atomic, e.scope, lane, tile};
-  auto clash = [&](const Access& other, bool otherWrites) {
-    if (other.block < 0) return;
-    if (other.block == block && other.event == e.id) {  // two lanes of one access
-      if (write && otherWrites && other.lane != lane) conflict(x, e, lane, tile, other, key, true);
-      return;
-    }
-    bool strong = e.atomic && other.atomic &&
-                  (other.block == block || (e.scope != MemoryScope::TlBlk && other.scope != MemoryScope::TlBlk));
-    if (!strong && !ordered(other, x, e)) conflict(x, e, lane, tile, other, key, write);
-  };
-  clash(cell.write, true);
-  if (write) {
-    for (const Access& r : cell.reads) clash(r, false);
-    cell.reads.clear();
-    cell.write = now;
-    if (releases(e.ordering) && e.scope != MemoryScope::TlBlk) {
-      auto clock = std::make_shared<std::unordered_map<int64_t, uint32_t>>(x.clock().knows);
-      (*clock)[block] = e.id + 1;
-      cell.release = std::move(clock);
-    }
-  } else if (read) {
-    bool known = false;
-    for (Access& r : cell.reads)
-      if (r.block == block && r.op == e.op) r = now, known = true;
-    if (!known && cell.reads.size() < 8) cell.reads.push_back(now);
+void Sanitizer::access(BlockExec& x, const MemoryEvent& e, const AccessRun& run, bool read, bool write) {
+  if (run.count <= 0) return;
+  Access now{x.linearId(), e.id, e.op, e.atomic, e.scope, run};
+  if (write && releases(e.ordering) && e.scope != MemoryScope::TlBlk) {
+    release_ = std::make_shared<std::unordered_map<int64_t, uint32_t>>(x.clock().knows);
+    (*release_)[now.block] = e.id + 1;
+  } else {
+    release_.reset();
+  }
+  if (run.step == run.width) return accessRange(x, e, now, run.key0, run.key0 + run.step * run.count, read, write);
+  for (int64_t j = 0; j < run.count; ++j) {  // gaps or overlaps between elements: one at a time
+    Access one = now;
+    one.run = AccessRun{run.key0 + run.step * j, run.width, run.width, 1, run.lane0 + j, run.tile};
+    accessRange(x, e, one, one.run.key0, one.run.key0 + run.width, read, write);
   }
 }
 
-void Sanitizer::conflict(BlockExec& x, const MemoryEvent& now, int64_t lane, TypeRef tile, const Access& other,
-                         uint64_t key, bool write) {
+// The segment that starts at `key` (splitting the one that spans it), or
+// the first segment after it.
+Sanitizer::Shadow::iterator Sanitizer::splitAt(uint64_t key) {
+  auto it = shadow_.lower_bound(key);
+  if ((it != shadow_.end() && it->first == key) || it == shadow_.begin()) return it;
+  auto before = std::prev(it);
+  if (before->second.end <= key) return it;
+  Segment tail = before->second;
+  before->second.end = key;
+  return shadow_.emplace_hint(it, key, std::move(tail));
+}
+
+void Sanitizer::accessRange(BlockExec& x, const MemoryEvent& e, const Access& now, uint64_t lo, uint64_t hi,
+                            bool read, bool write) {
+  auto it = splitAt(lo);
+  splitAt(hi);
+  for (uint64_t at = lo; at < hi; ++it) {
+    if (it == shadow_.end() || it->first > at) {  // keys nobody accessed yet
+      uint64_t gapEnd = it == shadow_.end() ? hi : std::min(it->first, hi);
+      it = shadow_.emplace_hint(it, at, Segment{gapEnd, {}, {}, nullptr});
+    }
+    update(x, e, now, at, it->second, read, write);
+    at = it->second.end;
+  }
+}
+
+void Sanitizer::update(BlockExec& x, const MemoryEvent& e, const Access& now, uint64_t at, Segment& s, bool read,
+                       bool write) {
+  if (read && acquires(e.ordering) && s.release)  // synchronizes-with the last release here
+    for (const auto& [b, ev] : *s.release) x.clock().knows[b] = std::max(x.clock().knows[b], ev);
+  auto clash = [&](const Access& other, bool otherWrites) {
+    if (other.block < 0) return;
+    if (other.block == now.block && other.event == now.event) {  // two lanes of one access
+      if (write && otherWrites && !readModifyWrite(e.op->info->kind)) conflict(x, now, other, at, true);
+      return;
+    }
+    bool strong = e.atomic && other.atomic &&
+                  (other.block == now.block || (e.scope != MemoryScope::TlBlk && other.scope != MemoryScope::TlBlk));
+    if (!strong && !ordered(other, x, e)) conflict(x, now, other, at, write);
+  };
+  clash(s.write, true);
+  if (write) {
+    for (const Access& r : s.reads) clash(r, false);
+    s.reads.clear();
+    s.write = now;
+    s.release = release_;
+  } else if (read) {
+    bool known = false;
+    for (Access& r : s.reads)
+      if (r.block == now.block && r.op == now.op) r = now, known = true;
+    if (!known && s.reads.size() < 8) s.reads.push_back(now);
+  }
+}
+
+void Sanitizer::conflict(BlockExec& x, const Access& now, const Access& other, uint64_t key, bool write) {
   const Operation& op = *now.op;
   std::string here = opName(op) + " at line " + lineOf(program_, op) + " in tile block " + blockText(x.blockId()) +
-                     " (lane " + coordinates(tile, lane) + ")";
+                     " (lane " + coordinates(now.run.tile, now.laneAt(key)) + ")";
   std::string there = opName(*other.op) + " at line " + lineOf(program_, *other.op) + " in tile block " +
-                      blockText(blockAt(x.launch().grid, other.block)) + " (lane " + coordinates(other.tile, other.lane) + ")";
+                      blockText(blockAt(x.launch().grid, other.block)) + " (lane " +
+                      coordinates(other.run.tile, other.laneAt(key)) + ")";
   std::string at = memory_.describe(key / 2) + (key % 2 ? " (its high nibble)" : "");
-  if (other.block == x.linearId() && other.event == now.id) {
+  if (other.block == now.block && other.event == now.event) {
     report("layout.overlap", op, nullptr,
-           here + " and its lane " + coordinates(other.tile, other.lane) + " both write " + at +
+           here + " and its lane " + coordinates(other.run.tile, other.laneAt(key)) + " both write " + at +
                ": the destination maps two elements of the tile to one address",
            "");
     return;
   }
-  bool crossScope = other.block != x.linearId() && now.atomic && other.atomic;
-  std::string why = other.block == x.linearId()
+  bool crossScope = other.block != now.block && now.atomic && other.atomic;
+  std::string why = other.block == now.block
                         ? "no token chain orders them"
                         : crossScope ? "both are atomic, but with tl_blk scope, which does not cover two tile blocks"
                                      : "no release/acquire synchronization orders them across the tile blocks";

@@ -1,19 +1,24 @@
 #pragma once
 // The run-time sanitizer (`tilesight run --sanitize`): the dynamic twin of
-// the static checks. Every element access of a run is recorded in shadow
-// memory with the tile block and memory event that made it; two accesses to
-// one address, one a write, that no token chain (within a tile block) or
-// release/acquire synchronization (across tile blocks) orders, and that are
-// not both atomic, are a race. View indices outside the index space and
-// misaligned 4-bit pointer accesses are findings too. Findings carry the
-// static checks' codes, the tile blocks, coordinates and addresses. Runs
-// with one thread, blocks in grid order (happens-before does not depend on
-// the interleaving).
-#include <array>
+// the static checks. Every access of a run is recorded in shadow memory with
+// the tile block and memory event that made it; two accesses to one address,
+// one a write, that no token chain (within a tile block) or release/acquire
+// synchronization (across tile blocks) orders, and that are not both atomic,
+// are a race. View indices outside the index space and misaligned 4-bit
+// pointer accesses are findings too. Findings carry the static checks'
+// codes, the tile blocks, coordinates and addresses. Runs with one thread,
+// blocks in grid order (happens-before does not depend on the interleaving).
+//
+// Shadow memory is a map of disjoint key ranges (keys: elements.h
+// shadowKey, two per byte), each with the accesses that last touched all of
+// it. A tile op's accesses arrive as runs of consecutive elements, so a
+// vector add records one range per operand and tile block rather than one
+// entry per element; a range splits only where accesses differ.
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -44,6 +49,17 @@ struct BlockClock {
   uint32_t nextEvent = 0;
 };
 
+// Lanes lane0, lane0 + 1, ... of `tile` accessing elements that start at
+// keys key0, key0 + step, ..., each `width` keys wide.
+struct AccessRun {
+  uint64_t key0 = 0;
+  int64_t step = 0;
+  int64_t width = 0;
+  int64_t count = 0;
+  int64_t lane0 = 0;
+  TypeRef tile = nullptr;
+};
+
 class Sanitizer {
 public:
   Sanitizer(const Program& p, const runtime::AddressSpace& memory) : program_(p), memory_(memory) {}
@@ -52,8 +68,8 @@ public:
   MemoryEvent begin(BlockExec& x, const Operation& op, const TokenValue& after);
   // The token the op's result carries: its input's events and its own.
   TokenValue end(const MemoryEvent& e) const;
-  // One element access at `key` (elements.h shadowKey) by lane `lane` of `tile`.
-  void access(BlockExec& x, const MemoryEvent& e, uint64_t key, bool read, bool write, TypeRef tile, int64_t lane);
+  // The accesses of one run of lanes.
+  void access(BlockExec& x, const MemoryEvent& e, const AccessRun& run, bool read, bool write);
   // A view index outside the view's index space (the access is skipped).
   void indexOutside(BlockExec& x, const Operation& op, const std::string& message);
   // 4-bit lanes 2i and 2i+1 of a pointer access that do not fill one byte.
@@ -63,30 +79,39 @@ public:
   std::vector<Diagnostic> diagnostics() const;
 
 private:
+  // One run of lanes of one event; the lane at key q is lane0 + (q - key0) / step.
   struct Access {
     int64_t block = -1;
     uint32_t event = 0;
     const Operation* op = nullptr;
     bool atomic = false;
     MemoryScope scope = MemoryScope::Device;
-    int64_t lane = 0;
-    TypeRef tile = nullptr;
+    AccessRun run;
+    int64_t laneAt(uint64_t key) const {
+      return run.lane0 + (run.step ? static_cast<int64_t>(key - run.key0) / run.step : 0);
+    }
   };
-  struct Cell {
-    Access write;                 // the last write (block -1: none)
-    std::vector<Access> reads;    // reads since it, one per (block, op)
+  struct Segment {
+    uint64_t end = 0;                 // keys [start, end)
+    Access write;                     // the last write (block -1: none)
+    std::vector<Access> reads;        // reads since it, one per (block, op)
     std::shared_ptr<std::unordered_map<int64_t, uint32_t>> release;  // the last release's clock here
   };
+  using Shadow = std::map<uint64_t, Segment>;
 
+  void accessRange(BlockExec& x, const MemoryEvent& e, const Access& now, uint64_t lo, uint64_t hi, bool read,
+                   bool write);
+  Shadow::iterator splitAt(uint64_t key);
+  void update(BlockExec& x, const MemoryEvent& e, const Access& now, uint64_t at, Segment& s, bool read, bool write);
   bool ordered(const Access& before, BlockExec& x, const MemoryEvent& now) const;
-  void conflict(BlockExec& x, const MemoryEvent& now, int64_t lane, TypeRef tile, const Access& other,
-                uint64_t key, bool write);
+  void conflict(BlockExec& x, const Access& now, const Access& other, uint64_t key, bool write);
   void report(const std::string& code, const Operation& op, const Operation* other, std::string message,
               std::string note);
 
   const Program& program_;
   const runtime::AddressSpace& memory_;
-  std::unordered_map<uint64_t, Cell> shadow_;
+  Shadow shadow_;
+  std::shared_ptr<std::unordered_map<int64_t, uint32_t>> release_;  // the clock the current access releases
   std::map<std::tuple<std::string, const Operation*, const Operation*>, size_t> seen_;
   std::vector<Diagnostic> findings_;
 };

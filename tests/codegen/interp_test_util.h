@@ -17,6 +17,7 @@
 #include "analysis/verified.h"
 #include "codegen/interp/elements.h"
 #include "codegen/interp/interpreter.h"
+#include "codegen/interp/sanitizer.h"
 #include "codegen/runtime/arguments.h"
 
 namespace tilesight::testing {
@@ -131,6 +132,7 @@ struct SpecRun {
   std::string problem;  // verification, binding or run fault
   std::map<std::string, std::vector<uint8_t>> before, after;
   interp::RunOutcome outcome;
+  std::vector<Diagnostic> findings;  // the sanitizer's, with `sanitize`
   template <class T>
   std::vector<T> get(const std::map<std::string, std::vector<uint8_t>>& m, const std::string& name) const {
     const std::vector<uint8_t>& b = m.at(name);
@@ -141,7 +143,7 @@ struct SpecRun {
 };
 
 inline SpecRun runWithSpecs(const std::string& text, const std::vector<std::string>& specs,
-                            std::array<int64_t, 3> grid, unsigned threads = 0) {
+                            std::array<int64_t, 3> grid, unsigned threads = 0, bool sanitize = false) {
   SpecRun out;
   Analysis a = analyze(text);
   VerifiedProgram::Result vp = VerifiedProgram::of(a, a.chunks.at(0));
@@ -161,7 +163,10 @@ inline SpecRun runWithSpecs(const std::string& text, const std::vector<std::stri
   interp::LaunchOptions opts;
   opts.grid = grid;
   opts.threads = threads;
+  interp::Sanitizer sanitizer(p, memory);
+  if (sanitize) opts.sanitizer = &sanitizer;
   out.outcome = interp::runEntry(*vp.program, **entry, values, memory, opts);
+  out.findings = sanitizer.diagnostics();
   for (const runtime::ArgValue& v : *args)
     if (v.buffer) out.after[v.name] = v.buffer->bytes;
   out.ok = out.outcome.ok;

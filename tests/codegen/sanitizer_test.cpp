@@ -1,0 +1,110 @@
+// The sanitizer's shadow memory: accesses recorded as key ranges that split
+// where accesses differ, elements of different widths over one buffer,
+// strided runs with gaps, and which same-op overlaps are findings.
+#include <gtest/gtest.h>
+
+#include "interp_test_util.h"
+
+namespace tilesight::testing {
+namespace {
+
+std::string findingsText(const SpecRun& r) {
+  std::string s;
+  for (const Diagnostic& d : r.findings) s += d.message + " [" + d.code + "]\n";
+  return s;
+}
+
+// Tile block b stores 8 elements from element 4b: blocks 0 and 1 overlap in
+// elements 4..7 (a strided view whose step is half its tile).
+TEST(Sanitizer, RangesSplitWhereTwoBlocksOverlap) {
+  std::string text = kernel("%p: tile<ptr<f32>>", R"(
+    %tv = make_tensor_view %p, shape = [16], strides = [1] : tensor_view<16xf32, strides=[1]>
+    %sv = make_strided_view %tv : strided_view<tile=(8), traversal_strides=[4], tensor_view<16xf32, strides=[1]>>
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %x = constant <f32: 1.0> : tile<8xf32>
+    %t = store_view_tko weak %x, %sv[%bx] : tile<8xf32>, strided_view<tile=(8), traversal_strides=[4], tensor_view<16xf32, strides=[1]>>, tile<i32> -> token)");
+  SpecRun r = runWithSpecs(text, {"p=zeros:16:f32"}, {2, 1, 1}, 1, true);
+  ASSERT_TRUE(r.ok) << r.problem;
+  ASSERT_EQ(r.findings.size(), 1u) << findingsText(r);
+  EXPECT_NE(findingsText(r).find("in tile block (1, 0, 0) (lane [0]) writes %p + 16 bytes, which store_view_tko at "
+                                 "line 8 in tile block (0, 0, 0) (lane [4]) also accesses"),
+            std::string::npos)
+      << findingsText(r);
+  SpecRun apart = runWithSpecs(text, {"p=zeros:16:f32"}, {1, 1, 1}, 1, true);
+  EXPECT_TRUE(apart.findings.empty()) << findingsText(apart);
+}
+
+// Block b writes column `col` of a row-major 4x4 matrix: runs of one
+// element with gaps between them. Different columns do not meet; the same
+// column from two blocks does.
+TEST(Sanitizer, StridedRunsMeetOnlyWhereTheirElementsDo) {
+  auto text = [](const char* col) {
+    return kernel("%p: tile<ptr<f32>>", std::string(R"(
+    %tv = make_tensor_view %p, shape = [4, 4], strides = [4, 1] : tensor_view<4x4xf32, strides=[4,1]>
+    %pv = make_partition_view %tv : partition_view<tile=(4x1), tensor_view<4x4xf32, strides=[4,1]>>
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %c0 = constant <i32: 0> : tile<i32>
+    %x = constant <f32: 1.0> : tile<4x1xf32>
+    %t = store_view_tko weak %x, %pv[%c0, )") + col + R"(] : tile<4x1xf32>, partition_view<tile=(4x1), tensor_view<4x4xf32, strides=[4,1]>>, tile<i32> -> token)");
+  };
+  SpecRun own = runWithSpecs(text("%bx"), {"p=zeros:4x4:f32"}, {4, 1, 1}, 1, true);
+  ASSERT_TRUE(own.ok) << own.problem;
+  EXPECT_TRUE(own.findings.empty()) << findingsText(own);
+  SpecRun same = runWithSpecs(text("%c0"), {"p=zeros:4x4:f32"}, {2, 1, 1}, 1, true);
+  ASSERT_EQ(same.findings.size(), 1u) << findingsText(same);
+  EXPECT_EQ(same.findings[0].code, "race.unordered");
+}
+
+// Block 0 writes f32 element 1; block 1 reads the bytes of elements 0..3 as
+// i8 (one i8 per byte): the read of bytes 4..7 meets the write, the read
+// of other bytes does not.
+TEST(Sanitizer, ElementsOfDifferentWidthsMeetByteByByte) {
+  auto text = [](const char* start) {
+    return kernel("%p: tile<ptr<f32>>", std::string(R"(
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %c0 = constant <i32: 0> : tile<i32>
+    %c1 = constant <i32: 1> : tile<i32>
+    %is0 = cmpi equal %bx, %c0, signed : tile<i32> -> tile<i1>
+    %q = ptr_to_ptr %p : tile<ptr<f32>> -> tile<ptr<i8>>
+    %t = if %is0 -> (token) {
+      %e1 = offset %p, %c1 : tile<ptr<f32>>, tile<i32> -> tile<ptr<f32>>
+      %v = constant <f32: 2.0> : tile<f32>
+      %ts = store_ptr_tko weak %e1, %v : tile<ptr<f32>>, tile<f32> -> token
+      yield %ts : token
+    } else {
+      %s = constant <i32: )") + start + R"(> : tile<i32>
+      %q0 = offset %q, %s : tile<ptr<i8>>, tile<i32> -> tile<ptr<i8>>
+      %qs = reshape %q0 : tile<ptr<i8>> -> tile<1xptr<i8>>
+      %qb = broadcast %qs : tile<1xptr<i8>> -> tile<4xptr<i8>>
+      %io = iota : tile<4xi32>
+      %qi = offset %qb, %io : tile<4xptr<i8>>, tile<4xi32> -> tile<4xptr<i8>>
+      %x, %tl = load_ptr_tko weak %qi : tile<4xptr<i8>> -> tile<4xi8>, token
+      yield %tl : token
+    }
+)");
+  };
+  SpecRun meets = runWithSpecs(text("2"), {"p=zeros:4:f32"}, {2, 1, 1}, 1, true);
+  ASSERT_TRUE(meets.ok) << meets.problem;
+  ASSERT_EQ(meets.findings.size(), 1u) << findingsText(meets);
+  EXPECT_NE(findingsText(meets).find("(lane [2]) reads %p + 4 bytes"), std::string::npos) << findingsText(meets);
+  SpecRun apart = runWithSpecs(text("8"), {"p=zeros:4:f32"}, {2, 1, 1}, 1, true);
+  ASSERT_TRUE(apart.ok) << apart.problem;
+  EXPECT_TRUE(apart.findings.empty()) << findingsText(apart);
+}
+
+// Lanes of one atomic op at one address are atomic updates, not an
+// overlapping store: four lanes add 1 to one counter.
+TEST(Sanitizer, LanesOfOneAtomicAtOneAddressAreNotAnOverlap) {
+  std::string text = kernel("%p: tile<ptr<i32>>", R"(
+    %ps = reshape %p : tile<ptr<i32>> -> tile<1xptr<i32>>
+    %pb = broadcast %ps : tile<1xptr<i32>> -> tile<4xptr<i32>>
+    %one = constant <i32: 1> : tile<4xi32>
+    %old, %t = atomic_rmw_tko relaxed device %pb, add, %one : tile<4xptr<i32>>, tile<4xi32> -> tile<4xi32>, token)");
+  SpecRun r = runWithSpecs(text, {"p=zeros:1:i32"}, {1, 1, 1}, 1, true);
+  ASSERT_TRUE(r.ok) << r.problem;
+  EXPECT_TRUE(r.findings.empty()) << findingsText(r);
+  EXPECT_EQ(r.get<int32_t>(r.after, "p")[0], 4);
+}
+
+}  // namespace
+}  // namespace tilesight::testing
