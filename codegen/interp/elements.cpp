@@ -77,6 +77,21 @@ void loadRun(Tile& dst, int64_t k0, uint64_t base, int64_t offset, int64_t strid
     std::memcpy(dst.f64() + k0, at(base) + offset * 8, count * 8);
     return;
   }
+  const float* table = dst.store == Store::F32 && !nibblePointers(dst.elem) ? decodeTable(dst.elem) : nullptr;
+  if (table && elemBytes(dst.elem) == 2) {
+    const uint8_t* src = at(base) + offset * 2;
+    for (int64_t j = 0; j < count; ++j) {
+      uint16_t bits;
+      std::memcpy(&bits, src + j * stride * 2, 2);
+      dst.f32()[k0 + j] = table[bits];
+    }
+    return;
+  }
+  if (table) {
+    const uint8_t* src = at(base) + offset;
+    for (int64_t j = 0; j < count; ++j) dst.f32()[k0 + j] = table[src[j * stride]];
+    return;
+  }
   for (int64_t j = 0; j < count; ++j) loadAt(dst, k0 + j, pointerOf(dst.elem, base, offset + j * stride));
 }
 

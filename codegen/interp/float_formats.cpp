@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <vector>
 
 #include <llvm/Support/ErrorHandling.h>
 
@@ -277,6 +278,23 @@ int64_t floatToInt(double x, unsigned bits, Signedness s) {
   // u64's maximum does not fit int64_t: it comes back as its bit pattern.
   const uint64_t max = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
   return int64_t(t >= limit ? max : uint64_t(t));
+}
+
+const float* decodeTable(Elem e) {
+  auto build = [](Elem f) {
+    std::vector<float> t(size_t{1} << elemBits(f));
+    for (size_t b = 0; b < t.size(); ++b) t[b] = static_cast<float>(decodeFloat(f, b));
+    return t;
+  };
+  switch (e) {
+    case Elem::F16: { static const std::vector<float> t = build(Elem::F16); return t.data(); }
+    case Elem::BF16: { static const std::vector<float> t = build(Elem::BF16); return t.data(); }
+    case Elem::F8E4M3FN: { static const std::vector<float> t = build(Elem::F8E4M3FN); return t.data(); }
+    case Elem::F8E5M2: { static const std::vector<float> t = build(Elem::F8E5M2); return t.data(); }
+    case Elem::F8E8M0FNU: { static const std::vector<float> t = build(Elem::F8E8M0FNU); return t.data(); }
+    case Elem::F4E2M1FN: { static const std::vector<float> t = build(Elem::F4E2M1FN); return t.data(); }
+    default: return nullptr;
+  }
 }
 
 }  // namespace tilesight::interp

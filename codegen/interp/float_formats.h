@@ -16,6 +16,11 @@ namespace tilesight::interp {
 // F8E8M0FNU, F4E2M1FN. tf32 reads the top 19 bits of its 32.
 double decodeFloat(Elem e, uint64_t bits);
 
+// decodeFloat as float for every pattern of a format of at most 16 bits
+// (f16, bf16, the f8 formats, f4E2M1FN): table[bits], built on first use.
+// Loads of those formats read it instead of decoding each element.
+const float* decodeTable(Elem e);
+
 // The storage bits of the value of format e nearest x under rounding r
 // (NearestEven, Zero, NegativeInf, PositiveInf; other modes round to nearest
 // even), with the spec's rules for what does not fit:

@@ -2,12 +2,13 @@
 // 3-D tiles). Each result element sums its products in k order in the
 // accumulator's precision (float for f16/f32 accumulators: f16, bf16, tf32
 // and f8 products are exact in float), so the result does not depend on how
-// the loops are vectorised.
+// the loops are vectorised (gemm_kernel.h).
 #include <cstring>
 
 #include "analysis/ir/attr_values.h"
 #include "codegen/interp/block_exec.h"
 #include "codegen/interp/float_formats.h"
+#include "codegen/interp/gemm_kernel.h"
 
 namespace tilesight::interp {
 
@@ -28,28 +29,17 @@ Dims dimsOf(const Tile& lhs, const Tile& rhs) {
   return d;
 }
 
-// c[i][j] += sum_k a[i][k] * b[k][j] for one m x k x n product, rows four
-// at a time so that each loaded row of b serves four rows of c.
-template <class T>
-__attribute__((target_clones("avx2", "default"))) void gemm(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n) {
-  int64_t i = 0;
-  for (; i + 4 <= m; i += 4) {
-    T* c0 = c + i * n; T* c1 = c0 + n; T* c2 = c1 + n; T* c3 = c2 + n;
+// c[i][j] += sum_k a[i][k] * b[k][j] for one m x k x n product in double.
+void gemmDouble(const double* a, const double* b, double* c, int64_t m, int64_t k, int64_t n) {
+  for (int64_t i = 0; i < m; ++i)
     for (int64_t p = 0; p < k; ++p) {
-      const T* bp = b + p * n;
-      T a0 = a[i * k + p], a1 = a[(i + 1) * k + p], a2 = a[(i + 2) * k + p], a3 = a[(i + 3) * k + p];
-      for (int64_t j = 0; j < n; ++j) {
-        T bj = bp[j];
-        c0[j] += a0 * bj; c1[j] += a1 * bj; c2[j] += a2 * bj; c3[j] += a3 * bj;
-      }
-    }
-  }
-  for (; i < m; ++i)
-    for (int64_t p = 0; p < k; ++p) {
-      T ap = a[i * k + p];
+      double ap = a[i * k + p];
       for (int64_t j = 0; j < n; ++j) c[i * n + j] += ap * b[p * n + j];
     }
 }
+
+// Products of these formats are exact in float (at most 12 significant bits each).
+bool exactInFloat(Elem e) { return e != Elem::F32 && e != Elem::F64; }
 
 void mmaf(BlockExec& x, const Operation& op) {
   const Tile& a = x.tile(op.operands[0].value);
@@ -60,12 +50,13 @@ void mmaf(BlockExec& x, const Operation& op) {
   if (r->store == Store::F64) {
     std::memcpy(r->f64(), acc.f64(), r->n * 8);
     for (int64_t q = 0; q < d.batch; ++q)
-      gemm<double>(a.f64() + q * d.m * d.k, b.f64() + q * d.k * d.n, r->f64() + q * d.m * d.n, d.m, d.k, d.n);
+      gemmDouble(a.f64() + q * d.m * d.k, b.f64() + q * d.k * d.n, r->f64() + q * d.m * d.n, d.m, d.k, d.n);
     return;
   }
-  std::memcpy(r->f32(), acc.f32(), r->n * 4);
+  bool exact = exactInFloat(a.elem) && exactInFloat(b.elem);
   for (int64_t q = 0; q < d.batch; ++q)
-    gemm<float>(a.f32() + q * d.m * d.k, b.f32() + q * d.k * d.n, r->f32() + q * d.m * d.n, d.m, d.k, d.n);
+    gemmFloat(a.f32() + q * d.m * d.k, b.f32() + q * d.k * d.n, acc.f32() + q * d.m * d.n, r->f32() + q * d.m * d.n,
+              d.m, d.k, d.n, exact);
   if (r->elem != Elem::F32)
     for (int64_t i = 0; i < r->n; ++i) r->f32()[i] = static_cast<float>(roundTo(r->elem, r->f32()[i]));
 }
