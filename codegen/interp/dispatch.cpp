@@ -1,6 +1,7 @@
 // One switch over every op kind: adding a row to ops.def without saying how
 // it runs is a compiler warning here (-Wswitch), not a silent no-op.
 #include "codegen/interp/block_exec.h"
+#include "codegen/interp/unspecified.h"
 
 namespace tilesight::interp {
 
@@ -51,6 +52,7 @@ Exit evalOp(BlockExec& x, const Operation& op) {
       evalView(x, op, k);
       break;
     case OpKind::If: case OpKind::For: case OpKind::Loop:
+      if (x.sanitizer()) unspecifiedControl(x, op, k);
       return evalControl(x, op, k);
     // Terminators end a block (BlockExec::runBlock); functions, the module and
     // globals are not ops of a function body.
@@ -58,6 +60,7 @@ Exit evalOp(BlockExec& x, const Operation& op) {
     case OpKind::Module: case OpKind::Entry: case OpKind::Global: case OpKind::TestingFunc:
       x.fail(op, "'" + std::string(op.info->name) + "' cannot run here");
   }
+  if (x.sanitizer()) followUnspecified(x, op, k);
   return {};
 }
 

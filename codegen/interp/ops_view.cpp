@@ -9,6 +9,7 @@
 #include "codegen/interp/atomics.h"
 #include "codegen/interp/elements.h"
 #include "codegen/interp/float_formats.h"
+#include "codegen/interp/unspecified.h"
 #include "codegen/interp/view_access.h"
 
 namespace tilesight::interp {
@@ -106,6 +107,7 @@ void loadView(BlockExec& x, const Operation& op) {
     if (san) recordRun(x, ev, *view.tensor, run, true, false, r->type);
     loadRun(*r, run.k, view.tensor->base, run.offset, run.stride, run.count);
     if (run.pad) fillPadding(*r, run.k + run.count, run.pad, pad);
+    if (san && run.pad && pad == Padding::None) markUnspecified(*r, run.k + run.count, run.pad, op);
   });
   x.set(op.results[1], san ? san->end(ev) : TokenValue{});
 }
@@ -121,7 +123,7 @@ void storeView(BlockExec& x, const Operation& op) {
   if (index)
     forEachRun(view, *index, rows, [&](const ViewRun& run) {  // elements outside the tensor are masked
       checkRun(check, *view.tensor, run, "a store");
-      if (san) recordRun(x, ev, *view.tensor, run, false, true, t.type);
+      if (san) recordRun(x, ev, *view.tensor, run, false, true, t.type), reachesMemory(x, op, t, run.k, run.count);
       storeRun(t, run.k, view.tensor->base, run.offset, run.stride, run.count);
     });
   x.set(op.results[0], san ? san->end(ev) : TokenValue{});
@@ -141,7 +143,7 @@ void atomicReduceView(BlockExec& x, const Operation& op) {
   auto cell = Tile::make(v.type, 1);
   forEachRun(view, *index, rows, [&](const ViewRun& run) {
     checkRun(check, tv, run, "an atomic reduction");
-    if (san) recordRun(x, ev, tv, run, true, true, v.type);
+    if (san) recordRun(x, ev, tv, run, true, true, v.type), reachesMemory(x, op, v, run.k, run.count);
     for (int64_t j = 0; j < run.count; ++j) {
       uint64_t ptr = tv.base + (run.offset + j * run.stride) * pointerUnit(tv.elem);
       std::lock_guard<std::mutex> lock(x.launch().lockFor(byteAddress(tv.elem, ptr)));

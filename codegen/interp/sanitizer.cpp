@@ -111,7 +111,9 @@ void Sanitizer::accessRange(BlockExec& x, const MemoryEvent& e, const Access& no
 
 void Sanitizer::update(BlockExec& x, const MemoryEvent& e, const Access& now, uint64_t at, Segment& s, bool read,
                        bool write) {
-  if (read && acquires(e.ordering) && s.release)  // synchronizes-with the last release here
+  // An acquire synchronizes-with the last release here when its scope covers
+  // both tile blocks: tl_blk does not reach another block's release.
+  if (read && acquires(e.ordering) && e.scope != MemoryScope::TlBlk && s.release)
     for (const auto& [b, ev] : *s.release) x.clock().knows[b] = std::max(x.clock().knows[b], ev);
   auto clash = [&](const Access& other, bool otherWrites) {
     if (other.block < 0) return;
@@ -171,6 +173,16 @@ void Sanitizer::misaligned(BlockExec& x, const Operation& op, int64_t lane, cons
          "tile block " + blockText(x.blockId()) + ", lanes " + std::to_string(lane) + " and " + std::to_string(lane + 1) +
              ": " + message,
          "");
+}
+
+void Sanitizer::unspecifiedReaches(BlockExec& x, const Operation& load, const Operation& use, TypeRef tile,
+                                   int64_t lane, const std::string& role) {
+  std::string there = opName(use) + " at line " + lineOf(program_, use);
+  report("bounds.partial-tile", load, &use,
+         "tile block " + blockText(x.blockId()) + ": " + opName(load) + " at line " + lineOf(program_, load) +
+             " reads past the tensor's edge through a view without padding_value, and an unspecified value it read "
+             "reaches " + there + " as " + role + " (lane " + coordinates(tile, lane) + ")",
+         "the unspecified value is observed here: " + there);
 }
 
 void Sanitizer::report(const std::string& code, const Operation& op, const Operation* other, std::string message,

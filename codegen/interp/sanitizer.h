@@ -75,6 +75,11 @@ public:
   // 4-bit lanes 2i and 2i+1 of a pointer access that do not fill one byte.
   void misaligned(BlockExec& x, const Operation& op, int64_t lane, const std::string& message);
 
+  // Lane `lane` of `tile`, an operand of `use`, holds a value that `load`
+  // read past a tensor's edge without padding_value (unspecified.h).
+  void unspecifiedReaches(BlockExec& x, const Operation& load, const Operation& use, TypeRef tile, int64_t lane,
+                          const std::string& role);
+
   // The findings, one per (code, op, other op), first occurrence first.
   std::vector<Diagnostic> diagnostics() const;
 

@@ -11,6 +11,8 @@
 
 namespace tilesight::interp {
 
+struct Unspecified;
+
 enum class Store : uint8_t { Int, F32, F64 };
 
 // How elements of type `element` (a scalar or pointer type) are held.
@@ -39,6 +41,10 @@ struct Tile {
 
   // A tile of `type` with n elements, uninitialised.
   static std::shared_ptr<Tile> make(TypeRef type, int64_t n);
+
+  // Under the sanitizer: its lanes that hold unspecified values (unspecified.h);
+  // null when all are specified. Set after the op that made it ran.
+  mutable std::shared_ptr<const Unspecified> unspecified;
 
 private:
   std::unique_ptr<uint64_t[]> bytes_;  // 8-byte aligned storage

@@ -106,5 +106,107 @@ TEST(Sanitizer, LanesOfOneAtomicAtOneAddressAreNotAnOverlap) {
   EXPECT_EQ(r.get<int32_t>(r.after, "p")[0], 4);
 }
 
+// A tile of 8 over a tensor of 6 without padding_value: lanes 6 and 7 are
+// unspecified. `use` says what happens to the loaded %x before %out is
+// stored to %q.
+SpecRun partialLoad(const std::string& use, const char* padding = "") {
+  std::string view = std::string("partition_view<tile=(8), ") + padding + "tensor_view<6xf32, strides=[1]>>";
+  std::string text = kernel("%p: tile<ptr<f32>>, %q: tile<ptr<f32>>", R"(
+    %tv = make_tensor_view %p, shape = [6], strides = [1] : tensor_view<6xf32, strides=[1]>
+    %pv = make_partition_view %tv : )" + view + R"(
+    %c0 = constant <i32: 0> : tile<i32>
+    %x, %t = load_view_tko weak %pv[%c0] : )" + view + R"(, tile<i32> -> tile<8xf32>, token
+)" + use);
+  return runWithSpecs(text, {"p=rand:6:f32", "q=zeros:8:f32"}, {1, 1, 1}, 1, true);
+}
+
+const char* kSumToQ = R"(
+    %s = reduce %x dim=0 identities=[0.0 : f32] : tile<8xf32> -> tile<f32>
+    (%a: tile<f32>, %b: tile<f32>) {
+      %c = addf %a, %b : tile<f32>
+      yield %c : tile<f32>
+    }
+    %t2 = store_ptr_tko weak %q, %s : tile<ptr<f32>>, tile<f32> -> token)";
+
+TEST(SanitizerUnspecified, ASumOverThePartialDimensionReachesTheStore) {
+  SpecRun r = partialLoad(kSumToQ);
+  ASSERT_TRUE(r.ok) << r.problem;
+  ASSERT_EQ(r.findings.size(), 1u) << findingsText(r);
+  EXPECT_EQ(r.findings[0].code, "bounds.partial-tile");
+  EXPECT_NE(findingsText(r).find("load_view_tko at line 7 reads past the tensor's edge through a view without "
+                                 "padding_value, and an unspecified value it read reaches store_ptr_tko at line 14 "
+                                 "as the stored value (lane [])"),
+            std::string::npos)
+      << findingsText(r);
+  ASSERT_EQ(r.findings[0].notes.size(), 1u);
+}
+
+TEST(SanitizerUnspecified, PaddingMakesThemSpecified) {
+  SpecRun r = partialLoad(kSumToQ, "padding_value = zero, ");
+  ASSERT_TRUE(r.ok) << r.problem;
+  EXPECT_TRUE(r.findings.empty()) << findingsText(r);
+}
+
+// Stored back through the same view at the same index, lanes 6 and 7 are
+// masked at the tensor's edge again; lanes 0..5 are not unspecified.
+TEST(SanitizerUnspecified, AStoreOfTheSameTileMasksThem) {
+  SpecRun r = partialLoad(R"(
+    %y = mulf %x, %x : tile<8xf32>
+    %t2 = store_view_tko weak %y, %pv[%c0] token = %t : tile<8xf32>, partition_view<tile=(8), tensor_view<6xf32, strides=[1]>>, tile<i32> -> token)");
+  ASSERT_TRUE(r.ok) << r.problem;
+  EXPECT_TRUE(r.findings.empty()) << findingsText(r);
+}
+
+// select(lane < 6, x, 0) keeps only specified lanes: its sum is specified;
+// the sum of x itself, after a reshape round trip, is not.
+TEST(SanitizerUnspecified, ASelectOfTheSpecifiedLanesClearsThem) {
+  auto sumOf = [](const char* v) {
+    return partialLoad(std::string(R"(
+    %io = iota : tile<8xi32>
+    %c6 = constant <i32: 6> : tile<8xi32>
+    %in = cmpi less_than %io, %c6, signed : tile<8xi32> -> tile<8xi1>
+    %zero = constant <f32: 0.0> : tile<8xf32>
+    %x2 = reshape %x : tile<8xf32> -> tile<1x8xf32>
+    %x3 = reshape %x2 : tile<1x8xf32> -> tile<8xf32>
+    %m = select %in, %x3, %zero : tile<8xi1>, tile<8xf32>
+    %s = reduce )") + v + R"( dim=0 identities=[0.0 : f32] : tile<8xf32> -> tile<f32>
+    (%a: tile<f32>, %b: tile<f32>) {
+      %c = addf %a, %b : tile<f32>
+      yield %c : tile<f32>
+    }
+    %t2 = store_ptr_tko weak %q, %s : tile<ptr<f32>>, tile<f32> -> token)");
+  };
+  SpecRun selected = sumOf("%m");
+  ASSERT_TRUE(selected.ok) << selected.problem;
+  EXPECT_TRUE(selected.findings.empty()) << findingsText(selected);
+  SpecRun all = sumOf("%x3");
+  ASSERT_TRUE(all.ok) << all.problem;
+  EXPECT_EQ(all.findings.size(), 1u) << findingsText(all);
+}
+
+// An unspecified lane used as a pointer offset is observed at the load
+// through it; lane 5 (specified) is not.
+TEST(SanitizerUnspecified, AnUnspecifiedOffsetIsObservedAtTheAccess) {
+  auto use = [](const char* k) {
+    return std::string(R"(
+    %i = ftoi %x signed : tile<8xf32> -> tile<8xi32>
+    %z = constant <i32: 0> : tile<8xi32>
+    %i0 = muli %i, %z : tile<8xi32>
+    %qs = reshape %q : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %qb = broadcast %qs : tile<1xptr<f32>> -> tile<8xptr<f32>>
+    %qi = offset %qb, %i0 : tile<8xptr<f32>>, tile<8xi32> -> tile<8xptr<f32>>
+    %e = extract %qi[%c)") + k + R"(] : tile<8xptr<f32>> -> tile<1xptr<f32>>
+    %v, %t2 = load_ptr_tko weak %e : tile<1xptr<f32>> -> tile<1xf32>, token)";
+  };
+  SpecRun observed = partialLoad(std::string("    %c7 = constant <i32: 7> : tile<i32>") + use("7"));
+  ASSERT_TRUE(observed.ok) << observed.problem;
+  ASSERT_EQ(observed.findings.size(), 1u) << findingsText(observed);
+  EXPECT_NE(findingsText(observed).find("reaches load_ptr_tko at line 16 as a pointer (lane [0])"), std::string::npos)
+      << findingsText(observed);
+  SpecRun fine = partialLoad(std::string("    %c5 = constant <i32: 5> : tile<i32>") + use("5"));
+  ASSERT_TRUE(fine.ok) << fine.problem;
+  EXPECT_TRUE(fine.findings.empty()) << findingsText(fine);
+}
+
 }  // namespace
 }  // namespace tilesight::testing
