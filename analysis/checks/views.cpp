@@ -95,11 +95,9 @@ std::optional<IndexSpace> gridSpace(const Type& view, const std::vector<int64_t>
   return s;
 }
 
-// The spec fixes the rank (that of the tensor_view) and the index at
-// sparse_dim: a 1-D tile of row indices, each selecting one row, so that
-// dimension's extent is the tensor's size there. It does not say how the
-// other dimensions are traversed (the type has no dim_map or strides, and
-// Types.td only says "a grid pattern"), so their extents are unknown.
+// Seed 001 §5.6.1: the index space is the tensor's shape. The index at
+// sparse_dim is a 1-D tile of row indices, each selecting one row; the others
+// are element offsets (step 1) whose tile may run past the tensor's edge.
 std::optional<IndexSpace> gatherScatterSpace(const Type& view, const std::vector<int64_t>& tvShape) {
   int64_t rank = static_cast<int64_t>(view.shape.size());
   if (view.sparseDim < 0 || view.sparseDim >= rank) return std::nullopt;
@@ -108,13 +106,11 @@ std::optional<IndexSpace> gatherScatterSpace(const Type& view, const std::vector
     IndexDim d;
     d.tensorDim = i;
     d.tile = view.shape[i];
-    if (i == view.sparseDim) {
-      d.sparse = true;
-      d.step = 1;
-      if (tvShape[i] != kDynamic) {
-        d.tensorSize = tvShape[i];
-        d.extent = d.firstPartial = tvShape[i];
-      }
+    d.step = 1;
+    d.sparse = i == view.sparseDim;
+    if (tvShape[i] != kDynamic) {
+      d.tensorSize = d.extent = tvShape[i];
+      d.firstPartial = d.sparse ? tvShape[i] : std::min(tvShape[i], std::max<int64_t>(0, tvShape[i] - d.tile + 1));
     }
     s.dims.push_back(d);
   }

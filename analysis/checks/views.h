@@ -58,8 +58,8 @@ struct IndexSpace {
 };
 
 // For PartitionView, StridedView and GatherScatterView types (a gather/scatter
-// view's dimensions other than sparse_dim have unknown extents and steps: the
-// spec does not define them); nullopt for anything else or a malformed view
+// view's index space is the tensor's shape, its indices element offsets);
+// nullopt for anything else or a malformed view
 // (ranks differ, dim_map not a permutation, non-positive tile sizes or
 // traversal strides): the verifier reports those.
 std::optional<IndexSpace> indexSpace(const Type& view);

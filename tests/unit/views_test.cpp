@@ -191,11 +191,15 @@ TEST_F(Views, StridedView2dAndDimMap) {
 
 TEST_F(Views, GatherScatterViewIndexSpace) {
   IndexSpace s = space(ctx.gatherScatterView({64, 64}, Padding::None, tv({8192, 128}, {128, 1}), 0));
-  EXPECT_EQ(s.shapeText(), "8192x?");
+  // Seed 001 §5.6.1: the tensor's shape; the column index is an element
+  // offset, so a 64-wide tile at column 65 or later runs past the edge.
+  EXPECT_EQ(s.shapeText(), "8192x128");
   EXPECT_TRUE(s.dims[0].sparse);
   EXPECT_FALSE(s.dims[0].partial(8191));
   EXPECT_FALSE(s.dims[1].sparse);
-  EXPECT_FALSE(s.dims[1].extent);
+  EXPECT_EQ(s.dims[1].step, 1);
+  EXPECT_EQ(s.dims[1].firstPartial, 65);
+  EXPECT_EQ(s.dims[1].overhang(100), 36);
   EXPECT_EQ(space(ctx.gatherScatterView({8, 16}, Padding::None, tv({kDynamic, 64}, {64, 1}), 1)).shapeText(), "?x64");
 }
 
