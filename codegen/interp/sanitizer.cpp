@@ -31,6 +31,11 @@ std::string lineOf(const Program& p, const Operation& op) {
   return std::to_string(std::count(before.begin(), before.end(), '\n') + 1);
 }
 
+// " (lane [3, 1])", or nothing when the lane is not known.
+std::string laneText(TypeRef tile, std::optional<int64_t> lane) {
+  return lane ? " (lane " + coordinates(tile, *lane) + ")" : "";
+}
+
 std::string opName(const Operation& op) { return op.info ? std::string(op.info->name) : std::string(op.name); }
 
 bool releases(MemoryOrdering o) { return o == MemoryOrdering::Release || o == MemoryOrdering::AcqRel; }
@@ -99,14 +104,37 @@ void Sanitizer::accessRange(BlockExec& x, const MemoryEvent& e, const Access& no
                             bool read, bool write) {
   auto it = splitAt(lo);
   splitAt(hi);
-  for (uint64_t at = lo; at < hi; ++it) {
+  for (uint64_t at = lo; at < hi;) {
     if (it == shadow_.end() || it->first > at) {  // keys nobody accessed yet
       uint64_t gapEnd = it == shadow_.end() ? hi : std::min(it->first, hi);
       it = shadow_.emplace_hint(it, at, Segment{gapEnd, {}, {}, nullptr});
     }
     update(x, e, now, at, it->second, read, write);
     at = it->second.end;
+    auto next = std::next(it);
+    mergeLeft(it);
+    it = next;
   }
+}
+
+// Joins the segment at `it` to its left neighbour when the same events
+// touched both (their lanes are then no longer known).
+void Sanitizer::mergeLeft(Shadow::iterator it) {
+  if (it == shadow_.begin()) return;
+  auto left = std::prev(it);
+  Segment& l = left->second;
+  const Segment& r = it->second;
+  if (l.end != it->first || l.release != r.release || l.reads.size() != r.reads.size()) return;
+  if (!l.write.sameEvent(r.write)) return;
+  for (size_t i = 0; i < l.reads.size(); ++i)
+    if (!l.reads[i].sameEvent(r.reads[i])) return;
+  auto join = [](Access& a, const Access& b) {
+    if (a.run.key0 != b.run.key0 || a.run.lane0 != b.run.lane0 || a.run.step != b.run.step) a.lanes = false;
+  };
+  join(l.write, r.write);
+  for (size_t i = 0; i < l.reads.size(); ++i) join(l.reads[i], r.reads[i]);
+  l.end = r.end;
+  shadow_.erase(it);
 }
 
 void Sanitizer::update(BlockExec& x, const MemoryEvent& e, const Access& now, uint64_t at, Segment& s, bool read,
@@ -142,14 +170,14 @@ void Sanitizer::update(BlockExec& x, const MemoryEvent& e, const Access& now, ui
 void Sanitizer::conflict(BlockExec& x, const Access& now, const Access& other, uint64_t key, bool write) {
   const Operation& op = *now.op;
   std::string here = opName(op) + " at line " + lineOf(program_, op) + " in tile block " + blockText(x.blockId()) +
-                     " (lane " + coordinates(now.run.tile, now.laneAt(key)) + ")";
+                     laneText(now.run.tile, now.laneAt(key));
   std::string there = opName(*other.op) + " at line " + lineOf(program_, *other.op) + " in tile block " +
-                      blockText(blockAt(x.launch().grid, other.block)) + " (lane " +
-                      coordinates(other.run.tile, other.laneAt(key)) + ")";
+                      blockText(blockAt(x.launch().grid, other.block)) + laneText(other.run.tile, other.laneAt(key));
   std::string at = memory_.describe(key / 2) + (key % 2 ? " (its high nibble)" : "");
   if (other.block == now.block && other.event == now.event) {
     report("layout.overlap", op, nullptr,
-           here + " and its lane " + coordinates(other.run.tile, other.laneAt(key)) + " both write " + at +
+           here + " and" + (other.lanes ? " its lane " + coordinates(other.run.tile, *other.laneAt(key)) : " another lane") +
+               " both write " + at +
                ": the destination maps two elements of the tile to one address",
            "");
     return;

@@ -13,10 +13,13 @@
 // shadowKey, two per byte), each with the accesses that last touched all of
 // it. A tile op's accesses arrive as runs of consecutive elements, so a
 // vector add records one range per operand and tile block rather than one
-// entry per element; a range splits only where accesses differ.
+// entry per element; a range splits only where accesses differ, and
+// neighbours that the same events touched merge again (a transposed tile's
+// strided runs end up as one range per tile row, not one per element).
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -84,7 +87,9 @@ public:
   std::vector<Diagnostic> diagnostics() const;
 
 private:
-  // One run of lanes of one event; the lane at key q is lane0 + (q - key0) / step.
+  // One run of lanes of one event; the lane at key q is lane0 + (q - key0) /
+  // step, unless ranges of several runs of the event were merged (`lanes`
+  // false: the lane is not known any more, only the event).
   struct Access {
     int64_t block = -1;
     uint32_t event = 0;
@@ -92,9 +97,12 @@ private:
     bool atomic = false;
     MemoryScope scope = MemoryScope::Device;
     AccessRun run;
-    int64_t laneAt(uint64_t key) const {
+    bool lanes = true;
+    std::optional<int64_t> laneAt(uint64_t key) const {
+      if (!lanes) return std::nullopt;
       return run.lane0 + (run.step ? static_cast<int64_t>(key - run.key0) / run.step : 0);
     }
+    bool sameEvent(const Access& o) const { return block == o.block && event == o.event && op == o.op; }
   };
   struct Segment {
     uint64_t end = 0;                 // keys [start, end)
@@ -107,6 +115,7 @@ private:
   void accessRange(BlockExec& x, const MemoryEvent& e, const Access& now, uint64_t lo, uint64_t hi, bool read,
                    bool write);
   Shadow::iterator splitAt(uint64_t key);
+  void mergeLeft(Shadow::iterator it);
   void update(BlockExec& x, const MemoryEvent& e, const Access& now, uint64_t at, Segment& s, bool read, bool write);
   bool ordered(const Access& before, BlockExec& x, const MemoryEvent& now) const;
   void conflict(BlockExec& x, const Access& now, const Access& other, uint64_t key, bool write);
