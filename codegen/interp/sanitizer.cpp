@@ -169,12 +169,16 @@ void Sanitizer::update(BlockExec& x, const MemoryEvent& e, const Access& now, ui
 
 void Sanitizer::conflict(BlockExec& x, const Access& now, const Access& other, uint64_t key, bool write) {
   const Operation& op = *now.op;
+  bool overlap = other.block == now.block && other.event == now.event;
+  bool crossScope = !overlap && other.block != now.block && now.atomic && other.atomic;
+  const char* code = overlap ? "layout.overlap" : crossScope ? "race.scope" : "race.unordered";
+  if (seen_.count(std::make_tuple(std::string(code), &op, overlap ? nullptr : other.op))) return;  // reported
   std::string here = opName(op) + " at line " + lineOf(program_, op) + " in tile block " + blockText(x.blockId()) +
                      laneText(now.run.tile, now.laneAt(key));
   std::string there = opName(*other.op) + " at line " + lineOf(program_, *other.op) + " in tile block " +
                       blockText(blockAt(x.launch().grid, other.block)) + laneText(other.run.tile, other.laneAt(key));
   std::string at = memory_.describe(key / 2) + (key % 2 ? " (its high nibble)" : "");
-  if (other.block == now.block && other.event == now.event) {
+  if (overlap) {
     report("layout.overlap", op, nullptr,
            here + " and" + (other.lanes ? " its lane " + coordinates(other.run.tile, *other.laneAt(key)) : " another lane") +
                " both write " + at +
@@ -182,12 +186,11 @@ void Sanitizer::conflict(BlockExec& x, const Access& now, const Access& other, u
            "");
     return;
   }
-  bool crossScope = other.block != now.block && now.atomic && other.atomic;
   std::string why = other.block == now.block
                         ? "no token chain orders them"
                         : crossScope ? "both are atomic, but with tl_blk scope, which does not cover two tile blocks"
                                      : "no release/acquire synchronization orders them across the tile blocks";
-  report(crossScope ? "race.scope" : "race.unordered", op, other.op,
+  report(code, op, other.op,
          here + (write ? " writes " : " reads ") + at + ", which " + there + " also accesses; " + why,
          "the other access: " + there);
 }
@@ -205,6 +208,7 @@ void Sanitizer::misaligned(BlockExec& x, const Operation& op, int64_t lane, cons
 
 void Sanitizer::unspecifiedReaches(BlockExec& x, const Operation& load, const Operation& use, TypeRef tile,
                                    int64_t lane, const std::string& role) {
+  if (seen_.count(std::make_tuple(std::string("bounds.partial-tile"), &load, &use))) return;
   std::string there = opName(use) + " at line " + lineOf(program_, use);
   report("bounds.partial-tile", load, &use,
          "tile block " + blockText(x.blockId()) + ": " + opName(load) + " at line " + lineOf(program_, load) +

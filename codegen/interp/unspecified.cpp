@@ -10,7 +10,7 @@ namespace tilesight::interp {
 
 namespace {
 
-using Lanes = std::vector<uint8_t>;
+using Lanes = std::vector<const Operation*>;
 
 const Tile* tileAt(BlockExec& x, ValueId v) {
   if (v == kNoId) return nullptr;
@@ -20,75 +20,81 @@ const Tile* tileAt(BlockExec& x, ValueId v) {
 
 const Unspecified* of(const Tile* t) { return t ? t->unspecified.get() : nullptr; }
 
-bool any(const Lanes& l) { return std::find(l.begin(), l.end(), 1) != l.end(); }
+// Lane k's source in t (null: specified).
+const Operation* at(const Tile* t, int64_t k) {
+  const Unspecified* u = of(t);
+  return u && k < static_cast<int64_t>(u->from.size()) ? u->from[k] : nullptr;
+}
 
-void attach(const Tile& t, Lanes lanes, const Operation* load) {
-  if (!load || !any(lanes)) return;
+void keep(const Operation*& dst, const Operation* src) {
+  if (!dst) dst = src;
+}
+
+void attach(const Tile& t, Lanes from) {
+  if (std::all_of(from.begin(), from.end(), [](const Operation* o) { return !o; })) return;
   auto u = std::make_shared<Unspecified>();
-  u->lanes = std::move(lanes);
-  u->load = load;
+  u->from = std::move(from);
   t.unspecified = std::move(u);
 }
 
-// The first load among the operands' unspecified lanes (the finding names one).
-const Operation* origin(BlockExec& x, const Operation& op) {
+bool anyOperand(BlockExec& x, const Operation& op) {
   for (const Operand& o : op.operands)
-    if (const Unspecified* u = of(tileAt(x, o.value))) return u->load;
-  return nullptr;
+    if (of(tileAt(x, o.value))) return true;
+  return false;
 }
 
-// Operand v's unspecified lanes at lanes where `active` (a mask; null: all)
-// is set: the first such lane, or -1.
-int64_t firstLane(const Tile* t, const Tile* active) {
+// The unspecified lanes of t at lanes where `active` (a mask; null: all) is
+// set are observed by op: one finding per load they come from, at its first
+// lane.
+void observe(BlockExec& x, const Operation& op, const Tile* t, const Tile* active, const std::string& role) {
   const Unspecified* u = of(t);
-  if (!u) return -1;
-  for (size_t k = 0; k < u->lanes.size(); ++k)
-    if (u->lanes[k] && (!active || active->ints()[k])) return static_cast<int64_t>(k);
-  return -1;
+  if (!u) return;
+  std::vector<const Operation*> seen;
+  for (size_t k = 0; k < u->from.size(); ++k) {
+    const Operation* load = u->from[k];
+    if (!load || (active && !active->ints()[k]) || std::find(seen.begin(), seen.end(), load) != seen.end()) continue;
+    seen.push_back(load);
+    x.sanitizer()->unspecifiedReaches(x, *load, op, t->type, static_cast<int64_t>(k), role);
+  }
 }
 
-void observe(BlockExec& x, const Operation& op, const Tile* t, int64_t lane, const std::string& role) {
-  if (lane < 0) return;
-  x.sanitizer()->unspecifiedReaches(x, *of(t)->load, op, t->type, lane, role);
-}
-
-// Every tainted operand of op except `except` is observed there.
+// Every unspecified operand of op except `except` is observed there.
 void observeOperands(BlockExec& x, const Operation& op, std::initializer_list<ValueId> except = {}) {
   for (size_t i = 0; i < op.operands.size(); ++i) {
     ValueId v = op.operands[i].value;
     if (std::find(except.begin(), except.end(), v) != except.end()) continue;
     const Tile* t = tileAt(x, v);
-    observe(x, op, t, firstLane(t, nullptr), "operand " + std::to_string(i));
+    observe(x, op, t, nullptr, "operand " + std::to_string(i));
   }
 }
 
 void laneWise(BlockExec& x, const Operation& op) {
   const Tile* r = tileAt(x, op.results[0]);
-  Lanes out(r->n, 0);
+  Lanes out(r->n, nullptr);
   for (const Operand& o : op.operands)
-    if (const Unspecified* u = of(tileAt(x, o.value)))
-      for (size_t k = 0; k < out.size() && k < u->lanes.size(); ++k) out[k] |= u->lanes[k];
-  attach(*r, std::move(out), origin(x, op));
+    if (const Tile* t = tileAt(x, o.value); of(t))
+      for (int64_t k = 0; k < r->n; ++k) keep(out[k], at(t, k));
+  attach(*r, std::move(out));
 }
 
 // select: the condition's lanes, and the chosen arm's.
 void select(BlockExec& x, const Operation& op) {
   const Tile* c = tileAt(x, op.operands[0].value);
   const Tile* r = tileAt(x, op.results[0]);
-  Lanes out(r->n, 0);
+  Lanes out(r->n, nullptr);
   for (int64_t k = 0; k < r->n; ++k) {
-    const Unspecified* chosen = of(tileAt(x, op.operands[c->ints()[k] ? 1 : 2].value));
-    out[k] = (of(c) && of(c)->lanes[k]) || (chosen && chosen->lanes[k]);
+    keep(out[k], at(c, k));
+    keep(out[k], at(tileAt(x, op.operands[c->ints()[k] ? 1 : 2].value), k));
   }
-  attach(*r, std::move(out), origin(x, op));
+  attach(*r, std::move(out));
 }
 
-// A tile of t's type holding 1 in its unspecified lanes and 0 elsewhere.
-TileRef marks(const Tile& t) {
+// A tile of t's type holding 1 in the lanes that hold `load`'s unspecified
+// values and 0 elsewhere.
+TileRef marks(const Tile& t, const Operation* load) {
   auto m = Tile::make(t.type, t.n);
-  const Unspecified* u = of(&t);
   for (int64_t k = 0; k < t.n; ++k) {
-    uint8_t on = u && u->lanes[k];
+    bool on = at(&t, k) == load;
     switch (m->store) {
       case Store::Int: m->ints()[k] = on; break;
       case Store::F32: m->f32()[k] = on; break;
@@ -98,28 +104,37 @@ TileRef marks(const Tile& t) {
   return m;
 }
 
-// Shape ops move lanes as they move values: run the op again on marks.
+// Shape ops move lanes as they move values: run the op again on marks, once
+// per load the data operands' unspecified lanes come from.
 void moved(BlockExec& x, const Operation& op, OpKind k, size_t dataOperands) {
-  const Operation* load = origin(x, op);
-  std::vector<std::pair<ValueId, RtValue>> saved;
+  std::vector<const Operation*> loads;
   for (size_t i = 0; i < op.operands.size(); ++i) {
-    ValueId v = op.operands[i].value;
-    const Tile* t = tileAt(x, v);
+    const Tile* t = tileAt(x, op.operands[i].value);
     if (i >= dataOperands) {
-      observe(x, op, t, firstLane(t, nullptr), "an index");
+      observe(x, op, t, nullptr, "an index");
       continue;
     }
-    saved.push_back({v, x.value(v)});
-    x.set(v, marks(*t));
+    if (const Unspecified* u = of(t))
+      for (const Operation* o : u->from)
+        if (o && std::find(loads.begin(), loads.end(), o) == loads.end()) loads.push_back(o);
   }
   RtValue result = x.value(op.results[0]);
-  evalShape(x, op, k);
-  const Tile* m = tileAt(x, op.results[0]);
-  Lanes out(m->n);
-  for (int64_t i = 0; i < m->n; ++i) out[i] = m->asDouble(i) != 0;
-  for (auto& [v, value] : saved) x.set(v, std::move(value));
+  Lanes out(tileAt(x, op.results[0])->n, nullptr);
+  for (const Operation* load : loads) {
+    std::vector<std::pair<ValueId, RtValue>> saved;
+    for (size_t i = 0; i < dataOperands && i < op.operands.size(); ++i) {
+      ValueId v = op.operands[i].value;
+      saved.push_back({v, x.value(v)});
+      x.set(v, marks(*tileAt(x, v), load));
+    }
+    evalShape(x, op, k);
+    const Tile* m = tileAt(x, op.results[0]);
+    for (int64_t i = 0; i < m->n; ++i)
+      if (m->asDouble(i) != 0) keep(out[i], load);
+    for (auto it = saved.rbegin(); it != saved.rend(); ++it) x.set(it->first, it->second);
+  }
   x.set(op.results[0], result);
-  attach(*tileAt(x, op.results[0]), std::move(out), load);
+  attach(*tileAt(x, op.results[0]), std::move(out));
 }
 
 // pack and unpack keep lane order: result lane i covers the operand lanes
@@ -127,11 +142,11 @@ void moved(BlockExec& x, const Operation& op, OpKind k, size_t dataOperands) {
 void repacked(BlockExec& x, const Operation& op) {
   const Tile* s = tileAt(x, op.operands[0].value);
   const Tile* r = tileAt(x, op.results[0]);
-  Lanes out(r->n, 0);
+  Lanes out(r->n, nullptr);
   for (int64_t k = 0; k < s->n; ++k)
-    if (of(s)->lanes[k])
-      for (int64_t i = k * r->n / s->n; i < std::max((k + 1) * r->n / s->n, k * r->n / s->n + 1); ++i) out[i] = 1;
-  attach(*r, std::move(out), of(s)->load);
+    if (const Operation* o = at(s, k))
+      for (int64_t i = k * r->n / s->n; i < std::max((k + 1) * r->n / s->n, k * r->n / s->n + 1); ++i) keep(out[i], o);
+  attach(*r, std::move(out));
 }
 
 // reduce and scan combine the lanes of each slice along `dim`: a result lane
@@ -142,25 +157,25 @@ void combined(BlockExec& x, const Operation& op, bool scan) {
   bool reverse = scan && op.attr("reverse") && op.attr("reverse")->i;
   const std::vector<int64_t>& shape = tileAt(x, op.operands[0].value)->type->shape;
   int64_t outer = 1, len = shape[dim], inner = 1;
-  for (size_t d = 0; d < shape.size(); ++d) (d < dim ? outer : d > dim ? inner : len) *= d == dim ? 1 : shape[d];
-  int64_t lanes = x.lanes();
-  Lanes in(outer * len * inner * lanes, 0);
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (d != dim) (d < dim ? outer : inner) *= shape[d];
+  outer *= x.lanes();
+  Lanes in(outer * len * inner, nullptr);
   for (const Operand& o : op.operands)
-    if (const Unspecified* u = of(tileAt(x, o.value)))
-      for (size_t k = 0; k < in.size() && k < u->lanes.size(); ++k) in[k] |= u->lanes[k];
-  Lanes out(scan ? in.size() : outer * inner * lanes, 0);
-  for (int64_t o = 0; o < outer * lanes; ++o)
+    if (const Tile* t = tileAt(x, o.value); of(t))
+      for (size_t k = 0; k < in.size(); ++k) keep(in[k], at(t, static_cast<int64_t>(k)));
+  Lanes out(scan ? in.size() : outer * inner, nullptr);
+  for (int64_t o = 0; o < outer; ++o)
     for (int64_t i = 0; i < inner; ++i) {
-      uint8_t seen = 0;
+      const Operation* seen = nullptr;
       for (int64_t t = 0; t < len; ++t) {
         int64_t j = reverse ? len - 1 - t : t;
-        seen |= in[(o * len + j) * inner + i];
+        keep(seen, in[(o * len + j) * inner + i]);
         if (scan) out[(o * len + j) * inner + i] = seen;
       }
       if (!scan) out[o * inner + i] = seen;
     }
-  const Operation* load = origin(x, op);
-  for (const ValueId r : op.results) attach(*tileAt(x, r), out, load);
+  for (const ValueId r : op.results) attach(*tileAt(x, r), out);
 }
 
 // mma: result (b, i, j) combines row i of lhs (and its scales), column j of
@@ -171,25 +186,27 @@ void multiplied(BlockExec& x, const Operation& op) {
   const Tile* r = tileAt(x, op.results[0]);
   const std::vector<int64_t>& as = a->type->shape;
   int64_t m = as[as.size() - 2], n = b->type->shape.back(), batch = r->n / (m * n);
-  Lanes rows(batch * m, 0), cols(batch * n, 0);
+  Lanes rows(batch * m, nullptr), cols(batch * n, nullptr);
   auto rowSide = [&](const Tile* t) {  // lhs or its scales: rows of m
-    if (const Unspecified* u = of(t))
-      for (int64_t k = 0; k < t->n; ++k) rows[k / (t->n / (batch * m))] |= u->lanes[k];
+    if (of(t))
+      for (int64_t k = 0; k < t->n; ++k) keep(rows[k / (t->n / (batch * m))], at(t, k));
   };
   auto colSide = [&](const Tile* t) {  // rhs or its scales: columns of n
-    if (const Unspecified* u = of(t))
-      for (int64_t k = 0; k < t->n; ++k) cols[k / (t->n / batch) * n + k % n] |= u->lanes[k];
+    if (of(t))
+      for (int64_t k = 0; k < t->n; ++k) keep(cols[k / (t->n / batch) * n + k % n], at(t, k));
   };
   rowSide(a);
   colSide(b);
   if (op.operands.size() > 4) rowSide(tileAt(x, op.operands[3].value)), colSide(tileAt(x, op.operands[4].value));
-  const Unspecified* acc = of(tileAt(x, op.operands[2].value));
-  Lanes out(r->n, 0);
+  const Tile* acc = tileAt(x, op.operands[2].value);
+  Lanes out(r->n, nullptr);
   for (int64_t k = 0; k < r->n; ++k) {
     int64_t q = k / (m * n), i = k / n % m, j = k % n;
-    out[k] = rows[q * m + i] | cols[q * n + j] | (acc ? acc->lanes[k] : 0);
+    keep(out[k], at(acc, k));
+    keep(out[k], rows[q * m + i]);
+    keep(out[k], cols[q * n + j]);
   }
-  attach(*r, std::move(out), origin(x, op));
+  attach(*r, std::move(out));
 }
 
 const Tile* group(BlockExec& x, const Operation& op, const char* name) { return tileAt(x, operandValue(op, name)); }
@@ -198,21 +215,22 @@ const Tile* group(BlockExec& x, const Operation& op, const char* name) { return 
 // values are written at the active lanes.
 void pointerAccess(BlockExec& x, const Operation& op, OpKind k) {
   const Tile* mask = group(x, op, "mask");
-  observe(x, op, mask, firstLane(mask, nullptr), "the mask");
+  observe(x, op, mask, nullptr, "the mask");
   const char* where = k == OpKind::LoadPtrTko ? "source" : k == OpKind::StorePtrTko ? "destination" : "pointers";
   const Tile* p = group(x, op, where);
-  observe(x, op, p, firstLane(p, mask), "a pointer");
+  observe(x, op, p, mask, "a pointer");
   for (const char* value : {"value", "arg", "val", "cmp"}) {
     const Tile* v = group(x, op, value);
-    observe(x, op, v, firstLane(v, mask), "the stored value");
+    observe(x, op, v, mask, "the stored value");
   }
   if (k != OpKind::LoadPtrTko) return;
   const Tile* pad = group(x, op, "paddingValue");  // lands in the masked-off lanes
   if (!of(pad) || !mask) return;
   const Tile* r = tileAt(x, op.results[0]);
-  Lanes out(r->n, 0);
-  for (int64_t i = 0; i < r->n; ++i) out[i] = !mask->ints()[i] && of(pad)->lanes[i];
-  attach(*r, std::move(out), of(pad)->load);
+  Lanes out(r->n, nullptr);
+  for (int64_t i = 0; i < r->n; ++i)
+    if (!mask->ints()[i]) out[i] = at(pad, i);
+  attach(*r, std::move(out));
 }
 
 bool laneWiseKind(const Operation& op, OpKind k) {
@@ -224,13 +242,13 @@ bool laneWiseKind(const Operation& op, OpKind k) {
 
 void markUnspecified(const Tile& t, int64_t k0, int64_t count, const Operation& load) {
   if (count <= 0) return;
-  auto u = std::make_shared<Unspecified>(t.unspecified ? *t.unspecified : Unspecified{Lanes(t.n, 0), &load});
-  std::fill(u->lanes.begin() + k0, u->lanes.begin() + k0 + count, 1);
+  auto u = std::make_shared<Unspecified>(t.unspecified ? *t.unspecified : Unspecified{Lanes(t.n, nullptr)});
+  std::fill(u->from.begin() + k0, u->from.begin() + k0 + count, &load);
   t.unspecified = std::move(u);
 }
 
 void followUnspecified(BlockExec& x, const Operation& op, OpKind k) {
-  if (!origin(x, op)) return;
+  if (!anyOperand(x, op)) return;
   if (k == OpKind::Select) return select(x, op);
   if (laneWiseKind(op, k)) return laneWise(x, op);
   switch (k) {
@@ -249,19 +267,22 @@ void followUnspecified(BlockExec& x, const Operation& op, OpKind k) {
 }
 
 void unspecifiedControl(BlockExec& x, const Operation& op, OpKind k) {
-  if (k == OpKind::If) return observe(x, op, tileAt(x, op.operands[0].value), firstLane(tileAt(x, op.operands[0].value), nullptr), "the condition");
+  if (k == OpKind::If) return observe(x, op, tileAt(x, op.operands[0].value), nullptr, "the condition");
   if (k != OpKind::For) return;
-  for (size_t i = 0; i < 3 && i < op.operands.size(); ++i) {
-    const Tile* t = tileAt(x, op.operands[i].value);
-    observe(x, op, t, firstLane(t, nullptr), "a loop bound");
-  }
+  for (size_t i = 0; i < 3 && i < op.operands.size(); ++i)
+    observe(x, op, tileAt(x, op.operands[i].value), nullptr, "a loop bound");
 }
 
 void reachesMemory(BlockExec& x, const Operation& op, const Tile& t, int64_t k0, int64_t count) {
   const Unspecified* u = of(&t);
   if (!u) return;
-  for (int64_t k = k0; k < k0 + count; ++k)
-    if (u->lanes[k]) return observe(x, op, &t, k, "the stored value");
+  std::vector<const Operation*> seen;
+  for (int64_t k = k0; k < k0 + count; ++k) {
+    const Operation* load = u->from[k];
+    if (!load || std::find(seen.begin(), seen.end(), load) != seen.end()) continue;
+    seen.push_back(load);
+    x.sanitizer()->unspecifiedReaches(x, *load, op, t.type, k, "the stored value");
+  }
 }
 
 }  // namespace tilesight::interp

@@ -22,9 +22,10 @@ namespace tilesight::interp {
 
 class BlockExec;
 
+// Per lane: the partial load whose unspecified value it holds (null: a
+// specified value). A lane that combines several holds the first one's.
 struct Unspecified {
-  std::vector<uint8_t> lanes;  // 1: unspecified
-  const Operation* load = nullptr;  // the partial load they come from
+  std::vector<const Operation*> from;
 };
 
 // Marks lanes [k0, k0 + count) of t, read by `load`, unspecified.
