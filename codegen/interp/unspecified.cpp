@@ -43,18 +43,19 @@ bool anyOperand(BlockExec& x, const Operation& op) {
   return false;
 }
 
-// The unspecified lanes of t at lanes where `active` (a mask; null: all) is
-// set are observed by op: one finding per load they come from, at its first
-// lane.
-void observe(BlockExec& x, const Operation& op, const Tile* t, const Tile* active, const std::string& role) {
+// The unspecified lanes of t in [k0, k1) (k1 < 0: to the end) where
+// `active` (a mask; null: all) is set are observed by op: one finding per
+// load they come from, at its first lane.
+void observe(BlockExec& x, const Operation& op, const Tile* t, const Tile* active, const std::string& role,
+             int64_t k0 = 0, int64_t k1 = -1) {
   const Unspecified* u = of(t);
   if (!u) return;
   std::vector<const Operation*> seen;
-  for (size_t k = 0; k < u->from.size(); ++k) {
+  for (int64_t k = k0; k < (k1 < 0 ? static_cast<int64_t>(u->from.size()) : k1); ++k) {
     const Operation* load = u->from[k];
     if (!load || (active && !active->ints()[k]) || std::find(seen.begin(), seen.end(), load) != seen.end()) continue;
     seen.push_back(load);
-    x.sanitizer()->unspecifiedReaches(x, *load, op, t->type, static_cast<int64_t>(k), role);
+    x.sanitizer()->unspecifiedReaches(x, *load, op, t->type, k, role);
   }
 }
 
@@ -274,15 +275,7 @@ void unspecifiedControl(BlockExec& x, const Operation& op, OpKind k) {
 }
 
 void reachesMemory(BlockExec& x, const Operation& op, const Tile& t, int64_t k0, int64_t count) {
-  const Unspecified* u = of(&t);
-  if (!u) return;
-  std::vector<const Operation*> seen;
-  for (int64_t k = k0; k < k0 + count; ++k) {
-    const Operation* load = u->from[k];
-    if (!load || std::find(seen.begin(), seen.end(), load) != seen.end()) continue;
-    seen.push_back(load);
-    x.sanitizer()->unspecifiedReaches(x, *load, op, t.type, k, "the stored value");
-  }
+  observe(x, op, &t, nullptr, "the stored value", k0, k0 + count);
 }
 
 }  // namespace tilesight::interp
