@@ -208,5 +208,39 @@ TEST(SanitizerUnspecified, AnUnspecifiedOffsetIsObservedAtTheAccess) {
   EXPECT_TRUE(fine.findings.empty()) << findingsText(fine);
 }
 
+// Two partial loads: %a's unspecified lanes reach every lane of %c through
+// its sum, %b's stay in lanes 100..127, which the masked store drops. The
+// finding names %a (line 9), whichever operand of addf comes first.
+TEST(SanitizerUnspecified, EachLaneNamesTheLoadItsValueCameFrom) {
+  auto program = [](const char* sum) {
+    const std::string v = "partition_view<tile=(128), tensor_view<100xf32, strides=[1]>>";
+    return kernel("%p: tile<ptr<f32>>, %q: tile<ptr<f32>>, %o: tile<ptr<f32>>", R"(
+    %c0 = constant <i32: 0> : tile<i32>
+    %tp = make_tensor_view %p, shape = [100], strides = [1] : tensor_view<100xf32, strides=[1]>
+    %vp = make_partition_view %tp : )" + v + R"(
+    %tq = make_tensor_view %q, shape = [100], strides = [1] : tensor_view<100xf32, strides=[1]>
+    %vq = make_partition_view %tq : )" + v + R"(
+    %a, %ta = load_view_tko weak %vp[%c0] : )" + v + R"(, tile<i32> -> tile<128xf32>, token
+    %b, %tb = load_view_tko weak %vq[%c0] : )" + v + R"(, tile<i32> -> tile<128xf32>, token
+    %s = reduce %a dim=0 identities=[0.0 : f32] : tile<128xf32> -> tile<f32>
+    (%x: tile<f32>, %y: tile<f32>) {
+      %z = addf %x, %y : tile<f32>
+      yield %z : tile<f32>
+    }
+    %s1 = reshape %s : tile<f32> -> tile<1xf32>
+    %sb = broadcast %s1 : tile<1xf32> -> tile<128xf32>
+    %c = addf )" + sum + R"( : tile<128xf32>
+    %to = make_tensor_view %o, shape = [100], strides = [1] : tensor_view<100xf32, strides=[1]>
+    %vo = make_partition_view %to : )" + v + R"(
+    %t = store_view_tko weak %c, %vo[%c0] : tile<128xf32>, )" + v + R"(, tile<i32> -> token)");
+  };
+  for (const char* sum : {"%b, %sb", "%sb, %b"}) {
+    SpecRun r = runWithSpecs(program(sum), {"p=rand:100:f32", "q=rand:100:f32:1", "o=zeros:100:f32"}, {1, 1, 1}, 1, true);
+    ASSERT_TRUE(r.ok) << r.problem;
+    ASSERT_EQ(r.findings.size(), 1u) << sum << "\n" << findingsText(r);
+    EXPECT_NE(findingsText(r).find("load_view_tko at line 9 reads past"), std::string::npos) << findingsText(r);
+  }
+}
+
 }  // namespace
 }  // namespace tilesight::testing
