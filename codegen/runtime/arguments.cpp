@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 
 #include <llvm/ADT/StringRef.h>
 
@@ -78,26 +79,38 @@ void fillRandom(HostBuffer& b, uint64_t seed) {
   }
 }
 
-llvm::Expected<HostBuffer> generated(const std::string& name, Elem pointee, llvm::StringRef value) {
+// The element type a .npy descr holds when nothing else says (a list's
+// arrays): every descr of npyDescrOf but |u1, which several formats share.
+std::optional<Elem> elemOfDescr(const std::string& descr) {
+  for (Elem e : {Elem::F64, Elem::F32, Elem::F16, Elem::BF16, Elem::TF32, Elem::I64, Elem::I32, Elem::I16, Elem::I8,
+                 Elem::I1})
+    if (normalizedDescr(descr) == npyDescrOf(e)) return e;
+  return std::nullopt;
+}
+
+// zeros:SHAPE:DTYPE or rand:SHAPE:DTYPE[:SEED], of elements `pointee` (when
+// the entry states them) or of DTYPE.
+llvm::Expected<HostBuffer> generated(const std::string& name, std::optional<Elem> pointee, llvm::StringRef value) {
   llvm::SmallVector<llvm::StringRef, 4> parts;
   value.split(parts, ':');
   bool rand = parts[0] == "rand";
+  std::string example = pointee ? std::string(elemName(*pointee)) : "f32";
   if (parts.size() < 3 || parts.size() > (rand ? 4u : 3u))
-    return problem("'" + value.str() + "' is not " +
-                   (rand ? "rand:SHAPE:DTYPE[:SEED]" : "zeros:SHAPE:DTYPE") + " (e.g. " + parts[0].str() +
-                   ":1024x512:" + std::string(elemName(pointee)) + ")");
+    return problem("'" + value.str() + "' is not " + (rand ? "rand:SHAPE:DTYPE[:SEED]" : "zeros:SHAPE:DTYPE") +
+                   " (e.g. " + parts[0].str() + ":1024x512:" + example + ")");
   auto shape = parseShape(parts[1]);
   if (!shape) return shape.takeError();
-  std::optional<Elem> e = elemOfDtype(parts[2].str(), pointee);
-  if (!e || *e != pointee)
+  std::optional<Elem> e = pointee ? elemOfDtype(parts[2].str(), *pointee) : elemFromName(parts[2].str());
+  if (!pointee && !e) e = elemOfDescr(parts[2].str());
+  if (!e) return problem("'" + value.str() + "': '" + parts[2].str() + "' is not an element type (e.g. f32, bf16, <f4)");
+  if (pointee && *e != *pointee)
     return problem("'" + value.str() + "' makes " + parts[2].str() + " elements, but the argument points to " +
-                   std::string(elemName(pointee)) + " (write " + parts[0].str() + ":" + parts[1].str() + ":" +
-                   std::string(elemName(pointee)) + ")");
+                   example + " (write " + parts[0].str() + ":" + parts[1].str() + ":" + example + ")");
   HostBuffer b;
   b.name = "%" + name;
-  b.elem = pointee;
+  b.elem = *e;
   b.shape = *shape;
-  b.bytes.assign(interp::byteSpanOf(pointee, b.elementCount()), 0);
+  b.bytes.assign(interp::byteSpanOf(*e, b.elementCount()), 0);
   uint64_t seed = 0;
   if (rand && parts.size() == 4 && parts[3].getAsInteger(0, seed))
     return problem("'" + parts[3].str() + "' is not a seed (an integer)");
@@ -105,25 +118,82 @@ llvm::Expected<HostBuffer> generated(const std::string& name, Elem pointee, llvm
   return b;
 }
 
-llvm::Expected<HostBuffer> fromFile(const std::string& name, Elem pointee, const std::string& path) {
+// @PATH.npy, of elements `pointee` (when the entry states them), else of the
+// file's dtype or of the TYPE of @PATH.npy:TYPE (for raw bits: @s.npy:f8E4M3FN).
+llvm::Expected<HostBuffer> fromFile(const std::string& name, std::optional<Elem> pointee, std::string path) {
+  std::optional<Elem> named;
+  size_t colon = path.rfind(':');
+  if (!pointee && colon != std::string::npos && (named = elemFromName(path.substr(colon + 1))))
+    path.resize(colon);
   auto a = readNpy(path);
   if (!a) return a.takeError();
-  std::string want = npyDescrOf(pointee);
+  std::optional<Elem> e = pointee ? pointee : named ? named : elemOfDescr(a->descr);
+  if (!e)
+    return problem(path + " holds '" + a->descr + "' elements, the raw bits of several element types: name one, "
+                   "as in @" + path + ":f8E4M3FN");
+  std::string want = npyDescrOf(*e);
   if (normalizedDescr(a->descr) != want)
-    return problem(path + " holds '" + a->descr + "' elements, but the argument points to " +
-                   std::string(elemName(pointee)) + ", which a .npy file holds as '" + want + "'" +
-                   (isFloatElem(pointee) && elemBits(pointee) < 16 ? " (raw bits)" : "") +
-                   "; convert it with arr.astype('" + want + "')");
+    return problem(path + " holds '" + a->descr + "' elements, but " +
+                   (pointee ? "the argument points to " : "it is named ") + std::string(elemName(*e)) +
+                   ", which a .npy file holds as '" + want + "'" +
+                   (isFloatElem(*e) && elemBits(*e) < 16 ? " (raw bits)" : "") + "; convert it with arr.astype('" +
+                   want + "')");
   HostBuffer b;
   b.name = "%" + name;
-  b.elem = pointee;
+  b.elem = *e;
   b.shape = a->shape;
-  if (elemBits(pointee) == 4) {  // two elements per byte
+  if (elemBits(*e) == 4) {  // two elements per byte
     if (b.shape.empty()) b.shape = {1};
     b.shape.back() *= 2;
   }
   b.bytes = std::move(a->data);
   return b;
+}
+
+llvm::Expected<HostBuffer> buffer(const std::string& name, std::optional<Elem> pointee, llvm::StringRef value,
+                                  const std::string& what) {
+  if (value.startswith("@")) return fromFile(name, pointee, value.drop_front().str());
+  if (value.startswith("zeros:") || value.startswith("rand:")) return generated(name, pointee, value);
+  return problem("'" + value.str() + "' is no buffer for " + what +
+                 ": give @FILE.npy, zeros:SHAPE:DTYPE or rand:SHAPE:DTYPE[:SEED]");
+}
+
+// list:ITEM,ITEM,... for a ptr<i64> argument: cuTile's List[Array]. Each item
+// is a buffer of its own, NAME[K]; the argument points to their descriptors,
+// one row of 1 + 2 * rank words each (byte address, shape, strides in
+// elements, C order), as cuTile's MakeListView reads them.
+llvm::Error bindList(const std::string& name, llvm::StringRef value, const std::string& what, AddressSpace& memory,
+                     ArgValue& a) {
+  llvm::SmallVector<llvm::StringRef, 8> specs;
+  value.drop_front(5).split(specs, ',');
+  HostBuffer words;
+  words.name = "%" + name;
+  words.elem = Elem::I64;
+  size_t rank = 0;
+  for (size_t k = 0; k < specs.size(); ++k) {
+    std::string itemName = name + "[" + std::to_string(k) + "]";
+    auto b = buffer(itemName, std::nullopt, specs[k], what + ", item " + std::to_string(k));
+    if (!b) return b.takeError();
+    if (k > 0 && b->shape.size() != rank)
+      return problem("'" + specs[k].str() + "' has " + std::to_string(b->shape.size()) +
+                     " dimensions, but the list's first array has " + std::to_string(rank) +
+                     ": the arrays of a list share one rank");
+    rank = b->shape.size();
+    HostBuffer& item = memory.add(std::move(*b));
+    std::vector<int64_t> row{static_cast<int64_t>(item.address())};
+    row.insert(row.end(), item.shape.begin(), item.shape.end());
+    std::vector<int64_t> strides(rank, 1);
+    for (size_t d = rank; d-- > 1;) strides[d - 1] = strides[d] * item.shape[d];
+    row.insert(row.end(), strides.begin(), strides.end());
+    for (int64_t w : row) {
+      words.bytes.resize(words.bytes.size() + 8);
+      std::memcpy(words.bytes.data() + words.bytes.size() - 8, &w, 8);
+    }
+    a.items.push_back(&item);
+  }
+  words.shape = {static_cast<int64_t>(specs.size()), static_cast<int64_t>(1 + 2 * rank)};
+  a.buffer = &memory.add(std::move(words));
+  return llvm::Error::success();
 }
 
 llvm::Expected<ArgValue> scalar(const Program& p, ValueId v, llvm::StringRef text) {
@@ -171,6 +241,15 @@ llvm::Expected<const Operation*> selectEntry(const Program& p, const std::string
   for (const Operation* e : entries)
     if (e->attr("sym_name")->s == wanted) return e;
   return problem("no entry " + wanted + " (the file has " + names + ")");
+}
+
+std::vector<std::pair<std::string, HostBuffer*>> dataBuffers(const std::vector<ArgValue>& args) {
+  std::vector<std::pair<std::string, HostBuffer*>> out;
+  for (const ArgValue& a : args) {
+    if (a.items.empty() && a.buffer) out.emplace_back(a.name, a.buffer);
+    for (size_t k = 0; k < a.items.size(); ++k) out.emplace_back(a.name + "[" + std::to_string(k) + "]", a.items[k]);
+  }
+  return out;
 }
 
 std::string npyDescrOf(Elem e) {
@@ -233,16 +312,18 @@ llvm::Expected<std::vector<ArgValue>> bindArguments(const Program& p, const Oper
       continue;
     }
     Elem pointee = t->element->elem;
-    llvm::Expected<HostBuffer> b = value.startswith("@") ? fromFile(argName(p, v), pointee, value.drop_front().str())
-                                   : value.startswith("zeros:") || value.startswith("rand:")
-                                       ? generated(argName(p, v), pointee, value)
-                                       : llvm::Expected<HostBuffer>(problem(
-                                             "'" + value.str() + "' is no buffer for " + describe(p, v) +
-                                             ": give @FILE.npy, zeros:SHAPE:DTYPE or rand:SHAPE:DTYPE[:SEED]"));
-    if (!b) return b.takeError();
     ArgValue a;
     a.type = t, a.name = argName(p, v), a.source = value.str();
-    a.buffer = &memory.add(std::move(*b));
+    if (value.startswith("list:")) {
+      if (pointee != Elem::I64)
+        return problem("'" + value.str() + "' is a list of arrays, which cuTile passes as a pointer to i64 words, but " +
+                       describe(p, v) + " points to " + std::string(elemName(pointee)));
+      if (llvm::Error e = bindList(a.name, value, describe(p, v), memory, a)) return e;
+    } else {
+      auto b = buffer(a.name, pointee, value, describe(p, v));
+      if (!b) return b.takeError();
+      a.buffer = &memory.add(std::move(*b));
+    }
     out.push_back(std::move(a));
   }
   return out;

@@ -1,7 +1,9 @@
 #pragma once
 // `--arg NAME=VALUE` of `tilesight run` (DESIGN §3), bound to the arguments
 // of an entry for any backend: a scalar is a typed number, a pointer a host
-// buffer read from a .npy file or made by zeros:/rand:. Every problem is an
+// buffer read from a .npy file or made by zeros:/rand:, and a `list:` of such
+// buffers is cuTile's list of arrays (a ptr<i64> to one row of words per
+// array: its byte address, its shape, its strides). Every problem is an
 // llvm::Error whose message names the argument, its type and what to do
 // (the command exits 2 with it).
 #include <cstdint>
@@ -18,7 +20,8 @@ namespace tilesight::runtime {
 struct ArgValue {
   TypeRef type = nullptr;        // the entry argument's type (a scalar tile)
   std::string name;              // without %
-  HostBuffer* buffer = nullptr;  // pointer arguments
+  HostBuffer* buffer = nullptr;  // pointer arguments (a list: its words)
+  std::vector<HostBuffer*> items;  // a list's arrays, named NAME[K]
   int64_t i = 0;                 // integer scalars (canonical for the width)
   double f = 0;                  // float scalars
   std::string source;            // what the user gave ("@x.npy", "zeros:8:f32", "3")
@@ -34,6 +37,10 @@ llvm::Expected<const Operation*> selectEntry(const Program& p, const std::string
 // position) to the arguments of `entry`; buffers are added to `memory`.
 llvm::Expected<std::vector<ArgValue>> bindArguments(const Program& p, const Operation& entry,
                                                     const std::vector<std::string>& specs, AddressSpace& memory);
+
+// The buffers of the arguments that hold data, by name without %: pointer
+// arguments, and each array of a list as NAME[K] (not the list's words).
+std::vector<std::pair<std::string, HostBuffer*>> dataBuffers(const std::vector<ArgValue>& args);
 
 // The NumPy dtype (descr) that holds elements of e in a .npy file (DESIGN §3).
 std::string npyDescrOf(Elem e);

@@ -68,10 +68,9 @@ void report(const RunOptions& o, const std::string& entryName, const std::vector
   llvm::raw_ostream& os = llvm::outs();
   if (o.format == RunFormat::Json) {
     json outputs = json::array();
-    for (const runtime::ArgValue& a : args) {
-      if (!a.buffer) continue;
-      Stats s = statsOf(*a.buffer);
-      outputs.push_back({{"name", a.name}, {"shape", a.buffer->shape}, {"dtype", std::string(elemName(a.buffer->elem))},
+    for (const auto& [name, b] : runtime::dataBuffers(args)) {
+      Stats s = statsOf(*b);
+      outputs.push_back({{"name", name}, {"shape", b->shape}, {"dtype", std::string(elemName(b->elem))},
                          {"min", s.min}, {"max", s.max}, {"mean", s.mean}});
     }
     json j = {{"device", "cpu"}, {"entry", entryName}, {"grid", o.grid}, {"compile_ms", 0.0},
@@ -82,10 +81,9 @@ void report(const RunOptions& o, const std::string& entryName, const std::vector
   }
   os << r.printed;
   if (!diags.diagnostics.empty()) printText(os, diags, false);
-  for (const runtime::ArgValue& a : args) {
-    if (!a.buffer) continue;
-    Stats s = statsOf(*a.buffer);
-    os << a.name << "  " << shapeText(a.buffer->shape) << "  " << elemName(a.buffer->elem) << "  min "
+  for (const auto& [name, b] : runtime::dataBuffers(args)) {
+    Stats s = statsOf(*b);
+    os << name << "  " << shapeText(b->shape) << "  " << elemName(b->elem) << "  min "
        << llvm::format("%g", s.min) << "  max " << llvm::format("%g", s.max) << "  mean "
        << llvm::format("%g", s.mean) << "\n";
   }
@@ -132,12 +130,14 @@ int runRun() {
   auto args = runtime::bindArguments(p, **entry, o.args, memory);
   if (!args) return usage(llvm::toString(args.takeError()));
   if (llvm::Error e = runtime::checkViewsFit(p, **entry, *args)) return usage(llvm::toString(std::move(e)));
+  std::vector<std::pair<std::string, runtime::HostBuffer*>> data = runtime::dataBuffers(*args);
   for (const auto& [name, path] : o.outs)
-    if (std::none_of(args->begin(), args->end(), [&](const runtime::ArgValue& v) { return v.buffer && v.name == name; }))
-      return usage("--out " + name + "=" + path + ": the entry has no pointer argument %" + name);
+    if (std::none_of(data.begin(), data.end(), [&](const auto& d) { return d.first == name; }))
+      return usage("--out " + name + "=" + path + ": the entry has no pointer argument %" + name +
+                   " (nor a list with that item)");
+  // Every buffer so far is an argument's (globals and alloca come with the run).
   std::vector<std::vector<uint8_t>> initial;
-  for (const runtime::ArgValue& v : *args)
-    if (v.buffer) initial.push_back(v.buffer->bytes);
+  for (const auto& b : memory.buffers()) initial.push_back(b->bytes);
   interp::LaunchOptions launch;
   launch.grid = o.grid;
   launch.threads = o.threads;
@@ -149,9 +149,8 @@ int runRun() {
   std::vector<double> times;
   interp::RunOutcome r;
   for (unsigned i = 0; i < (o.sanitize ? 1u : o.repeat); ++i) {
-    size_t k = 0;
-    for (const runtime::ArgValue& v : *args)  // every repetition starts from the given inputs
-      if (v.buffer) v.buffer->bytes = initial[k++];
+    for (size_t k = 0; k < initial.size(); ++k)  // every repetition starts from the given inputs
+      memory.buffers()[k]->bytes = initial[k];
     auto start = std::chrono::steady_clock::now();
     r = interp::runEntry(*vp.program, **entry, values, memory, launch);
     times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
@@ -162,13 +161,13 @@ int runRun() {
   if (!r.ok) diags.diagnostics.push_back(faultDiagnostic(r));
   report(o, (*entry)->attr("sym_name")->s, *args, times, r, diags);
   for (const auto& [name, path] : o.outs) {
-    for (const runtime::ArgValue& v : *args) {
-      if (!v.buffer || v.name != name) continue;
+    for (const auto& [bufferName, b] : data) {
+      if (bufferName != name) continue;
       runtime::NpyArray arr;
-      arr.descr = runtime::npyDescrOf(v.buffer->elem);
-      arr.shape = v.buffer->shape;
-      if (elemBits(v.buffer->elem) == 4 && !arr.shape.empty()) arr.shape.back() /= 2;
-      arr.data = v.buffer->bytes;
+      arr.descr = runtime::npyDescrOf(b->elem);
+      arr.shape = b->shape;
+      if (elemBits(b->elem) == 4 && !arr.shape.empty()) arr.shape.back() /= 2;
+      arr.data = b->bytes;
       if (llvm::Error e = runtime::writeNpy(path, arr)) return usage(llvm::toString(std::move(e)));
     }
   }

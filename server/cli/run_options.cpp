@@ -25,9 +25,10 @@ cl::opt<std::string> deviceOpt("device", cl::desc("auto|cpu|cuda[:N]|hip[:N]|ope
                                cl::init("auto"), cl::sub(runSubcommand()), cl::cat(runCategory()));
 cl::list<std::string> argOpt("arg",
                              cl::desc("An entry argument by name (without %) or position: @FILE.npy, "
-                                      "zeros:SHAPE:DTYPE, rand:SHAPE:DTYPE[:SEED] for pointers, a number for scalars"),
+                                      "zeros:SHAPE:DTYPE, rand:SHAPE:DTYPE[:SEED] for pointers, list:BUFFER,... for a "
+                                      "cuTile list of arrays, a number for scalars"),
                              cl::value_desc("NAME=VALUE"), cl::sub(runSubcommand()), cl::cat(runCategory()));
-cl::list<std::string> outOpt("out", cl::desc("Write pointer argument NAME's buffer after the run"),
+cl::list<std::string> outOpt("out", cl::desc("Write pointer argument NAME's buffer (NAME[K]: array K of a list) after the run"),
                              cl::value_desc("NAME=PATH.npy"), cl::sub(runSubcommand()), cl::cat(runCategory()));
 cl::opt<bool> sanitizeOpt("sanitize", cl::desc("Check every access at run time (cpu only)"),
                           cl::sub(runSubcommand()), cl::cat(runCategory()));

@@ -81,6 +81,67 @@ TEST(Run, BadInputIsExitTwoWithTheReason) {
   EXPECT_NE(device.out.find("use --device cpu"), std::string::npos) << device.out;
 }
 
+// cuTile's List[Array]: %xs points to one row of words per array (byte
+// address, shape, stride); block b doubles the 8 f32 elements of array b.
+const char* kDoubleEach = R"(cuda_tile.module @m {
+  entry @k(%xs: tile<ptr<i64>>, %n: tile<i32>) {
+    %lt = make_tensor_view %xs, shape = [%n, 3], strides = [3, 1] : tile<i32> -> tensor_view<?x3xi64, strides=[3,1]>
+    %lv = make_partition_view %lt : partition_view<tile=(1x4), tensor_view<?x3xi64, strides=[3,1]>>
+    %b, %by, %bz = get_tile_block_id : tile<i32>
+    %c0 = constant <i32: 0> : tile<i32>
+    %c1 = constant <i32: 1> : tile<i32>
+    %row, %t0 = load_view_tko weak %lv[%b, %c0] : partition_view<tile=(1x4), tensor_view<?x3xi64, strides=[3,1]>>, tile<i32> -> tile<1x4xi64>, token
+    %w0 = extract %row[%c0, %c0] : tile<1x4xi64> -> tile<1x1xi64>
+    %base = reshape %w0 : tile<1x1xi64> -> tile<i64>
+    %w1 = extract %row[%c0, %c1] : tile<1x4xi64> -> tile<1x1xi64>
+    %s64 = reshape %w1 : tile<1x1xi64> -> tile<i64>
+    %s = trunci %s64 : tile<i64> -> tile<i32>
+    %p = int_to_ptr %base : tile<i64> -> tile<ptr<f32>>
+    %tv = make_tensor_view %p, shape = [%s], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %pv = make_partition_view %tv : partition_view<tile=(8), tensor_view<?xf32, strides=[1]>>
+    %x, %t1 = load_view_tko weak %pv[%c0] : partition_view<tile=(8), tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<8xf32>, token
+    %y = addf %x, %x : tile<8xf32>
+    %t2 = store_view_tko weak %y, %pv[%c0] token = %t1 : tile<8xf32>, partition_view<tile=(8), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
+    return
+  }
+}
+)";
+
+TEST(Run, AListOfArraysIsOneBufferEachAndATableOfTheirWords) {
+  std::string f = write("list.tile", kDoubleEach), out = tempPath("item1.npy");
+  CliRun r = run("run " + f + " --grid 2 --arg xs=list:rand:8:f32:1,rand:8:f32:1 --arg n=2 --format=json --out xs[1]=" + out,
+                 "", {true});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  // Each array is an output of its own, NAME[K]; the table of words is not.
+  ASSERT_EQ(j["outputs"].size(), 2u) << r.out;
+  EXPECT_EQ(j["outputs"][0]["name"], "xs[0]");
+  EXPECT_EQ(j["outputs"][1]["name"], "xs[1]");
+  EXPECT_EQ(j["outputs"][1]["shape"], nlohmann::json::array({8}));
+  // Both start as the same rand: values and both are doubled (block 1 reaches array 1).
+  EXPECT_EQ(j["outputs"][0]["max"], j["outputs"][1]["max"]);
+  CliRun once = run("run " + f + " --grid 1 --arg xs=list:rand:8:f32:1,rand:8:f32:1 --arg n=2 --format=json", "", {true});
+  auto k = nlohmann::json::parse(once.out);
+  EXPECT_NE(k["outputs"][0]["max"], k["outputs"][1]["max"]) << "grid 1 doubles array 0 only";
+  EXPECT_EQ(k["outputs"][1]["max"].get<double>() * 2, j["outputs"][1]["max"].get<double>());
+  EXPECT_EQ(readFile(out).substr(0, 6), "\x93NUMPY");
+  EXPECT_NE(readFile(out).find("(8,)"), std::string::npos);
+  CliRun rank = run("run " + f + " --arg xs=list:zeros:8:f32,zeros:2x4:f32 --arg n=2");
+  EXPECT_EQ(rank.status, 2);
+  EXPECT_NE(rank.out.find("the arrays of a list share one rank"), std::string::npos) << rank.out;
+  CliRun notList = run("run " + write("add.tile", kVecAdd) +
+                       " --arg a=list:zeros:8:f32 --arg b=zeros:64:f32 --arg out=zeros:64:f32");
+  EXPECT_EQ(notList.status, 2);
+  EXPECT_NE(notList.out.find("a list of arrays, which cuTile passes as a pointer to i64 words"), std::string::npos)
+      << notList.out;
+  CliRun badItem = run("run " + f + " --arg xs=list:zeros:8:f32,ones:8:f32 --arg n=2");
+  EXPECT_EQ(badItem.status, 2);
+  EXPECT_NE(badItem.out.find("'ones:8:f32' is no buffer for argument %xs"), std::string::npos) << badItem.out;
+  CliRun noItem = run("run " + f + " --grid 1 --arg xs=list:zeros:8:f32 --arg n=1 --out xs[3]=" + out);
+  EXPECT_EQ(noItem.status, 2);
+  EXPECT_NE(noItem.out.find("nor a list with that item"), std::string::npos) << noItem.out;
+}
+
 TEST(Run, ALoopPastTheIterationLimitStopsTheRun) {
   std::string f = write("spin.tile", "cuda_tile.module @m {\n  entry @k() {\n    loop {\n      continue\n    }\n    return\n  }\n}\n");
   CliRun r = run("run " + f + " --max-loop-iterations 1000", "", {false, 20});
