@@ -46,6 +46,7 @@ std::string_view paddingName(Padding p) {
     case Padding::NaN: return "nan";
     case Padding::PosInf: return "pos_inf";
     case Padding::NegInf: return "neg_inf";
+    case Padding::Unknown: return "an unknown value";
   }
   return "";
 }
@@ -141,9 +142,12 @@ TypeRef TypeContext::tensorView(Elem e, std::vector<int64_t> shape, std::vector<
 
 static std::string viewSuffix(Padding pad, TypeRef tv) {
   std::string s;
-  if (pad != Padding::None) s += "padding_value = " + std::string(paddingName(pad)) + ", ";
+  if (pad != Padding::None && pad != Padding::Unknown) s += "padding_value = " + std::string(paddingName(pad)) + ", ";
   return s + inner(tv);
 }
+
+// `masked ` before tile=(...) for a padding the text does not give (see Padding).
+static std::string masked(Padding pad) { return pad == Padding::Unknown ? "masked " : ""; }
 
 static bool isIdentity(const std::vector<int64_t>& dimMap) {
   for (size_t i = 0; i < dimMap.size(); ++i)
@@ -154,7 +158,7 @@ static bool isIdentity(const std::vector<int64_t>& dimMap) {
 TypeRef TypeContext::partitionView(std::vector<int64_t> tile, Padding pad, TypeRef tv, std::vector<int64_t> dimMap) {
   Type t;
   t.kind = TypeKind::PartitionView;
-  t.text = "!cuda_tile.partition_view<tile=(" + shapeString(tile) + "), " + viewSuffix(pad, tv);
+  t.text = "!cuda_tile.partition_view<" + masked(pad) + "tile=(" + shapeString(tile) + "), " + viewSuffix(pad, tv);
   if (!isIdentity(dimMap)) t.text += ", dim_map=[" + listString(dimMap, ", ") + "]";
   t.text += ">";
   t.shape = std::move(tile);
@@ -169,7 +173,7 @@ TypeRef TypeContext::stridedView(std::vector<int64_t> tile, std::vector<int64_t>
                                  std::vector<int64_t> dimMap) {
   Type t;
   t.kind = TypeKind::StridedView;
-  t.text = "!cuda_tile.strided_view<tile=(" + shapeString(tile) + "), traversal_strides=[" +
+  t.text = "!cuda_tile.strided_view<" + masked(pad) + "tile=(" + shapeString(tile) + "), traversal_strides=[" +
            listString(traversal, ",") + "], " + viewSuffix(pad, tv);
   if (!isIdentity(dimMap)) t.text += ", dim_map=[" + listString(dimMap, ", ") + "]";
   t.text += ">";
@@ -185,7 +189,7 @@ TypeRef TypeContext::stridedView(std::vector<int64_t> tile, std::vector<int64_t>
 TypeRef TypeContext::gatherScatterView(std::vector<int64_t> tile, Padding pad, TypeRef tv, int64_t sparseDim) {
   Type t;
   t.kind = TypeKind::GatherScatterView;
-  t.text = "!cuda_tile.gather_scatter_view<tile=(" + shapeString(tile) + "), " + viewSuffix(pad, tv) +
+  t.text = "!cuda_tile.gather_scatter_view<" + masked(pad) + "tile=(" + shapeString(tile) + "), " + viewSuffix(pad, tv) +
            ", sparse_dim=" + std::to_string(sparseDim) + ">";
   t.shape = std::move(tile);
   t.padding = pad;

@@ -36,7 +36,10 @@ enum class TypeKind : uint8_t {
   Opaque,    // anything else (other dialects, builtin tensor<...>): kept as text
 };
 
-enum class Padding : uint8_t { None, Zero, NegZero, NaN, PosInf, NegInf };
+// Unknown: the view pads, but the text does not say with what. Bytecode
+// decoders print such a view as `partition_view<masked tile=(...), ...>` and
+// leave the value out; NVIDIA's text form always names it.
+enum class Padding : uint8_t { None, Zero, NegZero, NaN, PosInf, NegInf, Unknown };
 std::string_view paddingName(Padding p);
 
 constexpr int64_t kDynamic = INT64_MIN;  // `?` in tensor_view shapes and strides

@@ -1,6 +1,7 @@
 // Types: short (`tile<4xf32>`) and long (`!cuda_tile.tile<4xf32>`) spellings,
 // builtin scalars, function types, and anything else kept as opaque text.
 #include <cctype>
+#include <utility>
 
 #include "analysis/diag/fixes.h"
 #include "analysis/source/source_text.h"
@@ -281,6 +282,17 @@ static Padding paddingFromName(std::string_view n, bool& ok) {
 TypeRef Parser::parseViewBody(TypeKind kind) {
   consume();  // '<'
   std::vector<int64_t> tile, traversal, dimMap;
+  Padding pad = Padding::None;
+  if (tok_.is(Tok::BareId) && tok_.text == "masked") {
+    if (!std::exchange(saidMasked_, true))
+      diags_.warning(tok_.range(), "syntax",
+                     "`masked` is how bytecode decoders print a view that pads its partial tiles without printing "
+                     "the padding value; NVIDIA's text form names it (`padding_value = zero, ` before the "
+                     "tensor_view). Every `masked` view of this program is read as padding with an unknown value: "
+                     "the checks take the padded elements as defined, `run` as unspecified");
+    consume();
+    pad = Padding::Unknown;
+  }
   if (!expectKeyword("tile") || !expect(Tok::Equal) || !expect(Tok::LParen)) return nullptr;
   if (!parseDims(tile, false, false) || !expect(Tok::RParen) || !expect(Tok::Comma)) return nullptr;
   if (kind == TypeKind::StridedView) {
@@ -288,8 +300,7 @@ TypeRef Parser::parseViewBody(TypeKind kind) {
         !parseIntList(Tok::RSquare, traversal) || !expect(Tok::RSquare) || !expect(Tok::Comma))
       return nullptr;
   }
-  Padding pad = Padding::None;
-  if (consumeKeyword("padding_value")) {
+  if (pad == Padding::None && consumeKeyword("padding_value")) {
     if (!expect(Tok::Equal)) return nullptr;
     bool ok = false;
     pad = paddingFromName(tok_.is(Tok::BareId) ? tok_.text : std::string_view(), ok);

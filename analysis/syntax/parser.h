@@ -152,6 +152,7 @@ private:
   Lexer lex_;
   Token tok_;
   uint32_t lastEnd_ = 0;
+  bool saidMasked_ = false;  // the `masked` view spelling is explained once per chunk
   ParseResult& out_;
   DiagSink& diags_;
   // SSA scopes: each region pushes a map; isolated regions also mark a barrier.

@@ -89,7 +89,8 @@ void checkViewCommon(const Type& t, Range r, DiagSink& diags) {
     }
   }
   checkTileShape(t.shape, t.elem, r, diags, "view tile");
-  if (t.padding != Padding::None && t.padding != Padding::Zero && !isFloatElem(t.elem))
+  if (t.padding != Padding::None && t.padding != Padding::Zero && t.padding != Padding::Unknown &&
+      !isFloatElem(t.elem))
     diags.error(r, "type", "padding_value " + std::string(paddingName(t.padding)) +
                                " needs a float element type; this view holds " + std::string(elemName(t.elem)));
 }

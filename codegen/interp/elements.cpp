@@ -111,6 +111,7 @@ void fillPadding(Tile& dst, int64_t k0, int64_t count, Padding p) {
   double v = 0;
   switch (p) {
     case Padding::None:
+    case Padding::Unknown:
     case Padding::Zero: v = 0; break;
     case Padding::NegZero: v = -0.0; break;
     case Padding::NaN: v = std::numeric_limits<double>::quiet_NaN(); break;

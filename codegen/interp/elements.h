@@ -58,8 +58,8 @@ inline int64_t shadowWidth(Elem e) { return nibblePointers(e) ? 1 : 2 * elemByte
 // width, floats rounded to the format, bit patterns kept exactly.
 void fillDense(Tile& t, const DenseValues& v);
 
-// Fills dst[k0, k0 + count) with the padding value (or 0 for Padding::None:
-// the spec leaves those elements unspecified).
+// Fills dst[k0, k0 + count) with the padding value (or 0 for Padding::None,
+// whose elements the spec leaves unspecified, and for Padding::Unknown).
 void fillPadding(Tile& dst, int64_t k0, int64_t count, Padding p);
 
 // The storage bits of element k of t, exactly: storageBits, except that f32

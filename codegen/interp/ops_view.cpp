@@ -107,7 +107,7 @@ void loadView(BlockExec& x, const Operation& op) {
     if (san) recordRun(x, ev, *view.tensor, run, true, false, r->type);
     loadRun(*r, run.k, view.tensor->base, run.offset, run.stride, run.count);
     if (run.pad) fillPadding(*r, run.k + run.count, run.pad, pad);
-    if (san && run.pad && pad == Padding::None) markUnspecified(*r, run.k + run.count, run.pad, op);
+    if (san && run.pad && (pad == Padding::None || pad == Padding::Unknown)) markUnspecified(*r, run.k + run.count, run.pad, op);
   });
   x.set(op.results[1], san ? san->end(ev) : TokenValue{});
 }

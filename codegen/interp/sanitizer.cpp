@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "analysis/checks/ir_query.h"
 #include "codegen/interp/block_exec.h"
 
 namespace tilesight::interp {
@@ -210,9 +211,13 @@ void Sanitizer::unspecifiedReaches(BlockExec& x, const Operation& load, const Op
                                    int64_t lane, const std::string& role) {
   if (seen_.count(std::make_tuple(std::string("bounds.partial-tile"), &load, &use))) return;
   std::string there = opName(use) + " at line " + lineOf(program_, use);
+  TypeRef view = program_.typeOf(operandValue(load, "view"));
+  std::string how = view && view->padding == Padding::Unknown
+                        ? "a `masked` view, whose padding value the text does not give"
+                        : "a view without padding_value";
   report("bounds.partial-tile", load, &use,
          "tile block " + blockText(x.blockId()) + ": " + opName(load) + " at line " + lineOf(program_, load) +
-             " reads past the tensor's edge through a view without padding_value, and an unspecified value it read "
+             " reads past the tensor's edge through " + how + ", and an unspecified value it read "
              "reaches " + there + " as " + role + " (lane " + coordinates(tile, lane) + ")",
          "the unspecified value is observed here: " + there);
 }

@@ -33,6 +33,8 @@ std::string listText(const std::vector<int64_t> &v) {
 std::string paddingText(const Type &view) {
   if (view.padding == Padding::None)
     return "";
+  if (view.padding == Padding::Unknown)
+    return " (masked: pads with a value the text does not give)";
   return " (padding_value " + std::string(paddingName(view.padding)) + ")";
 }
 

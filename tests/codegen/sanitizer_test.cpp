@@ -109,8 +109,9 @@ TEST(Sanitizer, LanesOfOneAtomicAtOneAddressAreNotAnOverlap) {
 // A tile of 8 over a tensor of 6 without padding_value: lanes 6 and 7 are
 // unspecified. `use` says what happens to the loaded %x before %out is
 // stored to %q.
-SpecRun partialLoad(const std::string& use, const char* padding = "") {
-  std::string view = std::string("partition_view<tile=(8), ") + padding + "tensor_view<6xf32, strides=[1]>>";
+SpecRun partialLoad(const std::string& use, const char* padding = "", const char* masked = "") {
+  std::string view =
+      std::string("partition_view<") + masked + "tile=(8), " + padding + "tensor_view<6xf32, strides=[1]>>";
   std::string text = kernel("%p: tile<ptr<f32>>, %q: tile<ptr<f32>>", R"(
     %tv = make_tensor_view %p, shape = [6], strides = [1] : tensor_view<6xf32, strides=[1]>
     %pv = make_partition_view %tv : )" + view + R"(
@@ -145,6 +146,18 @@ TEST(SanitizerUnspecified, PaddingMakesThemSpecified) {
   SpecRun r = partialLoad(kSumToQ, "padding_value = zero, ");
   ASSERT_TRUE(r.ok) << r.problem;
   EXPECT_TRUE(r.findings.empty()) << findingsText(r);
+}
+
+// A decoder's `masked` view pads with a value the text does not give: the
+// padded lanes are unspecified for a run, and the finding says why.
+TEST(SanitizerUnspecified, AMaskedViewsPaddingIsUnknown) {
+  SpecRun r = partialLoad(kSumToQ, "", "masked ");
+  ASSERT_TRUE(r.ok) << r.problem;
+  ASSERT_EQ(r.findings.size(), 1u) << findingsText(r);
+  EXPECT_NE(findingsText(r).find("reads past the tensor's edge through a `masked` view, whose padding value the text "
+                                 "does not give"),
+            std::string::npos)
+      << findingsText(r);
 }
 
 // Stored back through the same view at the same index, lanes 6 and 7 are

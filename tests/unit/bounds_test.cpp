@@ -284,3 +284,31 @@ TEST(Bounds, IterValueCountersAreFollowed) {
   // A `loop` from 3: its first iteration is inside, whether it runs a second is not known here.
   EXPECT_TRUE(analyze(text("    %r = loop iter_values(%j = %c3) : tile<i32> -> tile<i32> {\n")).diagnostics.empty());
 }
+
+// A bytecode decoder's `masked` view: it pads, with a value the text does not
+// give. Explained once per chunk (a warning), kept in the type's text, and
+// its padded elements are defined for the checks: no bounds.partial-tile.
+TEST(Bounds, AMaskedViewPadsWithAnUnknownValue) {
+  const std::string masked = "partition_view<masked tile=(32x32), tensor_view<100x64xf32, strides=[64,1]>>";
+  Analysis a = analyze(edgeKernel(masked, "    %a, %t = load_view_tko weak %pv[%c3, %c0] : " + masked +
+                                              ", tile<i32> -> tile<32x32xf32>, token" + used("%a")));
+  EXPECT_TRUE(withCode(a, "bounds.partial-tile").empty());
+  auto said = withCode(a, "syntax");
+  ASSERT_EQ(said.size(), 1u) << "one explanation for the two `masked` types";
+  EXPECT_EQ(said[0]->severity, Severity::Warning);
+  EXPECT_NE(said[0]->message.find("NVIDIA's text form names it"), std::string::npos) << said[0]->message;
+  const Program& p = a.chunks[0].parsed.program;
+  bool found = false;
+  for (const auto& op : p.ops)
+    for (ValueId r : op.results)
+      if (p.typeOf(r)->kind == TypeKind::PartitionView && p.typeOf(r)->tensorView->shape[0] == 100) {
+        EXPECT_EQ(p.typeOf(r)->padding, Padding::Unknown);
+        EXPECT_NE(p.typeOf(r)->text.find("<masked tile=(32x32)"), std::string::npos) << p.typeOf(r)->text;
+        found = true;
+      }
+  EXPECT_TRUE(found);
+  // An integer view may be masked too (padding_value nan would not be allowed there).
+  const std::string intView = "partition_view<masked tile=(32x32), tensor_view<100x64xi32, strides=[64,1]>>";
+  Analysis ints = analyze(edgeKernel(intView, "", "i32"));
+  EXPECT_TRUE(withCode(ints, "type").empty());
+}
