@@ -45,10 +45,20 @@ std::string normalizedDescr(std::string d) {
   return d;
 }
 
+// Whether a .npy file of `descr` holds elements of e: e's own dtype
+// (npyDescrOf), or for an integer type the unsigned dtype of its width (the
+// same bits; the op says how to read them).
+bool descrHolds(const std::string& descr, Elem e) {
+  std::string d = normalizedDescr(descr);
+  if (d == npyDescrOf(e)) return true;
+  if (!isIntElem(e) || elemBits(e) < 8) return false;
+  return d == (elemBits(e) == 8 ? "|u1" : "<u" + std::to_string(elemBits(e) / 8));
+}
+
 // The element type a zeros:/rand: DTYPE names: a Tile IR name (f32) or a NumPy descr (<f4, f4).
 std::optional<Elem> elemOfDtype(const std::string& dtype, Elem wanted) {
   if (std::optional<Elem> e = elemFromName(dtype)) return e;
-  if (normalizedDescr(dtype) == npyDescrOf(wanted)) return wanted;
+  if (descrHolds(dtype, wanted)) return wanted;
   return std::nullopt;
 }
 
@@ -110,6 +120,7 @@ llvm::Expected<HostBuffer> generated(const std::string& name, std::optional<Elem
   b.name = "%" + name;
   b.elem = *e;
   b.shape = *shape;
+  if (!elemFromName(parts[2].str())) b.npyDescr = normalizedDescr(parts[2].str());  // as named: <u1 stays <u1
   b.bytes.assign(interp::byteSpanOf(*e, b.elementCount()), 0);
   uint64_t seed = 0;
   if (rand && parts.size() == 4 && parts[3].getAsInteger(0, seed))
@@ -132,7 +143,7 @@ llvm::Expected<HostBuffer> fromFile(const std::string& name, std::optional<Elem>
     return problem(path + " holds '" + a->descr + "' elements, the raw bits of several element types: name one, "
                    "as in @" + path + ":f8E4M3FN");
   std::string want = npyDescrOf(*e);
-  if (normalizedDescr(a->descr) != want)
+  if (!descrHolds(a->descr, *e))
     return problem(path + " holds '" + a->descr + "' elements, but " +
                    (pointee ? "the argument points to " : "it is named ") + std::string(elemName(*e)) +
                    ", which a .npy file holds as '" + want + "'" +
@@ -142,6 +153,8 @@ llvm::Expected<HostBuffer> fromFile(const std::string& name, std::optional<Elem>
   b.name = "%" + name;
   b.elem = *e;
   b.shape = a->shape;
+  b.npyDescr = normalizedDescr(a->descr);
+  b.fortranOrder = a->fortranOrder;
   if (elemBits(*e) == 4) {  // two elements per byte
     if (b.shape.empty()) b.shape = {1};
     b.shape.back() *= 2;

@@ -20,6 +20,11 @@ struct HostBuffer {
   Elem elem = Elem::None;       // pointee element type
   std::vector<int64_t> shape;   // as given (.npy shape, zeros:/rand: shape)
   std::vector<uint8_t> bytes;   // packed elements (4-bit: two per byte, low nibble first)
+  // How `--out` writes it: the NumPy dtype it was given as (uint8 data for an
+  // i8 pointer stays uint8), or npyDescrOf(elem) when empty; column-major
+  // when it came from a Fortran-order file.
+  std::string npyDescr;
+  bool fortranOrder = false;
   int64_t elementCount() const;
   uint64_t address() const { return reinterpret_cast<uint64_t>(bytes.data()); }
 };

@@ -81,13 +81,12 @@ class HeaderParser {
                                  std::pair{fortranOrder.has_value(), "fortran_order"},
                                  std::pair{shape.has_value(), "shape"}})
       if (!present) return fail("bad .npy header: no '%s' key", name);
-    if (*fortranOrder)
-      return fail("fortran-order arrays are not supported; save np.ascontiguousarray(arr) instead");
     auto normalized = normalizeDescr(*descr);
     if (!normalized) return normalized.takeError();
     NpyArray a;
     a.descr = std::move(*normalized);
     a.shape = std::move(*shape);
+    a.fortranOrder = *fortranOrder;
     return a;
   }
 
@@ -280,7 +279,8 @@ llvm::Expected<NpyArray> parseNpy(const std::vector<uint8_t>& bytes) {
 
 std::vector<uint8_t> serializeNpy(const NpyArray& a) {
   assert(a.data.size() == uint64_t(a.elementCount()) * NpyArray::itemSize(a.descr));
-  const std::string dict = "{'descr': '" + a.descr + "', 'fortran_order': False, 'shape': " +
+  const std::string dict = "{'descr': '" + a.descr + "', 'fortran_order': " + (a.fortranOrder ? "True" : "False") +
+                           ", 'shape': " +
                            shapeLiteral(a.shape) + ", }";
   // Pad with spaces so that magic, version, length, dict and the closing
   // '\n' fill a multiple of 64 bytes; a dict too long for version 1's

@@ -164,7 +164,8 @@ int runRun() {
     for (const auto& [bufferName, b] : data) {
       if (bufferName != name) continue;
       runtime::NpyArray arr;
-      arr.descr = runtime::npyDescrOf(b->elem);
+      arr.descr = b->npyDescr.empty() ? runtime::npyDescrOf(b->elem) : b->npyDescr;
+      arr.fortranOrder = b->fortranOrder;
       arr.shape = b->shape;
       if (elemBits(b->elem) == 4 && !arr.shape.empty()) arr.shape.back() /= 2;
       arr.data = b->bytes;

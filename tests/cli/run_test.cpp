@@ -142,6 +142,60 @@ TEST(Run, AListOfArraysIsOneBufferEachAndATableOfTheirWords) {
   EXPECT_NE(noItem.out.find("nor a list with that item"), std::string::npos) << noItem.out;
 }
 
+// A .npy file as NumPy writes it (version 1.0, the header padded to 64 bytes).
+std::string npyFile(const std::string& dict, const std::string& data) {
+  std::string header = dict;
+  while ((10 + header.size() + 1) % 64) header += ' ';
+  header += '\n';
+  std::string out = "\x93NUMPY\x01";
+  out += '\0';
+  out += static_cast<char>(header.size() & 0xFF);
+  out += static_cast<char>(header.size() >> 8);
+  return out + header + data;
+}
+
+// What NumPy users pass: uint8 data for an i8 pointer (the same bits) and a
+// transposed array (np.save of a.T writes Fortran order): both run as their
+// bytes are, and --out writes them back the way they came.
+TEST(Run, UnsignedAndFortranOrderArraysRunAsTheirBytes) {
+  std::string f = write("u8.tile", R"(cuda_tile.module @m {
+  entry @k(%p: tile<ptr<i8>>, %q: tile<ptr<f32>>) {
+    %tv = make_tensor_view %p, shape = [4], strides = [1] : tensor_view<4xi8, strides=[1]>
+    %pv = make_partition_view %tv : partition_view<tile=(4), tensor_view<4xi8, strides=[1]>>
+    %c0 = constant <i32: 0> : tile<i32>
+    %x, %t = load_view_tko weak %pv[%c0] : partition_view<tile=(4), tensor_view<4xi8, strides=[1]>>, tile<i32> -> tile<4xi8>, token
+    %one = constant <i8: 1> : tile<4xi8>
+    %y = addi %x, %one : tile<4xi8>
+    %t2 = store_view_tko weak %y, %pv[%c0] token = %t : tile<4xi8>, partition_view<tile=(4), tensor_view<4xi8, strides=[1]>>, tile<i32> -> token
+    %qt = make_tensor_view %q, shape = [2, 3], strides = [1, 2] : tensor_view<2x3xf32, strides=[1,2]>
+    %qv = make_partition_view %qt : partition_view<tile=(2x4), tensor_view<2x3xf32, strides=[1,2]>>
+    %z, %t3 = load_view_tko weak %qv[%c0, %c0] : partition_view<tile=(2x4), tensor_view<2x3xf32, strides=[1,2]>>, tile<i32> -> tile<2x4xf32>, token
+    %w = addf %z, %z : tile<2x4xf32>
+    %t4 = store_view_tko weak %w, %qv[%c0, %c0] token = %t3 : tile<2x4xf32>, partition_view<tile=(2x4), tensor_view<2x3xf32, strides=[1,2]>>, tile<i32> -> token
+    return
+  }
+}
+)");
+  std::string u8 = write("u8.npy", npyFile("{'descr': '|u1', 'fortran_order': False, 'shape': (4,), }",
+                                           std::string("\x01\xFE\xFF\x07", 4)));
+  std::string floats;  // column-major (2, 3): 0 1 / 2 3 / 4 5 in memory = [[0, 2, 4], [1, 3, 5]]
+  for (float v : {0.f, 1.f, 2.f, 3.f, 4.f, 5.f}) floats.append(reinterpret_cast<const char*>(&v), 4);
+  std::string fo = write("f.npy", npyFile("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", floats));
+  std::string pOut = tempPath("u8.out.npy"), qOut = tempPath("f.out.npy");
+  CliRun r = run("run " + f + " --arg p=@" + u8 + " --arg q=@" + fo + " --out p=" + pOut + " --out q=" + qOut);
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::string p = readFile(pOut), q = readFile(qOut);
+  EXPECT_NE(p.find("'descr': '|u1'"), std::string::npos) << p.substr(0, 64);
+  EXPECT_EQ(p.substr(p.size() - 4), std::string("\x02\xFF\x00\x08", 4));  // 254 + 1, 255 + 1 wraps
+  EXPECT_NE(q.find("'fortran_order': True"), std::string::npos);
+  std::string doubled;
+  for (float v : {0.f, 2.f, 4.f, 6.f, 8.f, 10.f}) doubled.append(reinterpret_cast<const char*>(&v), 4);
+  EXPECT_EQ(q.substr(q.size() - 24), doubled);
+  CliRun wrong = run("run " + f + " --arg p=@" + fo + " --arg q=@" + fo);
+  EXPECT_EQ(wrong.status, 2);
+  EXPECT_NE(wrong.out.find("holds '<f4' elements, but the argument points to i8"), std::string::npos) << wrong.out;
+}
+
 TEST(Run, ALoopPastTheIterationLimitStopsTheRun) {
   std::string f = write("spin.tile", "cuda_tile.module @m {\n  entry @k() {\n    loop {\n      continue\n    }\n    return\n  }\n}\n");
   CliRun r = run("run " + f + " --max-loop-iterations 1000", "", {false, 20});

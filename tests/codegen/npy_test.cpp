@@ -187,10 +187,21 @@ TEST(NpyReject, BigEndian) {
             "big-endian arrays are not supported ('>f4'); convert with arr.astype('<f4')");
 }
 
-TEST(NpyReject, FortranOrder) {
-  EXPECT_EQ(errorOf(parseNpy(npyBytes("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2)}",
-                                      std::vector<uint8_t>(16)))),
-            "fortran-order arrays are not supported; save np.ascontiguousarray(arr) instead");
+// np.save(f, a.T) of a C-order a writes a Fortran-order array: its bytes are
+// a's, column-major for a.T's shape. They are kept as they are (the memory a
+// kernel with column-major strides reads) and written back the same way.
+TEST(Npy, FortranOrderKeepsItsBytesAndSaysSoWhenWritten) {
+  std::vector<uint8_t> data{1, 2, 3, 4, 5, 6};
+  NpyArray a = parseOk(npyBytes("{'descr': '|u1', 'fortran_order': True, 'shape': (2, 3), }\n", data));
+  EXPECT_TRUE(a.fortranOrder);
+  EXPECT_EQ(a.shape, (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(a.data, data);
+  std::vector<uint8_t> bytes = serializeNpy(a);
+  std::string header(bytes.begin(), bytes.end() - 6);
+  EXPECT_NE(header.find("'fortran_order': True"), std::string::npos) << header;
+  NpyArray back = parseOk(bytes);
+  EXPECT_TRUE(back.fortranOrder);
+  EXPECT_EQ(back.data, data);
 }
 
 TEST(NpyReject, TruncatedAndOversizedData) {
