@@ -82,12 +82,19 @@ def main():
     path = os.path.join(tmp, "vec_add.tile")
     open(path, "w").write(VEC_ADD.format(n=n, t=4096))
     args = ["--grid", str(n // 4096), "--arg", f"a=rand:{n}:f32:1", "--arg", f"b=rand:{n}:f32:2", "--arg", f"c=zeros:{n}:f32"]
-    interp_ms, cpu = run_tilesight(binary, path, args, 5)
-    loop_ms = float(subprocess.run([loop, str(n), "5"], capture_output=True, text=True).stdout)
-    ratio = loop_ms / interp_ms
+    # The machine is shared: five rounds, each the interpreter then the loop, and the median of
+    # the rounds' ratios (with their range), so that a busy moment hits both sides alike.
+    rounds = []
+    for _ in range(5):
+        interp_ms, cpu = run_tilesight(binary, path, args, 5)
+        loop_ms = float(subprocess.run([loop, str(n), "5"], capture_output=True, text=True).stdout)
+        rounds.append((loop_ms / interp_ms, interp_ms, loop_ms, cpu))
+    rounds.sort()
+    ratio, interp_ms, loop_ms, cpu = rounds[len(rounds) // 2]
     ok &= ratio >= 0.5
-    print(f"vec add 2^24 f32: interpreter {interp_ms:.2f} ms ({cpu:.2f} s CPU in all), C++ loop {loop_ms:.2f} ms: "
-          f"{ratio:.2f}x the loop's throughput (target >= 0.5x) {'PASS' if ratio >= 0.5 else 'FAIL'}")
+    print(f"vec add 2^24 f32 (median of 5 rounds): interpreter {interp_ms:.2f} ms ({cpu:.2f} s CPU for its process), "
+          f"C++ loop {loop_ms:.2f} ms: {ratio:.2f}x the loop's throughput (rounds {rounds[0][0]:.2f}x.."
+          f"{rounds[-1][0]:.2f}x; target >= 0.5x) {'PASS' if ratio >= 0.5 else 'FAIL'}")
 
     m = 1 << 20
     small = os.path.join(tmp, "vec_add_small.tile")
@@ -105,6 +112,9 @@ def main():
     except ImportError:
         print("GEMM: skipped, NumPy is missing (apt-get install python3-numpy libopenblas0-pthread; run with /usr/bin/python3)")
         return 0 if ok else 1
+    blas = os.path.realpath("/usr/lib/x86_64-linux-gnu/libblas.so.3")
+    print(f"NumPy {np.__version__}, BLAS {blas}" + ("" if "openblas" in blas else
+          " (not OpenBLAS: apt-get install libopenblas0-pthread, else NumPy's matmul is the slow reference BLAS)"))
     g = 1024
     rng = np.random.default_rng(0)
     a = rng.uniform(-1, 1, (g, g)).astype(np.float16)
@@ -115,22 +125,27 @@ def main():
     open(gpath, "w").write(GEMM.format(n=g, kt=g // 32))
     gargs = ["--grid", f"{g // 128},{g // 128}", "--arg", "a=@" + os.path.join(tmp, "a.npy"), "--arg",
              "b=@" + os.path.join(tmp, "b.npy"), "--arg", f"c=zeros:{g}x{g}:f32"]
-    gemm_ms, cpu = run_tilesight(binary, gpath, gargs, 3)
     af, bf = a.astype(np.float32), b.astype(np.float32)
     af @ bf
     import time
-    times = []
-    for _ in range(5):
-        t0 = time.perf_counter()
-        af @ bf
-        times.append((time.perf_counter() - t0) * 1e3)
-    np_ms = sorted(times)[2]
     flops = 2 * g ** 3
-    ratio = np_ms / gemm_ms
+    rounds = []  # as for vec add: rounds of the interpreter then NumPy, the median ratio
+    for _ in range(5):
+        gemm_ms, cpu = run_tilesight(binary, gpath, gargs, 3)
+        times = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            af @ bf
+            times.append((time.perf_counter() - t0) * 1e3)
+        np_ms = sorted(times)[2]
+        rounds.append((np_ms / gemm_ms, gemm_ms, np_ms, cpu))
+    rounds.sort()
+    ratio, gemm_ms, np_ms, cpu = rounds[len(rounds) // 2]
     ok &= ratio >= 0.25
-    print(f"GEMM 1024^3 f16 (f32 acc): interpreter {gemm_ms:.1f} ms = {flops / gemm_ms / 1e6:.1f} GFLOP/s "
-          f"({cpu:.2f} s CPU in all); NumPy f32 matmul {np_ms:.2f} ms = {flops / np_ms / 1e6:.1f} GFLOP/s: "
-          f"{ratio:.3f}x (target >= 0.25x) {'PASS' if ratio >= 0.25 else 'FAIL'}")
+    print(f"GEMM 1024^3 f16 (f32 acc, median of 5 rounds): interpreter {gemm_ms:.1f} ms = "
+          f"{flops / gemm_ms / 1e6:.1f} GFLOP/s ({cpu:.2f} s CPU for its process); NumPy f32 matmul {np_ms:.2f} ms = "
+          f"{flops / np_ms / 1e6:.1f} GFLOP/s: {ratio:.3f}x (rounds {rounds[0][0]:.3f}x..{rounds[-1][0]:.3f}x; "
+          f"target >= 0.25x) {'PASS' if ratio >= 0.25 else 'FAIL'}")
     return 0 if ok else 1
 
 

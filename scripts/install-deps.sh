@@ -12,8 +12,11 @@ cd "$(dirname "$0")/.."
 # no npm command exists (NodeSource's nodejs package brings its own and conflicts with Debian's).
 # chromium, ripgrep and Node's headers (libnode-dev, unless the installed nodejs brings them):
 # VS Code itself in e2e.vscode_editor (tests/e2e/vscode_editor: code-server in headless Chromium).
+# python3-numpy: the NumPy parity test of `tilesight run` (scripts/numpy_parity.py) and the
+# interpreter's benchmark, whose GEMM peer is NumPy's matmul on OpenBLAS (libopenblas0-pthread;
+# without it NumPy falls back to the reference BLAS, 50x slower).
 PACKAGES=(cmake make g++ llvm-14-dev zlib1g-dev nlohmann-json3-dev libboost-dev libgtest-dev googletest neovim strace python3
-          nodejs chromium ripgrep)
+          python3-numpy libopenblas0-pthread nodejs chromium ripgrep)
 command -v npm >/dev/null || PACKAGES+=(npm)
 [[ -f /usr/include/node/node_api.h ]] || PACKAGES+=(libnode-dev)
 if [[ "${TILESIGHT_EXTRA_PACKAGES:-}" != "" ]]; then

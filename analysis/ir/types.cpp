@@ -17,22 +17,30 @@ constexpr std::array<ElemInfo, 16> kElems{{
     {Elem::F8E4M3FN, "f8E4M3FN", 8}, {Elem::F8E5M2, "f8E5M2", 8}, {Elem::F8E8M0FNU, "f8E8M0FNU", 8},
     {Elem::F4E2M1FN, "f4E2M1FN", 4}, {Elem::Index, "index", 64},
 }};
+
+// Row k describes Elem k + 1, so that a lookup is an index (the interpreter
+// asks per element).
+constexpr bool inEnumOrder() {
+  for (size_t k = 0; k < kElems.size(); ++k)
+    if (static_cast<size_t>(kElems[k].e) != k + 1 || elemBits(kElems[k].e) != kElems[k].bits) return false;
+  return true;
+}
+static_assert(inEnumOrder(), "kElems follows the order of enum Elem, with elemBits' widths");
+
+const ElemInfo* infoOf(Elem e) {
+  size_t k = static_cast<size_t>(e);
+  return k >= 1 && k <= kElems.size() ? &kElems[k - 1] : nullptr;
+}
 }  // namespace
 
 std::string_view elemName(Elem e) {
-  for (const auto& i : kElems)
-    if (i.e == e) return i.name;
-  return "none";
+  const ElemInfo* i = infoOf(e);
+  return i ? i->name : "none";
 }
 std::optional<Elem> elemFromName(std::string_view s) {
   for (const auto& i : kElems)
     if (i.name == s) return i.e;
   return std::nullopt;
-}
-unsigned elemBits(Elem e) {
-  for (const auto& i : kElems)
-    if (i.e == e) return i.bits;
-  return 0;
 }
 bool isIntElem(Elem e) { return e >= Elem::I1 && e <= Elem::I64; }
 bool isFloatElem(Elem e) { return e >= Elem::F16 && e <= Elem::F4E2M1FN; }

@@ -21,7 +21,12 @@ std::optional<Elem> elemFromName(std::string_view s);
 bool isIntElem(Elem e);        // i1..i64 (and i4)
 bool isFloatElem(Elem e);      // every float format
 bool isBaseFloatElem(Elem e);  // f16, bf16, f32, f64
-unsigned elemBits(Elem e);
+// Bits of one element (0 for None). Inline: the interpreter asks per element.
+constexpr unsigned elemBits(Elem e) {
+  constexpr unsigned kBits[] = {0, 1, 4, 8, 16, 32, 64, 16, 16, 32, 32, 64, 8, 8, 8, 4, 64};
+  auto k = static_cast<size_t>(e);
+  return k < sizeof(kBits) / sizeof(kBits[0]) ? kBits[k] : 0;
+}
 
 enum class TypeKind : uint8_t {
   Scalar,   // a bare element type (i32, f32): builtin, used by attributes
