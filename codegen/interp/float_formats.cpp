@@ -212,6 +212,18 @@ std::optional<double> roundNormalNearest(const Format& f, double x) {
   return roundedK > f.maxNormalExp() ? std::copysign(HUGE_VAL, x) : std::bit_cast<double>(bits);
 }
 
+// The encoding of x rounded to nearest even when the result is a normal
+// number of f (the common case, without the general path's frexp and
+// scalbn); nullopt otherwise.
+std::optional<uint64_t> encodeNormalNearest(const Format& f, double x) {
+  std::optional<double> rounded = roundNormalNearest(f, x);
+  if (!rounded || std::isinf(*rounded)) return std::nullopt;
+  const uint64_t bits = std::bit_cast<uint64_t>(*rounded);
+  const uint64_t k = ((bits >> 52) & 0x7FF) - 1023 + f.bias;
+  const uint64_t man = (bits & kF64ManMask) >> (52 - f.manBits);
+  return (std::signbit(x) ? f.signBit() : 0) | (k << f.manBits) | man;
+}
+
 }  // namespace
 
 double decodeFloat(Elem e, uint64_t bits) {
@@ -235,8 +247,15 @@ uint64_t encodeFloat(Elem e, double x, Rounding r) {
       // The cast rounds to nearest even in the default environment.
       if (r == Rounding::NearestEven) return std::bit_cast<uint32_t>(float(x));
       return encodeWith(kF32, x, r);
-    case Elem::TF32: return encodeWith(kTF32, x, r) << kTF32Shift;
+    case Elem::TF32:
+      if (auto fast = r == Rounding::NearestEven ? encodeNormalNearest(kTF32, x) : std::nullopt)
+        return *fast << kTF32Shift;
+      return encodeWith(kTF32, x, r) << kTF32Shift;
     case Elem::F8E8M0FNU: return encodeE8M0(x, r);
+    case Elem::F16:
+    case Elem::BF16:
+      if (auto fast = r == Rounding::NearestEven ? encodeNormalNearest(formatOf(e), x) : std::nullopt) return *fast;
+      return encodeWith(formatOf(e), x, r);
     default: return encodeWith(formatOf(e), x, r);
   }
 }

@@ -12,6 +12,7 @@
 #include "analysis/diag/codes.h"
 #include "analysis/verified.h"
 #include "codegen/interp/elements.h"
+#include "codegen/interp/float_formats.h"
 #include "codegen/interp/interpreter.h"
 #include "codegen/interp/sanitizer.h"
 #include "codegen/runtime/arguments.h"
@@ -43,8 +44,11 @@ Stats statsOf(const runtime::HostBuffer& b) {
   s.min = INFINITY, s.max = -INFINITY;
   double sum = 0;
   uint64_t base = interp::pointerTo(b.elem, b.address());
+  // Formats up to 16 bits through their decode table (a NaN's payload does not matter here).
+  const float* table = isFloatElem(b.elem) ? interp::decodeTable(b.elem) : nullptr;
   for (int64_t k = 0; k < n; ++k) {
-    double v = interp::valueAt(b.elem, base + k * interp::pointerUnit(b.elem));
+    uint64_t at = base + k * interp::pointerUnit(b.elem);
+    double v = table ? table[interp::readBitsAt(b.elem, at)] : interp::valueAt(b.elem, at);
     s.min = std::fmin(s.min, v), s.max = std::fmax(s.max, v);
     sum += v;
   }
