@@ -25,13 +25,12 @@ void assertOp(BlockExec& x, const Operation& op) {
   }
 }
 
-// One printf conversion applied to every element of t ("[a, b, c]" for more than one).
-std::string formatTile(const std::string& spec, const Tile& t) {
+// One printf conversion applied to element k of t.
+std::string formatElement(const std::string& spec, const Tile& t, int64_t k) {
   char conv = spec.back();
   bool isInt = std::string_view("diouxXc").find(conv) != std::string_view::npos;
-  std::string out = t.n == 1 ? "" : "[";
-  for (int64_t k = 0; k < t.n; ++k) {
-    char buf[128];
+  char buf[128];
+  {
     if (isInt) {
       std::string s = spec.substr(0, spec.size() - 1) + "ll" + conv;
       long long v = t.store == Store::Int ? t.ints()[k] : static_cast<long long>(t.asDouble(k));
@@ -44,9 +43,26 @@ std::string formatTile(const std::string& spec, const Tile& t) {
     } else {
       std::snprintf(buf, sizeof buf, spec.c_str(), t.store == Store::Int ? static_cast<double>(t.ints()[k]) : t.asDouble(k));
     }
-    out += (k ? ", " : "") + std::string(buf);
   }
-  return t.n == 1 ? out : out + "]";
+  return buf;
+}
+
+// The conversion applied to every element of t, nested as its shape is (as
+// cuTile prints tiles): a 0-d tile is its value, a 2x2 tile "[[a, b], [c, d]]".
+std::string formatTile(const std::string& spec, const Tile& t) {
+  const std::vector<int64_t>& shape = t.type->shape;
+  if (shape.empty()) return formatElement(spec, t, 0);
+  std::string out;
+  for (int64_t k = 0; k < t.n; ++k) {
+    int64_t opened = 0;  // dimensions starting at k: one "[" each (the innermost last)
+    for (int64_t span = 1, d = static_cast<int64_t>(shape.size()); d-- > 0 && k % (span *= shape[d]) == 0;) ++opened;
+    if (k) out += ", ";
+    out += std::string(opened, '[') + formatElement(spec, t, k);
+    int64_t closed = 0;
+    for (int64_t span = 1, d = static_cast<int64_t>(shape.size()); d-- > 0 && (k + 1) % (span *= shape[d]) == 0;) ++closed;
+    out += std::string(closed, ']');
+  }
+  return out;
 }
 
 // A string attribute's text with MLIR's escapes (\n, \t, \\, \", two hex digits) applied.

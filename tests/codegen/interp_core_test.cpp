@@ -526,6 +526,25 @@ TEST(InterpOpsCore, PrintTkoInEveryBlock) {
   EXPECT_EQ(r.outcome.printed, "[0][1][2]");  // one thread, blocks in grid order
 }
 
+TEST(InterpOpsCore, PrintTkoNestsTilesAsTheirShape) {
+  // As cuTile's test_ct_print_ordering expects of the GPU: a (2, 4) tile is
+  // "[[0, 1, 2, 3], [4, 5, 6, 7]]", a (2, 1) one "[[6], [22]]", a 1-element
+  // 1-d tile "[9]", a 0-d tile its value.
+  std::string program = kernel("", "    %a = iota : tile<8xi32>\n"
+                                   "    %t = reshape %a : tile<8xi32> -> tile<2x4xi32>\n"
+                                   "    %c = constant <i32: [6, 22]> : tile<2xi32>\n"
+                                   "    %k = reshape %c : tile<2xi32> -> tile<2x1xi32>\n"
+                                   "    %one = constant <i32: 9> : tile<1xi32>\n"
+                                   "    %s = constant <i32: 28> : tile<i32>\n"
+                                   "    %c3 = reshape %a : tile<8xi32> -> tile<2x2x2xi32>\n"
+                                   "    %t0 = print_tko \"%d|%d|%d|%d|%d\", %t, %k, %one, %s, %c3"
+                                   " : tile<2x4xi32>, tile<2x1xi32>, tile<1xi32>, tile<i32>, tile<2x2x2xi32> -> token");
+  std::vector<Arg> none;
+  RunResult r = runProgram(program, none);
+  expectRan(r, program);
+  EXPECT_EQ(r.outcome.printed, "[[0, 1, 2, 3], [4, 5, 6, 7]]|[[6], [22]]|[9]|28|[[[0, 1], [2, 3]], [[4, 5], [6, 7]]]");
+}
+
 // --- alloca, tokens -------------------------------------------------------------------------
 
 TEST(InterpOpsCore, AllocaGivesScratchMemory) {
