@@ -120,7 +120,10 @@ llvm::Expected<HostBuffer> generated(const std::string& name, std::optional<Elem
   b.name = "%" + name;
   b.elem = *e;
   b.shape = *shape;
-  if (!elemFromName(parts[2].str())) b.npyDescr = normalizedDescr(parts[2].str());  // as named: <u1 stays <u1
+  if (!elemFromName(parts[2].str())) {  // a NumPy dtype: SHAPE is that array's, as for an @FILE.npy
+    b.npyDescr = normalizedDescr(parts[2].str());  // <u1 stays <u1
+    if (elemBits(*e) == 4) b.shape.back() *= 2;     // two 4-bit elements per byte
+  }
   b.bytes.assign(interp::byteSpanOf(*e, b.elementCount()), 0);
   uint64_t seed = 0;
   if (rand && parts.size() == 4 && parts[3].getAsInteger(0, seed))

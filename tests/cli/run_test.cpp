@@ -196,6 +196,30 @@ TEST(Run, UnsignedAndFortranOrderArraysRunAsTheirBytes) {
   EXPECT_NE(wrong.out.find("holds '<f4' elements, but the argument points to i8"), std::string::npos) << wrong.out;
 }
 
+// zeros:/rand: with a NumPy dtype take the shape of that NumPy array: 8
+// bytes of |u1 are 16 f4E2M1FN values, as an 8-byte .npy file is.
+TEST(Run, ANumpyDtypeShapeCountsItsBytesForFourBitElements) {
+  std::string f = write("f4.tile", R"(cuda_tile.module @m {
+  entry @k(%z: tile<ptr<f4E2M1FN>>) {
+    %zv = make_tensor_view %z, shape = [16], strides = [1] : tensor_view<16xf4E2M1FN, strides=[1]>
+    %zp = make_partition_view %zv : partition_view<tile=(16), tensor_view<16xf4E2M1FN, strides=[1]>>
+    %c0 = constant <i32: 0> : tile<i32>
+    %v = constant <f4E2M1FN: 1.000000e+00> : tile<16xf4E2M1FN>
+    %t = store_view_tko weak %v, %zp[%c0] : tile<16xf4E2M1FN>, partition_view<tile=(16), tensor_view<16xf4E2M1FN, strides=[1]>>, tile<i32> -> token
+    return
+  }
+}
+)");
+  std::string out = tempPath("f4.npy");
+  CliRun bytes = run("run " + f + " --arg z=zeros:8:u1 --out z=" + out);
+  ASSERT_EQ(bytes.status, 0) << bytes.out;
+  std::string npy = readFile(out);
+  EXPECT_NE(npy.find("(8,)"), std::string::npos) << npy.substr(0, 80);  // written back as the 8 bytes it came as
+  EXPECT_EQ(npy.substr(npy.size() - 8), std::string(8, '\x22'));      // 1.0 is 0b0010 in both nibbles
+  CliRun elements = run("run " + f + " --arg z=zeros:8:f4E2M1FN");
+  EXPECT_EQ(elements.status, 2) << "8 f4E2M1FN elements are too few for the 16-element view";
+}
+
 TEST(Run, ALoopPastTheIterationLimitStopsTheRun) {
   std::string f = write("spin.tile", "cuda_tile.module @m {\n  entry @k() {\n    loop {\n      continue\n    }\n    return\n  }\n}\n");
   CliRun r = run("run " + f + " --max-loop-iterations 1000", "", {false, 20});
