@@ -138,13 +138,17 @@ void RaceChecker::run(DiagSink& diags) {
     Group& group = groups[g.first->second];
     Bucket& bucket = buckets[bk.first->second];
     // Back to the last write that surely ran before `b` (its block holds b):
-    // what that write waits for, `b` waits for through it. A read needs only
-    // the writes; a write, every access.
+    // what that write waits for, `b` waits for through it, and an older
+    // access that `b` does not wait for conflicts with that write too. A read
+    // needs only the writes; a write, every access. Not when both are
+    // non-weak: they are morally strong, so that write stands in for no weak
+    // access behind it, and the walk goes on.
     cands.clear();
     const std::vector<size_t>& back = b.writes ? bucket.entries : bucket.writes;
     for (size_t k = back.size(), n = 0; k-- > 0 && n < kWalk; ++n) {
+      const Access& w = all[back[k]];
       cands.push_back(back[k]);
-      if (all[back[k]].writes && visibleAt(all[back[k]].op, b.op)) break;
+      if (w.writes && visibleAt(w.op, b.op) && (w.weak() || b.weak())) break;
     }
     for (size_t n = 0; n < std::min(group.seen, kNearest); ++n)
       if (group.recent[n].second != key) cands.push_back(group.recent[n].first);

@@ -108,7 +108,7 @@ void Sanitizer::accessRange(BlockExec& x, const MemoryEvent& e, const Access& no
   for (uint64_t at = lo; at < hi;) {
     if (it == shadow_.end() || it->first > at) {  // keys nobody accessed yet
       uint64_t gapEnd = it == shadow_.end() ? hi : std::min(it->first, hi);
-      it = shadow_.emplace_hint(it, at, Segment{gapEnd, {}, {}, nullptr});
+      it = shadow_.emplace_hint(it, at, Segment{gapEnd, {}, {}, nullptr, {}});
     }
     update(x, e, now, at, it->second, read, write);
     at = it->second.end;
@@ -125,15 +125,20 @@ void Sanitizer::mergeLeft(Shadow::iterator it) {
   auto left = std::prev(it);
   Segment& l = left->second;
   const Segment& r = it->second;
-  if (l.end != it->first || l.release != r.release || l.reads.size() != r.reads.size()) return;
+  if (l.end != it->first || l.release != r.release || l.reads.size() != r.reads.size() ||
+      l.hidden.size() != r.hidden.size())
+    return;
   if (!l.write.sameEvent(r.write)) return;
   for (size_t i = 0; i < l.reads.size(); ++i)
     if (!l.reads[i].sameEvent(r.reads[i])) return;
+  for (size_t i = 0; i < l.hidden.size(); ++i)
+    if (!l.hidden[i].sameEvent(r.hidden[i])) return;
   auto join = [](Access& a, const Access& b) {
     if (a.run.key0 != b.run.key0 || a.run.lane0 != b.run.lane0 || a.run.step != b.run.step) a.lanes = false;
   };
   join(l.write, r.write);
   for (size_t i = 0; i < l.reads.size(); ++i) join(l.reads[i], r.reads[i]);
+  for (size_t i = 0; i < l.hidden.size(); ++i) join(l.hidden[i], r.hidden[i]);
   l.end = r.end;
   shadow_.erase(it);
 }
@@ -155,8 +160,17 @@ void Sanitizer::update(BlockExec& x, const MemoryEvent& e, const Access& now, ui
     if (!strong && !ordered(other, x, e)) conflict(x, now, other, at, write);
   };
   clash(s.write, true);
+  if (e.atomic)
+    for (const Access& h : s.hidden) clash(h, h.wrote);
   if (write) {
     for (const Access& r : s.reads) clash(r, false);
+    if (!e.atomic) s.hidden.clear();
+    for (Access a : {s.write}) {  // what this write replaces, for the atomics after it
+      a.wrote = true;
+      if (e.atomic && a.block >= 0 && !a.atomic && s.hidden.size() < 8) s.hidden.push_back(a);
+    }
+    for (const Access& r : s.reads)
+      if (e.atomic && !r.atomic && s.hidden.size() < 8) s.hidden.push_back(r);
     s.reads.clear();
     s.write = now;
     s.release = release_;

@@ -98,6 +98,7 @@ private:
     MemoryScope scope = MemoryScope::Device;
     AccessRun run;
     bool lanes = true;
+    bool wrote = false;  // in Segment::hidden: whether it was a write
     std::optional<int64_t> laneAt(uint64_t key) const {
       if (!lanes) return std::nullopt;
       return run.lane0 + (run.step ? static_cast<int64_t>(key - run.key0) / run.step : 0);
@@ -109,6 +110,11 @@ private:
     Access write;                     // the last write (block -1: none)
     std::vector<Access> reads;        // reads since it, one per (block, op)
     std::shared_ptr<std::unordered_map<int64_t, uint32_t>> release;  // the last release's clock here
+    // Weak accesses that an atomic write ordered after them replaced. Keeping
+    // only the last write is sound for a later access unordered with them
+    // because it conflicts with that write too, unless both are atomic: a
+    // later atomic is checked against these as well (until a weak write).
+    std::vector<Access> hidden;
   };
   using Shadow = std::map<uint64_t, Segment>;
 

@@ -106,6 +106,28 @@ TEST(Sanitizer, LanesOfOneAtomicAtOneAddressAreNotAnOverlap) {
   EXPECT_EQ(r.get<int32_t>(r.after, "p")[0], 4);
 }
 
+// A weak load, a CAS that waits for it, an xchg that waits for nothing: the
+// CAS's write replaces the load in shadow memory, but the xchg, atomic like
+// the CAS, still races with the load.
+TEST(Sanitizer, AWeakAccessBehindAnAtomicStillMeetsTheNextAtomic) {
+  std::string text = kernel("%x: tile<ptr<i32>>", R"(
+    %t0 = make_token : token
+    %v, %t1 = load_ptr_tko weak %x token = %t0 : tile<ptr<i32>> -> tile<i32>, token
+    %c, %t2 = atomic_cas_tko relaxed device %x, %v, %v token = %t1 : tile<ptr<i32>>, tile<i32> -> tile<i32>, token
+    %o, %t3 = atomic_rmw_tko relaxed device %x, xchg, %v token = %t0 : tile<ptr<i32>>, tile<i32> -> tile<i32>, token
+)");
+  SpecRun r = runWithSpecs(text, {"x=zeros:1:i32"}, {1, 1, 1}, 1, true);
+  ASSERT_TRUE(r.ok) << r.problem;
+  ASSERT_EQ(r.findings.size(), 1u) << findingsText(r);
+  EXPECT_EQ(r.findings[0].code, "race.unordered");
+  EXPECT_NE(findingsText(r).find("atomic_rmw_tko at line 7"), std::string::npos) << findingsText(r);
+  EXPECT_NE(findingsText(r).find("load_ptr_tko at line 5"), std::string::npos) << findingsText(r);
+  std::string ordered = text;
+  ordered.replace(ordered.find("xchg, %v token = %t0"), 20, "xchg, %v token = %t2");
+  SpecRun fine = runWithSpecs(ordered, {"x=zeros:1:i32"}, {1, 1, 1}, 1, true);
+  EXPECT_TRUE(fine.findings.empty()) << findingsText(fine);
+}
+
 // A tile of 8 over a tensor of 6 without padding_value: lanes 6 and 7 are
 // unspecified. `use` says what happens to the loaded %x before %out is
 // stored to %q.

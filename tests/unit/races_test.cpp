@@ -226,6 +226,29 @@ TEST(Races, AtomicAndWeakLoad) {
             "the other access: this 'atomic_rmw_tko' reads and writes element 0 of %p");
 }
 
+// The CAS waits for the weak load, the xchg for nothing: the CAS and the xchg
+// are morally strong, but the load and the xchg race. The CAS, the last write
+// before the xchg, stands in for no weak access behind it (found by a blind
+// translation's mutant; the sanitizer missed it too).
+TEST(Races, AWeakAccessBehindAnAtomicStillRacesWithTheNextAtomic) {
+  std::string text = kernel("%p: tile<ptr<i32>>",
+                            "    %t0 = make_token : token\n"
+                            "    %v, %t1 = load_ptr_tko weak %p token = %t0 : tile<ptr<i32>> -> tile<i32>, token\n"
+                            "    %c, %t2 = atomic_cas_tko relaxed device %p, %v, %v token = %t1 : tile<ptr<i32>>, "
+                            "tile<i32> -> tile<i32>, token\n"
+                            "    %o, %t3 = atomic_rmw_tko relaxed device %p, xchg, %v token = %t0 : tile<ptr<i32>>, "
+                            "tile<i32> -> tile<i32>, token");
+  Found f = only(text);
+  EXPECT_EQ(f.line, 6u);
+  ASSERT_EQ(f.noteLines.size(), 1u);
+  EXPECT_EQ(f.noteLines[0], 4u);
+  EXPECT_EQ(f.diag.severity, Severity::Error);
+  // Threading the xchg after the CAS orders it after the load too.
+  std::string ordered = text;
+  ordered.replace(ordered.find("xchg, %v token = %t0"), 20, "xchg, %v token = %t2");
+  EXPECT_TRUE(silent(ordered));
+}
+
 // --- what stays silent --------------------------------------------------------------------
 
 TEST(Races, SilentPairs) {
