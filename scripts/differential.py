@@ -14,7 +14,8 @@ directories (default: tests/corpus/checks, checks_clean, real and real/bugs), it
     its --grid and --arg values must agree with the options line), where besides the values
     `tilesight run` takes (zeros:, rand:, @FILE.npy, numbers) a buffer can be
     `--arg NAME=gen:SHAPE:DTYPE:EXPR`: the script writes a .npy whose element at flat index
-    i is the Python expression EXPR (an index list: `gen:4:i32:[0,4,7,12][i]`),
+    i is the Python expression EXPR (an index list: `gen:4:i32:[0,4,7,12][i]`; DTYPE i1, i8..i64,
+    f16, f32, f64; an i1 buffer of all True: `gen:256:i1:1`),
 
 with the chunk written to a temporary file after as many empty lines as precede it in its
 file, so that both tools report the lines of the corpus file. A chunk marked
@@ -101,7 +102,7 @@ def run_spec(lines):
     return "run", shlex.split(spec)
 
 
-NPY_DTYPES = {"i8": ("|i1", "b"), "i16": ("<i2", "h"), "i32": ("<i4", "i"), "i64": ("<i8", "q"),
+NPY_DTYPES = {"i1": ("|b1", "?"), "i8": ("|i1", "b"), "i16": ("<i2", "h"), "i32": ("<i4", "i"), "i64": ("<i8", "q"),
               "f16": ("<f2", "e"), "f32": ("<f4", "f"), "f64": ("<f8", "d")}
 
 
@@ -131,6 +132,8 @@ def expand_args(args, tmp):
                       for i in range(n)]
             if dtype.startswith("f"):
                 values = [float(v) for v in values]
+            elif dtype == "i1":
+                values = [bool(v) for v in values]
             else:
                 values = [int(v) for v in values]
             path = pathlib.Path(tmp) / f"arg_{len(out)}.npy"

@@ -25,6 +25,7 @@ tolerance, the run time) and the totals; exits 1 when a case fails or cannot run
 import argparse
 import concurrent.futures
 import importlib.util
+import json
 import os
 import pathlib
 import re
@@ -124,6 +125,24 @@ def compare(name, out, actual):
     return count, worst, None
 
 
+def run_as_expected(case, p, problems):
+    """Whether the run ended as the case says (exit 0, or a run.fault naming case.fault) and
+    printed what it says; the reasons it did not go to problems."""
+    try:
+        report = json.loads(p.stdout)
+    except ValueError:
+        problems.append(f"exit {p.returncode}: " + (p.stdout + p.stderr).strip()[-2000:])
+        return False
+    faults = [d["message"] for d in report.get("diagnostics", []) if d.get("code") == "run.fault"]
+    if case.fault is None and p.returncode != 0:
+        problems.append(f"exit {p.returncode}: " + (p.stdout + p.stderr).strip()[-2000:])
+    elif case.fault is not None and (p.returncode != 1 or not any(case.fault in m for m in faults)):
+        problems.append(f"expected a run.fault containing {case.fault!r}, got exit {p.returncode} and {faults}")
+    if case.printed is not None and report.get("printed") != case.printed:
+        problems.append(f"printed {report.get('printed')!r}, expected {case.printed!r}")
+    return not problems
+
+
 def run_case(binary, case, source):
     """One row of the table: a dict."""
     row = {"name": case.name, "ok": False, "elements": 0, "worst": 0.0, "seconds": 0.0, "problems": []}
@@ -150,8 +169,7 @@ def run_case(binary, case, source):
             row["problems"].append(f"timed out after {RUN_TIMEOUT_S} s")
             return row
         row["seconds"] = time.monotonic() - start
-        if p.returncode != 0:
-            row["problems"].append(f"exit {p.returncode}: " + (p.stdout + p.stderr).strip()[-2000:])
+        if not run_as_expected(case, p, row["problems"]):
             return row
         for name, out in case.expect.items():
             count, worst, problem = compare(name, out, np.load(outs[name]))

@@ -129,6 +129,8 @@ class Case:
     name: str = ""                  # shown in the table; defaults to the file's stem
     entry: Optional[str] = None
     chunk: Optional[int] = None     # for files of several `// -----` chunks: which one (from 1)
+    printed: Optional[str] = None   # what print_tko prints, exactly (None: not compared)
+    fault: Optional[str] = None     # the run must stop with a run.fault whose message contains this
     extra: Tuple[str, ...] = field(default_factory=tuple)   # more `tilesight run` options
 
 
