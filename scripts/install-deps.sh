@@ -15,8 +15,10 @@ cd "$(dirname "$0")/.."
 # python3-numpy: the NumPy parity test of `tilesight run` (scripts/numpy_parity.py) and the
 # interpreter's benchmark, whose GEMM peer is NumPy's matmul on OpenBLAS (libopenblas0-pthread;
 # without it NumPy falls back to the reference BLAS, 50x slower).
+# ocl-icd-libopencl1, pocl-opencl-icd: OpenCL on the CPU, a device `tilesight devices` lists and the
+# GPU backends' test device (loaded with dlopen at run time; nothing links them).
 PACKAGES=(cmake make g++ llvm-14-dev zlib1g-dev nlohmann-json3-dev libboost-dev libgtest-dev googletest neovim strace python3
-          python3-numpy libopenblas0-pthread nodejs chromium ripgrep)
+          python3-numpy libopenblas0-pthread ocl-icd-libopencl1 pocl-opencl-icd nodejs chromium ripgrep)
 command -v npm >/dev/null || PACKAGES+=(npm)
 [[ -f /usr/include/node/node_api.h ]] || PACKAGES+=(libnode-dev)
 if [[ "${TILESIGHT_EXTRA_PACKAGES:-}" != "" ]]; then

@@ -7,5 +7,6 @@ int runCheck();   // options are the llvm::cl options of the `check` subcommand
 int runLayout();  // the `layout` subcommand
 int runLsp();     // the `lsp` subcommand: the language server
 int runRun();     // the `run` subcommand: the CPU reference interpreter
+int runDevices(); // the `devices` subcommand: what `run` can use
 
 }  // namespace tilesight::cli

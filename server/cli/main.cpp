@@ -12,7 +12,8 @@ int main(int argc, char** argv) {
   tilesight::cli::installCrashHandler();
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream& os) { os << "tilesight " TILESIGHT_VERSION "\n"; });
   llvm::cl::HideUnrelatedOptions({&tilesight::cli::checkCategory(), &tilesight::cli::layoutCategory(),
-                                     &tilesight::cli::lspCategory(), &tilesight::cli::runCategory()});
+                                     &tilesight::cli::lspCategory(), &tilesight::cli::runCategory(),
+                                     &tilesight::cli::devicesCategory()});
   if (!llvm::cl::ParseCommandLineOptions(argc, argv,
                                          "tilesight: language server and static analyzer for CUDA Tile IR\n",
                                          &llvm::errs()))
@@ -21,10 +22,12 @@ int main(int argc, char** argv) {
   if (tilesight::cli::layoutCommand()) return tilesight::cli::runLayout();
   if (tilesight::cli::lspCommand()) return tilesight::cli::runLsp();
   if (tilesight::cli::runCommand()) return tilesight::cli::runRun();
+  if (tilesight::cli::devicesCommand()) return tilesight::cli::runDevices();
   llvm::errs() << "usage: tilesight check [options] FILE... | -\n"
                   "       tilesight layout [--format=text|table|markdown|json|svg] [--at COORD] EXPR\n"
                   "       tilesight lsp [--stdio | --listen HOST:PORT]\n"
                   "       tilesight run FILE [--entry NAME] [--grid X,Y,Z] [--arg NAME=VALUE]... [--out NAME=PATH]...\n"
+                  "       tilesight devices [--format=text|json]\n"
                   "(see tilesight --help)\n";
   return 2;
 }

@@ -53,6 +53,10 @@ struct RunOptions {
 };
 RunOptions runOptions();
 
+llvm::cl::OptionCategory& devicesCategory();
+llvm::cl::SubCommand& devicesSubcommand();
+bool devicesCommand();  // was `devices` given?
+
 llvm::cl::OptionCategory& layoutCategory();
 llvm::cl::SubCommand& layoutSubcommand();
 bool layoutCommand();  // was `layout` given?

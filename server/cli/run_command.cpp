@@ -14,7 +14,10 @@
 #include "codegen/interp/elements.h"
 #include "codegen/interp/float_formats.h"
 #include "codegen/interp/interpreter.h"
+#include "codegen/cuda/driver.h"
+#include "codegen/hip/hip_runtime.h"
 #include "codegen/interp/sanitizer.h"
+#include "codegen/opencl/cl_runtime.h"
 #include "codegen/runtime/arguments.h"
 #include "codegen/runtime/npy.h"
 #include "server/cli/commands.h"
@@ -98,15 +101,36 @@ void report(const RunOptions& o, const std::string& entryName, const std::vector
 
 }  // namespace
 
+// --device NAME[:N] for a GPU runtime: exit 3 saying why it cannot run
+// there (no such device, with the runtime's reason; or no code generator
+// for it yet), 2 for a name that is no device.
+int gpuDevice(const std::string& device) {
+  auto [name, index] = llvm::StringRef(device).split(':');
+  unsigned n = 0;
+  if (!index.empty() && index.getAsInteger(10, n))
+    return usage("--device " + device + ": '" + index.str() + "' is not a device number");
+  std::optional<runtime::BackendReport> report;
+  if (name == "cuda") report = cuda::probe();
+  if (name == "hip") report = hip::probe();
+  if (name == "opencl") report = opencl::probe();
+  if (!report) return usage("--device " + device + " is not a device: auto, cpu, cuda[:N], hip[:N] or opencl[:N]");
+  llvm::errs() << "tilesight run: ";
+  if (n >= report->devices.size())
+    llvm::errs() << "no device " << name << ":" << n << ": "
+                 << (report->reason.empty() ? std::to_string(report->devices.size()) + " " + name.str() + " device(s)"
+                                            : report->reason);
+  else
+    llvm::errs() << report->devices[n].id() << " (" << report->devices[n].name
+                 << ") is there, but this version of tilesight does not generate code for " << name << " yet";
+  llvm::errs() << "; use --device cpu for the reference interpreter (`tilesight devices` lists the devices)\n";
+  return 3;
+}
+
 int runRun() {
   RunOptions o = runOptions();
   if (!o.problem.empty()) return usage(o.problem);
-  if (o.device != "auto" && o.device != "cpu") {
-    llvm::errs() << "tilesight run: device '" << o.device
-                 << "' is not available: this build runs tile programs on the cpu reference interpreter only "
-                    "(the GPU backends are not built yet); use --device cpu\n";
-    return 3;
-  }
+  // auto: a GPU once a GPU code generator exists; today the reference interpreter.
+  if (o.device != "auto" && o.device != "cpu") return gpuDevice(o.device);
   auto buf = llvm::MemoryBuffer::getFile(o.file, /*IsText=*/false);
   if (!buf) return usage("cannot read '" + o.file + "': " + buf.getError().message());
   SourceText src((*buf)->getBuffer().str());

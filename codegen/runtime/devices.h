@@ -1,0 +1,38 @@
+#pragma once
+// The devices `tilesight run` can use (DESIGN §3 `devices`): the CPU
+// reference interpreter always, and what each GPU runtime reports when it is
+// installed — or why it is not available. Probing loads the runtimes with
+// dlopen and asks them; it runs no kernel.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilesight::runtime {
+
+enum class Backend { Cpu, Cuda, Hip, OpenCL };
+std::string_view backendName(Backend b);  // "cpu", "cuda", "hip", "opencl"
+
+struct Device {
+  Backend backend = Backend::Cpu;
+  int index = 0;             // within its backend
+  std::string name;          // what the runtime calls it
+  std::string arch;          // sm_90, gfx90a, the OpenCL version, the CPU's vector extensions
+  uint64_t memoryBytes = 0;  // 0: not known
+  bool gpu = false;
+  std::string id() const;    // "cpu", "cuda:0", "opencl:1"
+};
+
+// One runtime: the library it loaded and its devices, or why it has none.
+struct BackendReport {
+  Backend backend = Backend::Cpu;
+  std::string library;  // the shared library that loaded (empty for cpu or when none did)
+  std::string reason;   // empty when it has devices; else why not, and what to do
+  std::vector<Device> devices;
+};
+
+BackendReport probeCpu();
+// Every backend, cpu first.
+std::vector<BackendReport> probeDevices();
+
+}  // namespace tilesight::runtime
