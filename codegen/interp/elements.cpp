@@ -189,7 +189,7 @@ void fillDense(Tile& t, const DenseValues& v) {
         break;
     }
   }
-  if (n < t.n && n == 1) switch (t.store) {  // copies keep the bits (a NaN's payload too)
+  if (n < t.n && v.size()) switch (t.store) {  // copies keep the bits (a NaN's payload too)
       case Store::Int: std::fill(t.ints() + 1, t.ints() + t.n, t.ints()[0]); break;
       case Store::F32: std::fill(t.f32() + 1, t.f32() + t.n, t.f32()[0]); break;
       case Store::F64: std::fill(t.f64() + 1, t.f64() + t.n, t.f64()[0]); break;

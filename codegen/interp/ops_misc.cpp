@@ -30,21 +30,27 @@ std::string formatElement(const std::string& spec, const Tile& t, int64_t k) {
   char conv = spec.back();
   bool isInt = std::string_view("diouxXc").find(conv) != std::string_view::npos;
   char buf[128];
-  {
-    if (isInt) {
-      std::string s = spec.substr(0, spec.size() - 1) + "ll" + conv;
-      long long v = t.store == Store::Int ? t.ints()[k] : static_cast<long long>(t.asDouble(k));
-      // The unsigned conversions see the integer's own bits, as C's printf sees
-      // an int (narrower integers promoted to 32 bits): %x of an i32 -1 is
-      // ffffffff, not the 64 bits the value is held in here.
-      if (t.store == Store::Int && std::string_view("ouxX").find(conv) != std::string_view::npos)
-        v = static_cast<long long>(unsignedOf(std::max(32u, intBits(t.elem)), v));
-      std::snprintf(buf, sizeof buf, s.c_str(), v);
-    } else {
-      std::snprintf(buf, sizeof buf, spec.c_str(), t.store == Store::Int ? static_cast<double>(t.ints()[k]) : t.asDouble(k));
-    }
+  if (isInt) {
+    std::string s = spec.substr(0, spec.size() - 1) + "ll" + conv;
+    long long v = t.store == Store::Int ? t.ints()[k] : static_cast<long long>(t.asDouble(k));
+    // The unsigned conversions see the integer's own bits, as C's printf sees
+    // an int (narrower integers promoted to 32 bits): %x of an i32 -1 is
+    // ffffffff, not the 64 bits the value is held in here.
+    if (t.store == Store::Int && std::string_view("ouxX").find(conv) != std::string_view::npos)
+      v = static_cast<long long>(unsignedOf(std::max(32u, intBits(t.elem)), v));
+    std::snprintf(buf, sizeof buf, s.c_str(), v);
+  } else {
+    std::snprintf(buf, sizeof buf, spec.c_str(), t.store == Store::Int ? static_cast<double>(t.ints()[k]) : t.asDouble(k));
   }
   return buf;
+}
+
+// How many dimensions of `shape` (innermost first) have a boundary at flat
+// index k: the brackets that open before element k, or close before k + 1.
+int64_t boundariesAt(const std::vector<int64_t>& shape, int64_t k) {
+  int64_t n = 0;
+  for (int64_t span = 1, d = static_cast<int64_t>(shape.size()); d-- > 0 && k % (span *= shape[d]) == 0;) ++n;
+  return n;
 }
 
 // The conversion applied to every element of t, nested as its shape is (as
@@ -53,15 +59,9 @@ std::string formatTile(const std::string& spec, const Tile& t) {
   const std::vector<int64_t>& shape = t.type->shape;
   if (shape.empty()) return formatElement(spec, t, 0);
   std::string out;
-  for (int64_t k = 0; k < t.n; ++k) {
-    int64_t opened = 0;  // dimensions starting at k: one "[" each (the innermost last)
-    for (int64_t span = 1, d = static_cast<int64_t>(shape.size()); d-- > 0 && k % (span *= shape[d]) == 0;) ++opened;
-    if (k) out += ", ";
-    out += std::string(opened, '[') + formatElement(spec, t, k);
-    int64_t closed = 0;
-    for (int64_t span = 1, d = static_cast<int64_t>(shape.size()); d-- > 0 && (k + 1) % (span *= shape[d]) == 0;) ++closed;
-    out += std::string(closed, ']');
-  }
+  for (int64_t k = 0; k < t.n; ++k)
+    out += (k ? ", " : "") + std::string(boundariesAt(shape, k), '[') + formatElement(spec, t, k) +
+           std::string(boundariesAt(shape, k + 1), ']');
   return out;
 }
 

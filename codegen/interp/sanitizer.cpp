@@ -164,13 +164,16 @@ void Sanitizer::update(BlockExec& x, const MemoryEvent& e, const Access& now, ui
     for (const Access& h : s.hidden) clash(h, h.wrote);
   if (write) {
     for (const Access& r : s.reads) clash(r, false);
-    if (!e.atomic) s.hidden.clear();
-    for (Access a : {s.write}) {  // what this write replaces, for the atomics after it
-      a.wrote = true;
-      if (e.atomic && a.block >= 0 && !a.atomic && s.hidden.size() < 8) s.hidden.push_back(a);
+    if (e.atomic) {  // the weak accesses this write replaces, for the atomics after it
+      if (s.write.block >= 0 && !s.write.atomic && s.hidden.size() < 8) {
+        s.hidden.push_back(s.write);
+        s.hidden.back().wrote = true;
+      }
+      for (const Access& r : s.reads)
+        if (!r.atomic && s.hidden.size() < 8) s.hidden.push_back(r);
+    } else {
+      s.hidden.clear();
     }
-    for (const Access& r : s.reads)
-      if (e.atomic && !r.atomic && s.hidden.size() < 8) s.hidden.push_back(r);
     s.reads.clear();
     s.write = now;
     s.release = release_;

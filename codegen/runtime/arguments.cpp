@@ -89,6 +89,15 @@ void fillRandom(HostBuffer& b, uint64_t seed) {
   }
 }
 
+// The element shape of a NumPy array of `shape` holding elements of e (the
+// inverse of npyShapeOf: 4-bit elements go two to a byte).
+std::vector<int64_t> elementShape(std::vector<int64_t> shape, Elem e) {
+  if (elemBits(e) != 4) return shape;
+  if (shape.empty()) shape = {1};
+  shape.back() *= 2;
+  return shape;
+}
+
 // The element type a .npy descr holds when nothing else says (a list's
 // arrays): every descr of npyDescrOf but |u1, which several formats share.
 std::optional<Elem> elemOfDescr(const std::string& descr) {
@@ -122,7 +131,7 @@ llvm::Expected<HostBuffer> generated(const std::string& name, std::optional<Elem
   b.shape = *shape;
   if (!elemFromName(parts[2].str())) {  // a NumPy dtype: SHAPE is that array's, as for an @FILE.npy
     b.npyDescr = normalizedDescr(parts[2].str());  // <u1 stays <u1
-    if (elemBits(*e) == 4) b.shape.back() *= 2;     // two 4-bit elements per byte
+    b.shape = elementShape(b.shape, *e);
   }
   b.bytes.assign(interp::byteSpanOf(*e, b.elementCount()), 0);
   uint64_t seed = 0;
@@ -155,13 +164,9 @@ llvm::Expected<HostBuffer> fromFile(const std::string& name, std::optional<Elem>
   HostBuffer b;
   b.name = "%" + name;
   b.elem = *e;
-  b.shape = a->shape;
+  b.shape = elementShape(a->shape, *e);
   b.npyDescr = normalizedDescr(a->descr);
   b.fortranOrder = a->fortranOrder;
-  if (elemBits(*e) == 4) {  // two elements per byte
-    if (b.shape.empty()) b.shape = {1};
-    b.shape.back() *= 2;
-  }
   b.bytes = std::move(a->data);
   return b;
 }
@@ -257,6 +262,12 @@ llvm::Expected<const Operation*> selectEntry(const Program& p, const std::string
   for (const Operation* e : entries)
     if (e->attr("sym_name")->s == wanted) return e;
   return problem("no entry " + wanted + " (the file has " + names + ")");
+}
+
+std::vector<int64_t> npyShapeOf(const HostBuffer& b) {
+  std::vector<int64_t> shape = b.shape;
+  if (elemBits(b.elem) == 4 && !shape.empty()) shape.back() /= 2;
+  return shape;
 }
 
 std::vector<std::pair<std::string, HostBuffer*>> dataBuffers(const std::vector<ArgValue>& args) {

@@ -42,6 +42,10 @@ llvm::Expected<std::vector<ArgValue>> bindArguments(const Program& p, const Oper
 // arguments, and each array of a list as NAME[K] (not the list's words).
 std::vector<std::pair<std::string, HostBuffer*>> dataBuffers(const std::vector<ArgValue>& args);
 
+// The shape of the NumPy array that holds b's bytes: b's shape, but 4-bit
+// elements go two to a byte along the last dimension.
+std::vector<int64_t> npyShapeOf(const HostBuffer& b);
+
 // The NumPy dtype (descr) that holds elements of e in a .npy file (DESIGN §3).
 std::string npyDescrOf(Elem e);
 

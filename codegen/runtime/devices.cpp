@@ -21,6 +21,12 @@ std::string_view backendName(Backend b) {
   return "cpu";
 }
 
+std::optional<Backend> backendNamed(std::string_view name) {
+  for (Backend b : {Backend::Cpu, Backend::Cuda, Backend::Hip, Backend::OpenCL})
+    if (backendName(b) == name) return b;
+  return std::nullopt;
+}
+
 std::string Device::id() const {
   return backend == Backend::Cpu ? "cpu" : std::string(backendName(backend)) + ":" + std::to_string(index);
 }
@@ -45,8 +51,6 @@ std::string cpuVectors() {
   return out;
 }
 
-}  // namespace
-
 BackendReport probeCpu() {
   Device d;
   d.name = cpuModel() + ", " + std::to_string(std::max(1u, std::thread::hardware_concurrency())) +
@@ -57,8 +61,20 @@ BackendReport probeCpu() {
   return BackendReport{Backend::Cpu, "", "", {d}};
 }
 
+}  // namespace
+
+BackendReport probe(Backend b) {
+  switch (b) {
+    case Backend::Cpu: return probeCpu();
+    case Backend::Cuda: return cuda::probe();
+    case Backend::Hip: return hip::probe();
+    case Backend::OpenCL: return opencl::probe();
+  }
+  return probeCpu();
+}
+
 std::vector<BackendReport> probeDevices() {
-  return {probeCpu(), cuda::probe(), hip::probe(), opencl::probe()};
+  return {probe(Backend::Cpu), probe(Backend::Cuda), probe(Backend::Hip), probe(Backend::OpenCL)};
 }
 
 }  // namespace tilesight::runtime

@@ -4,6 +4,7 @@
 // installed — or why it is not available. Probing loads the runtimes with
 // dlopen and asks them; it runs no kernel.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +13,7 @@ namespace tilesight::runtime {
 
 enum class Backend { Cpu, Cuda, Hip, OpenCL };
 std::string_view backendName(Backend b);  // "cpu", "cuda", "hip", "opencl"
+std::optional<Backend> backendNamed(std::string_view name);
 
 struct Device {
   Backend backend = Backend::Cpu;
@@ -31,7 +33,7 @@ struct BackendReport {
   std::vector<Device> devices;
 };
 
-BackendReport probeCpu();
+BackendReport probe(Backend b);
 // Every backend, cpu first.
 std::vector<BackendReport> probeDevices();
 

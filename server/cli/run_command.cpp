@@ -14,11 +14,9 @@
 #include "codegen/interp/elements.h"
 #include "codegen/interp/float_formats.h"
 #include "codegen/interp/interpreter.h"
-#include "codegen/cuda/driver.h"
-#include "codegen/hip/hip_runtime.h"
 #include "codegen/interp/sanitizer.h"
-#include "codegen/opencl/cl_runtime.h"
 #include "codegen/runtime/arguments.h"
+#include "codegen/runtime/devices.h"
 #include "codegen/runtime/npy.h"
 #include "server/cli/commands.h"
 #include "server/cli/json_text.h"
@@ -67,7 +65,9 @@ Diagnostic faultDiagnostic(const interp::RunOutcome& r) {
   return Diagnostic{{r.faultAt, r.faultAt}, Severity::Error, "run.fault", block + ": " + r.fault, {}, {}};
 }
 
-void report(const RunOptions& o, const std::string& entryName, const std::vector<runtime::ArgValue>& args,
+using DataBuffers = std::vector<std::pair<std::string, runtime::HostBuffer*>>;
+
+void report(const RunOptions& o, const std::string& entryName, const DataBuffers& data,
             const std::vector<double>& times, const interp::RunOutcome& r, const FileReport& diags) {
   std::vector<double> sorted = times;
   std::sort(sorted.begin(), sorted.end());
@@ -75,7 +75,7 @@ void report(const RunOptions& o, const std::string& entryName, const std::vector
   llvm::raw_ostream& os = llvm::outs();
   if (o.format == RunFormat::Json) {
     json outputs = json::array();
-    for (const auto& [name, b] : runtime::dataBuffers(args)) {
+    for (const auto& [name, b] : data) {
       Stats s = statsOf(*b);
       outputs.push_back({{"name", name}, {"shape", b->shape}, {"dtype", std::string(elemName(b->elem))},
                          {"min", s.min}, {"max", s.max}, {"mean", s.mean}});
@@ -88,7 +88,7 @@ void report(const RunOptions& o, const std::string& entryName, const std::vector
   }
   os << r.printed;
   if (!diags.diagnostics.empty()) printText(os, diags, false);
-  for (const auto& [name, b] : runtime::dataBuffers(args)) {
+  for (const auto& [name, b] : data) {
     Stats s = statsOf(*b);
     os << name << "  " << shapeText(b->shape) << "  " << elemName(b->elem) << "  min "
        << llvm::format("%g", s.min) << "  max " << llvm::format("%g", s.max) << "  mean "
@@ -99,8 +99,6 @@ void report(const RunOptions& o, const std::string& entryName, const std::vector
      << "\n";
 }
 
-}  // namespace
-
 // --device NAME[:N] for a GPU runtime: exit 3 saying why it cannot run
 // there (no such device, with the runtime's reason; or no code generator
 // for it yet), 2 for a name that is no device.
@@ -109,22 +107,23 @@ int gpuDevice(const std::string& device) {
   unsigned n = 0;
   if (!index.empty() && index.getAsInteger(10, n))
     return usage("--device " + device + ": '" + index.str() + "' is not a device number");
-  std::optional<runtime::BackendReport> report;
-  if (name == "cuda") report = cuda::probe();
-  if (name == "hip") report = hip::probe();
-  if (name == "opencl") report = opencl::probe();
-  if (!report) return usage("--device " + device + " is not a device: auto, cpu, cuda[:N], hip[:N] or opencl[:N]");
+  std::optional<runtime::Backend> backend = runtime::backendNamed(name);
+  if (!backend || *backend == runtime::Backend::Cpu)
+    return usage("--device " + device + " is not a device: auto, cpu, cuda[:N], hip[:N] or opencl[:N]");
+  runtime::BackendReport found = runtime::probe(*backend);
   llvm::errs() << "tilesight run: ";
-  if (n >= report->devices.size())
+  if (n >= found.devices.size())
     llvm::errs() << "no device " << name << ":" << n << ": "
-                 << (report->reason.empty() ? std::to_string(report->devices.size()) + " " + name.str() + " device(s)"
-                                            : report->reason);
+                 << (found.reason.empty() ? std::to_string(found.devices.size()) + " " + name.str() + " device(s)"
+                                            : found.reason);
   else
-    llvm::errs() << report->devices[n].id() << " (" << report->devices[n].name
+    llvm::errs() << found.devices[n].id() << " (" << found.devices[n].name
                  << ") is there, but this version of tilesight does not generate code for " << name << " yet";
   llvm::errs() << "; use --device cpu for the reference interpreter (`tilesight devices` lists the devices)\n";
   return 3;
 }
+
+}  // namespace
 
 int runRun() {
   RunOptions o = runOptions();
@@ -158,7 +157,7 @@ int runRun() {
   auto args = runtime::bindArguments(p, **entry, o.args, memory);
   if (!args) return usage(llvm::toString(args.takeError()));
   if (llvm::Error e = runtime::checkViewsFit(p, **entry, *args)) return usage(llvm::toString(std::move(e)));
-  std::vector<std::pair<std::string, runtime::HostBuffer*>> data = runtime::dataBuffers(*args);
+  DataBuffers data = runtime::dataBuffers(*args);
   for (const auto& [name, path] : o.outs)
     if (std::none_of(data.begin(), data.end(), [&](const auto& d) { return d.first == name; }))
       return usage("--out " + name + "=" + path + ": the entry has no pointer argument %" + name +
@@ -187,15 +186,14 @@ int runRun() {
   if (sanitizer)
     for (Diagnostic& d : sanitizer->diagnostics()) diags.diagnostics.push_back(std::move(d));
   if (!r.ok) diags.diagnostics.push_back(faultDiagnostic(r));
-  report(o, (*entry)->attr("sym_name")->s, *args, times, r, diags);
+  report(o, (*entry)->attr("sym_name")->s, data, times, r, diags);
   for (const auto& [name, path] : o.outs) {
     for (const auto& [bufferName, b] : data) {
       if (bufferName != name) continue;
       runtime::NpyArray arr;
       arr.descr = b->npyDescr.empty() ? runtime::npyDescrOf(b->elem) : b->npyDescr;
       arr.fortranOrder = b->fortranOrder;
-      arr.shape = b->shape;
-      if (elemBits(b->elem) == 4 && !arr.shape.empty()) arr.shape.back() /= 2;
+      arr.shape = runtime::npyShapeOf(*b);
       arr.data = b->bytes;
       if (llvm::Error e = runtime::writeNpy(path, arr)) return usage(llvm::toString(std::move(e)));
     }
