@@ -16,9 +16,10 @@ cd "$(dirname "$0")/.."
 # interpreter's benchmark, whose GEMM peer is NumPy's matmul on OpenBLAS (libopenblas0-pthread;
 # without it NumPy falls back to the reference BLAS, 50x slower).
 # ocl-icd-libopencl1, pocl-opencl-icd: OpenCL on the CPU, a device `tilesight devices` lists and the
-# GPU backends' test device (loaded with dlopen at run time; nothing links them).
+# GPU backends' test device (loaded with dlopen at run time; nothing links them). libamdhip64-5:
+# ROCm 5.2's HIP runtime, which holds hiprtc: the HIP output's compile-only check (no AMD GPU needed).
 PACKAGES=(cmake make g++ llvm-14-dev zlib1g-dev nlohmann-json3-dev libboost-dev libgtest-dev googletest neovim strace python3
-          python3-numpy libopenblas0-pthread ocl-icd-libopencl1 pocl-opencl-icd nodejs chromium ripgrep)
+          python3-numpy libopenblas0-pthread ocl-icd-libopencl1 pocl-opencl-icd libamdhip64-5 nodejs chromium ripgrep)
 command -v npm >/dev/null || PACKAGES+=(npm)
 [[ -f /usr/include/node/node_api.h ]] || PACKAGES+=(libnode-dev)
 if [[ "${TILESIGHT_EXTRA_PACKAGES:-}" != "" ]]; then

@@ -143,9 +143,11 @@ def run_as_expected(case, p, problems):
     return not problems
 
 
-def run_case(binary, case, source):
-    """One row of the table: a dict."""
-    row = {"name": case.name, "ok": False, "elements": 0, "worst": 0.0, "seconds": 0.0, "problems": []}
+def run_case(binary, case, source, device=None):
+    """One row of the table: a dict. With a device, the run also compares itself with the CPU
+    reference (--check); a kernel the SIMT lowering does not handle (exit 3) is `unlowered`."""
+    row = {"name": case.name, "ok": False, "elements": 0, "worst": 0.0, "seconds": 0.0, "problems": [],
+           "unlowered": None}
     with tempfile.TemporaryDirectory(prefix="parity-") as d:
         tmp = pathlib.Path(d)
         path = source
@@ -161,7 +163,13 @@ def run_case(binary, case, source):
         for name in case.expect:
             outs[name] = tmp / (re.sub(r"[^A-Za-z0-9_]", "_", name) + ".out.npy")
             cmd += ["--out", f"{name}={outs[name]}"]
-        cmd += list(case.extra)
+        extra = list(case.extra)
+        if device:
+            if "--sanitize" in extra:
+                row["unlowered"] = "a --sanitize case (cpu only)"
+                return row
+            extra = [a for a in extra if a != "--deterministic"] + ["--device", device] + (["--check"] if case.check else [])
+        cmd += extra
         start = time.monotonic()
         try:
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
@@ -169,6 +177,9 @@ def run_case(binary, case, source):
             row["problems"].append(f"timed out after {RUN_TIMEOUT_S} s")
             return row
         row["seconds"] = time.monotonic() - start
+        if device and p.returncode == 3:
+            row["unlowered"] = p.stderr.strip().splitlines()[0] if p.stderr.strip() else "exit 3"
+            return row
         if not run_as_expected(case, p, row["problems"]):
             return row
         for name, out in case.expect.items():
@@ -188,10 +199,18 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--external", default=os.environ.get("TILESIGHT_DUMPS_DIR") or None,
                     help="folder with the real compiler dumps that EXTERNAL names (default: $TILESIGHT_DUMPS_DIR)")
+    ap.add_argument("--device", help="run on this device (opencl, opencl:N, ...) with --check against the CPU reference")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     o = ap.parse_args()
 
+    if o.device:
+        devices = json.loads(subprocess.run([o.binary, "devices", "--format=json"], capture_output=True, text=True).stdout)
+        want = o.device if ":" in o.device else o.device + ":0"
+        if not any(d["id"] == want for d in devices["devices"]):
+            why = next((b["reason"] for b in devices["backends"] if b["name"] == o.device.split(":")[0]), "")
+            print(f"skip: no device {want}: {why}")
+            return 77
     work, skipped = [], []
     for stem, mod in load_modules(o.only):
         rng = np.random.default_rng(_seed(stem))
@@ -212,13 +231,15 @@ def main():
 
     rows = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, o.jobs)) as pool:
-        futures = [pool.submit(run_case, o.binary, c, s) for c, s in work]
+        futures = [pool.submit(run_case, o.binary, c, s, o.device) for c, s in work]
         for f in futures:
             rows.append(f.result())
 
     if o.markdown:
         print("| case | result | elements compared | worst error / tolerance | run (s) |")
         print("|---|---|---|---|---|")
+    unlowered = [r for r in rows if r["unlowered"]]
+    rows = [r for r in rows if not r["unlowered"]]
     for r in rows:
         status = "ok" if r["ok"] else "FAIL"
         worst = "exact" if r["ok"] and r["worst"] == 0 else f"{r['worst']:.3g}"
@@ -229,10 +250,14 @@ def main():
         if not r["ok"] or o.verbose:
             for p in r["problems"]:
                 print("     " + p.replace("\n", "\n     "))
+    for r in unlowered:
+        print(f"not run on {o.device}: {r['name']}: {r['unlowered']}")
     for stem, why in skipped:
         print(f"skip {stem}: {why}")
     failed = sum(not r["ok"] for r in rows)
-    print(f"numpy parity: {len(rows) - failed} passed, {failed} failed, {len(skipped)} skipped")
+    where = f" on {o.device}" if o.device else ""
+    print(f"numpy parity{where}: {len(rows) - failed} passed, {failed} failed, "
+          f"{len(unlowered)} not lowered, {len(skipped)} skipped")
     return 1 if failed or not rows else 0
 
 

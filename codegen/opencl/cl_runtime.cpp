@@ -38,6 +38,24 @@ std::string text(F info, H handle, cl_uint what) {
 
 }  // namespace
 
+std::vector<std::pair<void*, void*>> deviceHandles(const runtime::DynamicLibrary& lib) {
+  std::vector<std::pair<void*, void*>> out;
+  auto platforms = lib.get<GetPlatformIds>("clGetPlatformIDs");
+  auto devices = lib.get<GetDeviceIds>("clGetDeviceIDs");
+  cl_uint n = 0;
+  if (!platforms || !devices || platforms(0, nullptr, &n) != 0 || n == 0) return out;
+  std::vector<PlatformId> ids(n);
+  platforms(n, ids.data(), nullptr);
+  for (PlatformId p : ids) {
+    cl_uint m = 0;
+    if (devices(p, kDeviceTypeAll, 0, nullptr, &m) != 0 || m == 0) continue;
+    std::vector<DeviceId> devs(m);
+    devices(p, kDeviceTypeAll, m, devs.data(), nullptr);
+    for (DeviceId d : devs) out.emplace_back(p, d);
+  }
+  return out;
+}
+
 runtime::BackendReport probe() {
   runtime::BackendReport report{runtime::Backend::OpenCL, "", "", {}};
   runtime::DynamicLibrary lib({"libOpenCL.so.1"});
@@ -62,26 +80,18 @@ runtime::BackendReport probe() {
                         : "clGetPlatformIDs failed: error " + std::to_string(e);
     return report;
   }
-  std::vector<PlatformId> ids(n);
-  platforms(n, ids.data(), nullptr);
-  for (PlatformId p : ids) {
-    cl_uint m = 0;
-    if (devices(p, kDeviceTypeAll, 0, nullptr, &m) != 0 || m == 0) continue;
-    std::vector<DeviceId> devs(m);
-    devices(p, kDeviceTypeAll, m, devs.data(), nullptr);
-    for (DeviceId d : devs) {
-      cl_ulong type = 0, memory = 0;
-      deviceInfo(d, kDeviceType, sizeof type, &type, nullptr);
-      deviceInfo(d, kDeviceGlobalMemSize, sizeof memory, &memory, nullptr);
-      runtime::Device dev;
-      dev.backend = runtime::Backend::OpenCL;
-      dev.index = static_cast<int>(report.devices.size());
-      dev.name = text(deviceInfo, d, kDeviceName) + " (" + text(platformInfo, p, kPlatformName) + ")";
-      dev.arch = text(deviceInfo, d, kDeviceVersion);
-      dev.memoryBytes = memory;
-      dev.gpu = (type & kDeviceTypeGpu) != 0;
-      report.devices.push_back(dev);
-    }
+  for (auto [p, d] : deviceHandles(lib)) {
+    cl_ulong type = 0, memory = 0;
+    deviceInfo(d, kDeviceType, sizeof type, &type, nullptr);
+    deviceInfo(d, kDeviceGlobalMemSize, sizeof memory, &memory, nullptr);
+    runtime::Device dev;
+    dev.backend = runtime::Backend::OpenCL;
+    dev.index = static_cast<int>(report.devices.size());
+    dev.name = text(deviceInfo, d, kDeviceName) + " (" + text(platformInfo, p, kPlatformName) + ")";
+    dev.arch = text(deviceInfo, d, kDeviceVersion);
+    dev.memoryBytes = memory;
+    dev.gpu = (type & kDeviceTypeGpu) != 0;
+    report.devices.push_back(dev);
   }
   if (report.devices.empty()) report.reason = "no OpenCL platform has a device";
   return report;

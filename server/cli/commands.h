@@ -8,5 +8,6 @@ int runLayout();  // the `layout` subcommand
 int runLsp();     // the `lsp` subcommand: the language server
 int runRun();     // the `run` subcommand: the CPU reference interpreter
 int runDevices(); // the `devices` subcommand: what `run` can use
+int runEmit();    // the `emit` subcommand: generated GPU source
 
 }  // namespace tilesight::cli

@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream& os) { os << "tilesight " TILESIGHT_VERSION "\n"; });
   llvm::cl::HideUnrelatedOptions({&tilesight::cli::checkCategory(), &tilesight::cli::layoutCategory(),
                                      &tilesight::cli::lspCategory(), &tilesight::cli::runCategory(),
-                                     &tilesight::cli::devicesCategory()});
+                                     &tilesight::cli::devicesCategory(), &tilesight::cli::emitCategory()});
   if (!llvm::cl::ParseCommandLineOptions(argc, argv,
                                          "tilesight: language server and static analyzer for CUDA Tile IR\n",
                                          &llvm::errs()))
@@ -23,10 +23,12 @@ int main(int argc, char** argv) {
   if (tilesight::cli::lspCommand()) return tilesight::cli::runLsp();
   if (tilesight::cli::runCommand()) return tilesight::cli::runRun();
   if (tilesight::cli::devicesCommand()) return tilesight::cli::runDevices();
+  if (tilesight::cli::emitCommand()) return tilesight::cli::runEmit();
   llvm::errs() << "usage: tilesight check [options] FILE... | -\n"
                   "       tilesight layout [--format=text|table|markdown|json|svg] [--at COORD] EXPR\n"
                   "       tilesight lsp [--stdio | --listen HOST:PORT]\n"
                   "       tilesight run FILE [--entry NAME] [--grid X,Y,Z] [--arg NAME=VALUE]... [--out NAME=PATH]...\n"
+                  "       tilesight emit FILE --target cuda|hip|opencl [--entry NAME] [--arch ARCH] [-o PATH]\n"
                   "       tilesight devices [--format=text|json]\n"
                   "(see tilesight --help)\n";
   return 2;

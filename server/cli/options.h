@@ -44,6 +44,7 @@ struct RunOptions {
   std::vector<std::string> args;  // NAME=VALUE
   std::vector<std::pair<std::string, std::string>> outs;  // NAME, PATH
   bool sanitize = false;
+  bool check = false;  // compare a device run with the CPU reference
   RunFormat format = RunFormat::Text;
   unsigned repeat = 1;
   unsigned threads = 0;
@@ -56,6 +57,10 @@ RunOptions runOptions();
 llvm::cl::OptionCategory& devicesCategory();
 llvm::cl::SubCommand& devicesSubcommand();
 bool devicesCommand();  // was `devices` given?
+
+llvm::cl::OptionCategory& emitCategory();
+llvm::cl::SubCommand& emitSubcommand();
+bool emitCommand();  // was `emit` given?
 
 llvm::cl::OptionCategory& layoutCategory();
 llvm::cl::SubCommand& layoutSubcommand();

@@ -2,9 +2,11 @@
 // the arguments, run on the CPU reference interpreter, report the outputs.
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <cmath>
 #include <optional>
 
+#include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -13,14 +15,20 @@
 #include "analysis/verified.h"
 #include "codegen/interp/elements.h"
 #include "codegen/interp/float_formats.h"
+#include "codegen/interp/block_exec.h"
 #include "codegen/interp/interpreter.h"
 #include "codegen/interp/sanitizer.h"
+#include "codegen/opencl/cl_launch.h"
 #include "codegen/runtime/arguments.h"
+#include "codegen/runtime/compare.h"
 #include "codegen/runtime/devices.h"
 #include "codegen/runtime/npy.h"
+#include "codegen/simt/lower.h"
+#include "codegen/simt/print.h"
 #include "server/cli/commands.h"
 #include "server/cli/json_text.h"
 #include "server/cli/options.h"
+#include "server/cli/program_input.h"
 #include "server/cli/report.h"
 
 namespace tilesight::cli {
@@ -67,7 +75,13 @@ Diagnostic faultDiagnostic(const interp::RunOutcome& r) {
 
 using DataBuffers = std::vector<std::pair<std::string, runtime::HostBuffer*>>;
 
-void report(const RunOptions& o, const std::string& entryName, const DataBuffers& data,
+// Where a run ran: "cpu" or a device id, its name, the compile time.
+struct Ran {
+  std::string id = "cpu", name;
+  double compileMs = 0;
+};
+
+void report(const RunOptions& o, const Ran& ran, const std::string& entryName, const DataBuffers& data,
             const std::vector<double>& times, const interp::RunOutcome& r, const FileReport& diags) {
   std::vector<double> sorted = times;
   std::sort(sorted.begin(), sorted.end());
@@ -80,8 +94,8 @@ void report(const RunOptions& o, const std::string& entryName, const DataBuffers
       outputs.push_back({{"name", name}, {"shape", b->shape}, {"dtype", std::string(elemName(b->elem))},
                          {"min", s.min}, {"max", s.max}, {"mean", s.mean}});
     }
-    json j = {{"device", "cpu"}, {"entry", entryName}, {"grid", o.grid}, {"compile_ms", 0.0},
-              {"run_ms", median}, {"outputs", outputs}, {"printed", r.printed},
+    json j = {{"device", ran.id}, {"entry", entryName}, {"grid", o.grid}, {"compile_ms", ran.compileMs},
+              {"run_ms", median}, {"outputs", outputs}, {"device_name", ran.name}, {"printed", r.printed},
               {"diagnostics", diagnosticsJson({diags})}};
     os << jsonText(j, 2) << "\n";
     return;
@@ -94,15 +108,28 @@ void report(const RunOptions& o, const std::string& entryName, const DataBuffers
        << llvm::format("%g", s.min) << "  max " << llvm::format("%g", s.max) << "  mean "
        << llvm::format("%g", s.mean) << "\n";
   }
-  os << "device cpu  entry " << entryName << "  grid " << o.grid[0] << "," << o.grid[1] << "," << o.grid[2]
+  os << "device " << ran.id << (ran.name.empty() ? "" : " (" + ran.name + ")") << "  entry " << entryName << "  grid " << o.grid[0] << "," << o.grid[1] << "," << o.grid[2]
+     << (ran.id == "cpu" ? "" : "  compile " + std::string(llvm::formatv("{0:f1}", ran.compileMs)) + " ms")
      << "  run " << llvm::format("%.3f", median) << " ms" << (times.size() > 1 ? " (median of " + std::to_string(times.size()) + ")" : "")
      << "\n";
 }
 
-// --device NAME[:N] for a GPU runtime: exit 3 saying why it cannot run
-// there (no such device, with the runtime's reason; or no code generator
-// for it yet), 2 for a name that is no device.
-int gpuDevice(const std::string& device) {
+// The device a run asked for: the cpu, or a GPU runtime's device N.
+struct DeviceChoice {
+  runtime::Backend backend = runtime::Backend::Cpu;
+  unsigned index = 0;
+};
+
+// --device: 0 and the choice, 2 for a name that is no device, 3 (said
+// why) for a device that is not there or that run cannot launch on yet.
+// auto takes the first OpenCL GPU, else the cpu.
+int chooseDevice(const std::string& device, DeviceChoice& out) {
+  if (device == "cpu") return 0;
+  if (device == "auto") {
+    for (const runtime::Device& d : runtime::probe(runtime::Backend::OpenCL).devices)
+      if (d.gpu) return out = {runtime::Backend::OpenCL, static_cast<unsigned>(d.index)}, 0;
+    return 0;
+  }
   auto [name, index] = llvm::StringRef(device).split(':');
   unsigned n = 0;
   if (!index.empty() && index.getAsInteger(10, n))
@@ -111,16 +138,100 @@ int gpuDevice(const std::string& device) {
   if (!backend || *backend == runtime::Backend::Cpu)
     return usage("--device " + device + " is not a device: auto, cpu, cuda[:N], hip[:N] or opencl[:N]");
   runtime::BackendReport found = runtime::probe(*backend);
+  if (n < found.devices.size() && *backend == runtime::Backend::OpenCL) return out = {*backend, n}, 0;
   llvm::errs() << "tilesight run: ";
   if (n >= found.devices.size())
     llvm::errs() << "no device " << name << ":" << n << ": "
                  << (found.reason.empty() ? std::to_string(found.devices.size()) + " " + name.str() + " device(s)"
                                             : found.reason);
   else
-    llvm::errs() << found.devices[n].id() << " (" << found.devices[n].name
-                 << ") is there, but this version of tilesight does not generate code for " << name << " yet";
-  llvm::errs() << "; use --device cpu for the reference interpreter (`tilesight devices` lists the devices)\n";
+    llvm::errs() << found.devices[n].id() << " (" << found.devices[n].name << ") is there, but launching on " << name
+                 << " is not implemented yet (`tilesight emit --target " << name << "` prints the kernel)";
+  llvm::errs() << "; use --device cpu for the reference interpreter or opencl (`tilesight devices` lists the devices)\n";
   return 3;
+}
+
+int deviceFailed(const std::string& why) {
+  llvm::errs() << "tilesight run: " << why << "\n";
+  return 3;
+}
+
+// The bytes an OpenCL kernel takes for a scalar argument.
+std::vector<uint8_t> scalarBytes(const simt::Param& prm, const runtime::ArgValue& a) {
+  std::vector<uint8_t> b;
+  auto put = [&](auto v) {
+    b.resize(sizeof v);
+    std::memcpy(b.data(), &v, sizeof v);
+  };
+  if (prm.kind == simt::Param::Float) {
+    if (prm.bits == 64) put(a.f);
+    else put(static_cast<float>(a.f));
+  } else if (prm.bits == 64) put(static_cast<int64_t>(a.i));
+  else if (prm.bits == 16) put(static_cast<int16_t>(a.i));
+  else if (prm.bits == 8) put(static_cast<int8_t>(a.i));
+  else put(static_cast<int32_t>(a.i));
+  return b;
+}
+
+// A run on an OpenCL device: lower, print, build and launch; the outcome
+// as the interpreter's would be (a fault from the kernel's status words).
+int runOnOpenCL(const RunOptions& o, const VerifiedProgram& verified, const Operation& entry,
+                const std::vector<runtime::ArgValue>& args, unsigned device, Ran& ran, std::vector<double>& times,
+                interp::RunOutcome& r) {
+  auto kernel = simt::lower(verified, entry);
+  if (!kernel) return deviceFailed(llvm::toString(kernel.takeError()));
+  opencl::Launch l;
+  l.source = simt::printKernel(*kernel, simt::Target::OpenCL);
+  l.kernel = kernel->name;
+  l.threads = kernel->threads;
+  l.stageBytes = kernel->stageBytes;
+  l.grid = o.grid;
+  l.repeat = o.repeat;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].items.empty())
+      return deviceFailed("%" + args[i].name + " is a list of arrays: lists run on --device cpu only for now");
+    opencl::KernelArg ka;
+    if (kernel->params[i].kind == simt::Param::Pointer) ka.buffer = args[i].buffer;
+    else ka.scalar = scalarBytes(kernel->params[i], args[i]);
+    l.args.push_back(std::move(ka));
+  }
+  opencl::LaunchResult res = opencl::launch(static_cast<int>(device), l);
+  if (!res.error.empty()) return deviceFailed("opencl:" + std::to_string(device) + ": " + res.error);
+  ran = {"opencl:" + std::to_string(device), res.device, res.compileMs};
+  times = res.runMs;
+  if (res.status[0] > 0 && static_cast<size_t>(res.status[0]) <= kernel->faults.size()) {
+    r.ok = false;
+    r.fault = kernel->faults[res.status[0] - 1];
+    r.faultBlock = interp::blockAt(o.grid, res.status[1]);
+  }
+  return 0;
+}
+
+// --check: the CPU reference from the same inputs, compared with what the
+// device left in the data buffers (which are put back afterwards).
+void checkAgainstReference(const VerifiedProgram& verified, const Operation& entry, const std::vector<runtime::ArgValue>& args,
+                           runtime::AddressSpace& memory, const std::vector<std::vector<uint8_t>>& initial,
+                           const RunOptions& o, const DataBuffers& data, FileReport& diags) {
+  std::vector<std::vector<uint8_t>> device;
+  for (size_t k = 0; k < initial.size(); ++k) device.push_back(memory.buffers()[k]->bytes), memory.buffers()[k]->bytes = initial[k];
+  interp::LaunchOptions launch;
+  launch.grid = o.grid;
+  launch.deterministic = true;
+  launch.maxLoopIterations = o.maxLoopIterations;
+  interp::RunOutcome ref = interp::runEntry(verified, entry, interp::entryArguments(args), memory, launch);
+  std::vector<runtime::HostBuffer> want;
+  for (const auto& [name, b] : data) want.push_back(*b);
+  for (size_t k = 0; k < initial.size(); ++k) memory.buffers()[k]->bytes = device[k];
+  uint32_t at = entry.range.begin;
+  if (!ref.ok) {
+    diags.diagnostics.push_back(Diagnostic{{at, at}, Severity::Warning, "run.check",
+                                           "--check: the CPU reference stopped: " + ref.fault, {}, {}});
+    return;
+  }
+  for (size_t i = 0; i < data.size(); ++i)
+    if (auto m = runtime::compareBuffers(*data[i].second, want[i]))
+      diags.diagnostics.push_back(Diagnostic{{at, at}, Severity::Error, "run.check",
+                                             "--check: " + data[i].first + " differs from the CPU reference: " + m->text(), {}, {}});
 }
 
 }  // namespace
@@ -128,29 +239,14 @@ int gpuDevice(const std::string& device) {
 int runRun() {
   RunOptions o = runOptions();
   if (!o.problem.empty()) return usage(o.problem);
-  // auto: a GPU once a GPU code generator exists; today the reference interpreter.
-  if (o.device != "auto" && o.device != "cpu") return gpuDevice(o.device);
-  auto buf = llvm::MemoryBuffer::getFile(o.file, /*IsText=*/false);
-  if (!buf) return usage("cannot read '" + o.file + "': " + buf.getError().message());
-  SourceText src((*buf)->getBuffer().str());
-  Analysis a = analyze(src.text());
-  FileReport diags{o.file, &src, {}};
-  // Errors of the language (syntax, type) stop the run; the static checks'
-  // findings do not: running the program is how they are confirmed.
-  for (const Diagnostic& d : a.diagnostics) {
-    const CodeInfo* code = findCode(d.code);
-    if (d.severity == Severity::Error && code && code->languageRule) diags.diagnostics.push_back(d);
-  }
-  if (!diags.diagnostics.empty() || a.chunks.empty()) {
-    printText(llvm::outs(), diags, false);
-    return 1;
-  }
-  VerifiedProgram::Result vp = VerifiedProgram::of(a, a.chunks[0]);
-  if (!vp.program) {
-    for (const std::string& reason : vp.reasons) llvm::errs() << o.file << ": " << reason << "\n";
-    return 1;
-  }
-  const Program& p = vp.program->program();
+  DeviceChoice device;
+  if (int status = chooseDevice(o.device, device)) return status;
+  if (o.sanitize && device.backend != runtime::Backend::Cpu) return usage("--sanitize runs on --device cpu only");
+  ProgramInput in;
+  if (int status = loadProgram("run", o.file, in)) return status;
+  FileReport& diags = in.diags;
+  const VerifiedProgram& verified = *in.program;
+  const Program& p = verified.program();
   auto entry = runtime::selectEntry(p, o.entry);
   if (!entry) return usage(llvm::toString(entry.takeError()));
   runtime::AddressSpace memory;
@@ -165,6 +261,13 @@ int runRun() {
   // Every buffer so far is an argument's (globals and alloca come with the run).
   std::vector<std::vector<uint8_t>> initial;
   for (const auto& b : memory.buffers()) initial.push_back(b->bytes);
+  Ran ran;
+  std::vector<double> times;
+  interp::RunOutcome r;
+  if (device.backend == runtime::Backend::OpenCL) {
+    if (int status = runOnOpenCL(o, verified, **entry, *args, device.index, ran, times, r)) return status;
+    if (o.check && r.ok) checkAgainstReference(verified, **entry, *args, memory, initial, o, data, diags);
+  } else {
   interp::LaunchOptions launch;
   launch.grid = o.grid;
   launch.threads = o.threads;
@@ -173,20 +276,19 @@ int runRun() {
   std::optional<interp::Sanitizer> sanitizer;
   if (o.sanitize) launch.sanitizer = &sanitizer.emplace(p, memory);
   std::vector<interp::RtValue> values = interp::entryArguments(*args);
-  std::vector<double> times;
-  interp::RunOutcome r;
   for (unsigned i = 0; i < (o.sanitize ? 1u : o.repeat); ++i) {
     for (size_t k = 0; k < initial.size(); ++k)  // every repetition starts from the given inputs
       memory.buffers()[k]->bytes = initial[k];
     auto start = std::chrono::steady_clock::now();
-    r = interp::runEntry(*vp.program, **entry, values, memory, launch);
+    r = interp::runEntry(verified, **entry, values, memory, launch);
     times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     if (!r.ok) break;
   }
   if (sanitizer)
     for (Diagnostic& d : sanitizer->diagnostics()) diags.diagnostics.push_back(std::move(d));
+  }
   if (!r.ok) diags.diagnostics.push_back(faultDiagnostic(r));
-  report(o, (*entry)->attr("sym_name")->s, data, times, r, diags);
+  report(o, ran, (*entry)->attr("sym_name")->s, data, times, r, diags);
   for (const auto& [name, path] : o.outs) {
     for (const auto& [bufferName, b] : data) {
       if (bufferName != name) continue;

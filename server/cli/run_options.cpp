@@ -32,6 +32,8 @@ cl::list<std::string> outOpt("out", cl::desc("Write pointer argument NAME's buff
                              cl::value_desc("NAME=PATH.npy"), cl::sub(runSubcommand()), cl::cat(runCategory()));
 cl::opt<bool> sanitizeOpt("sanitize", cl::desc("Check every access at run time (cpu only)"),
                           cl::sub(runSubcommand()), cl::cat(runCategory()));
+cl::opt<bool> checkOpt("check", cl::desc("On a GPU device: compare every output with the CPU reference (exit 1 when one differs)"),
+                       cl::sub(runSubcommand()), cl::cat(runCategory()));
 cl::opt<RunFormat> formatOpt("format", cl::desc("Output format"), cl::init(RunFormat::Text),
                              cl::values(clEnumValN(RunFormat::Text, "text", "one line per output, then the times"),
                                         clEnumValN(RunFormat::Json, "json", "one JSON object")),
@@ -59,6 +61,7 @@ RunOptions runOptions() {
   o.device = deviceOpt;
   o.args.assign(argOpt.begin(), argOpt.end());
   o.sanitize = sanitizeOpt;
+  o.check = checkOpt;
   o.format = formatOpt;
   o.repeat = repeatOpt;
   o.threads = threadsOpt;

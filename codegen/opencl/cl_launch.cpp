@@ -1,0 +1,170 @@
+#include "codegen/opencl/cl_launch.h"
+
+#include <chrono>
+
+#include "codegen/opencl/cl_runtime.h"
+#include "codegen/runtime/dynamic_library.h"
+
+namespace tilesight::opencl {
+
+namespace {
+
+// From CL/cl.h (OpenCL 3.0).
+using cl_int = int32_t;
+using cl_uint = uint32_t;
+using cl_ulong = uint64_t;
+using Handle = void*;
+constexpr cl_uint kDeviceName = 0x102B, kDeviceLocalMemSize = 0x1023, kProgramBuildLog = 0x1183;
+constexpr cl_ulong kMemReadWrite = 1, kMemCopyHostPtr = 1 << 5;
+
+struct Api {
+  explicit Api(const runtime::DynamicLibrary& lib) {
+#define TS_CL(name) name = lib.get<decltype(name)>(#name); ok = ok && name;
+    TS_CL(clCreateContext) TS_CL(clCreateCommandQueue) TS_CL(clCreateProgramWithSource) TS_CL(clBuildProgram)
+    TS_CL(clGetProgramBuildInfo) TS_CL(clCreateKernel) TS_CL(clCreateBuffer) TS_CL(clSetKernelArg)
+    TS_CL(clEnqueueNDRangeKernel) TS_CL(clEnqueueReadBuffer) TS_CL(clEnqueueWriteBuffer) TS_CL(clFinish)
+    TS_CL(clReleaseMemObject) TS_CL(clReleaseKernel) TS_CL(clReleaseProgram) TS_CL(clReleaseCommandQueue)
+    TS_CL(clReleaseContext) TS_CL(clGetDeviceInfo)
+#undef TS_CL
+  }
+  bool ok = true;
+  Handle (*clCreateContext)(const intptr_t*, cl_uint, const Handle*, void (*)(const char*, const void*, size_t, void*), void*, cl_int*);
+  Handle (*clCreateCommandQueue)(Handle, Handle, cl_ulong, cl_int*);
+  Handle (*clCreateProgramWithSource)(Handle, cl_uint, const char**, const size_t*, cl_int*);
+  cl_int (*clBuildProgram)(Handle, cl_uint, const Handle*, const char*, void (*)(Handle, void*), void*);
+  cl_int (*clGetProgramBuildInfo)(Handle, Handle, cl_uint, size_t, void*, size_t*);
+  Handle (*clCreateKernel)(Handle, const char*, cl_int*);
+  Handle (*clCreateBuffer)(Handle, cl_ulong, size_t, void*, cl_int*);
+  cl_int (*clSetKernelArg)(Handle, cl_uint, size_t, const void*);
+  cl_int (*clEnqueueNDRangeKernel)(Handle, Handle, cl_uint, const size_t*, const size_t*, const size_t*, cl_uint, const Handle*, Handle*);
+  cl_int (*clEnqueueReadBuffer)(Handle, Handle, cl_uint, size_t, size_t, void*, cl_uint, const Handle*, Handle*);
+  cl_int (*clEnqueueWriteBuffer)(Handle, Handle, cl_uint, size_t, size_t, const void*, cl_uint, const Handle*, Handle*);
+  cl_int (*clFinish)(Handle);
+  cl_int (*clReleaseMemObject)(Handle);
+  cl_int (*clReleaseKernel)(Handle);
+  cl_int (*clReleaseProgram)(Handle);
+  cl_int (*clReleaseCommandQueue)(Handle);
+  cl_int (*clReleaseContext)(Handle);
+  cl_int (*clGetDeviceInfo)(Handle, cl_uint, size_t, void*, size_t*);
+};
+
+// Releases what a launch created, whatever way it ends.
+struct Session {
+  explicit Session(const Api& api) : api(api) {}
+  ~Session() {
+    for (Handle m : buffers) api.clReleaseMemObject(m);
+    if (kernel) api.clReleaseKernel(kernel);
+    if (program) api.clReleaseProgram(program);
+    if (queue) api.clReleaseCommandQueue(queue);
+    if (context) api.clReleaseContext(context);
+  }
+  const Api& api;
+  Handle context = nullptr, queue = nullptr, program = nullptr, kernel = nullptr;
+  std::vector<Handle> buffers;
+};
+
+std::string failed(const char* what, cl_int e) { return std::string(what) + " failed: OpenCL error " + std::to_string(e); }
+
+double msSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+LaunchResult launch(int device, const Launch& l) {
+  LaunchResult r;
+  runtime::DynamicLibrary lib({"libOpenCL.so.1"});
+  std::vector<std::pair<Handle, Handle>> devices = deviceHandles(lib);
+  if (device < 0 || static_cast<size_t>(device) >= devices.size()) {
+    r.error = "no OpenCL device " + std::to_string(device) + ": " + probe().reason;
+    return r;
+  }
+  Api api(lib);
+  if (!api.ok) {
+    r.error = "libOpenCL.so.1 lacks an entry point tilesight needs";
+    return r;
+  }
+  Handle dev = devices[device].second;
+  char name[256] = {0};
+  api.clGetDeviceInfo(dev, kDeviceName, sizeof name - 1, name, nullptr);
+  r.device = name;
+  cl_ulong local = 0;
+  api.clGetDeviceInfo(dev, kDeviceLocalMemSize, sizeof local, &local, nullptr);
+  if (l.stageBytes > local) {
+    r.error = "the kernel stages " + std::to_string(l.stageBytes) + " bytes per work-group; " + r.device + " has " +
+              std::to_string(local) + " bytes of local memory";
+    return r;
+  }
+  Session s(api);
+  cl_int e = 0;
+  s.context = api.clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &e);
+  if (!s.context) return r.error = failed("clCreateContext", e), r;
+  s.queue = api.clCreateCommandQueue(s.context, dev, 0, &e);
+  if (!s.queue) return r.error = failed("clCreateCommandQueue", e), r;
+  auto start = std::chrono::steady_clock::now();
+  const char* text = l.source.c_str();
+  s.program = api.clCreateProgramWithSource(s.context, 1, &text, nullptr, &e);
+  if (!s.program) return r.error = failed("clCreateProgramWithSource", e), r;
+  e = api.clBuildProgram(s.program, 1, &dev, "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt", nullptr, nullptr);
+  if (e != 0) {
+    size_t size = 0;
+    api.clGetProgramBuildInfo(s.program, dev, kProgramBuildLog, 0, nullptr, &size);
+    std::string log(size, '\0');
+    api.clGetProgramBuildInfo(s.program, dev, kProgramBuildLog, size, log.data(), nullptr);
+    r.error = "the OpenCL compiler of " + r.device + " rejected the generated kernel (error " + std::to_string(e) +
+              "):\n" + log;
+    return r;
+  }
+  s.kernel = api.clCreateKernel(s.program, l.kernel.c_str(), &e);
+  if (!s.kernel) return r.error = failed("clCreateKernel", e), r;
+  r.compileMs = msSince(start);
+  // Buffers: one per pointer argument, then the status words.
+  std::vector<Handle> mems;
+  for (const KernelArg& a : l.args) {
+    if (!a.buffer) {
+      mems.push_back(nullptr);
+      continue;
+    }
+    size_t bytes = std::max<size_t>(a.buffer->bytes.size(), 8);
+    Handle m = api.clCreateBuffer(s.context, kMemReadWrite, bytes, nullptr, &e);
+    if (!m) return r.error = failed("clCreateBuffer", e), r;
+    s.buffers.push_back(m);
+    mems.push_back(m);
+  }
+  Handle status = api.clCreateBuffer(s.context, kMemReadWrite, 8, nullptr, &e);
+  if (!status) return r.error = failed("clCreateBuffer", e), r;
+  s.buffers.push_back(status);
+  for (size_t i = 0; i < l.args.size(); ++i) {
+    const KernelArg& a = l.args[i];
+    e = a.buffer ? api.clSetKernelArg(s.kernel, static_cast<cl_uint>(i), sizeof(Handle), &mems[i])
+                 : api.clSetKernelArg(s.kernel, static_cast<cl_uint>(i), a.scalar.size(), a.scalar.data());
+    if (e != 0) return r.error = failed("clSetKernelArg", e), r;
+  }
+  if ((e = api.clSetKernelArg(s.kernel, static_cast<cl_uint>(l.args.size()), sizeof(Handle), &status)) != 0)
+    return r.error = failed("clSetKernelArg", e), r;
+  size_t local3[3] = {l.threads, 1, 1};
+  size_t global3[3] = {static_cast<size_t>(l.grid[0]) * l.threads, static_cast<size_t>(l.grid[1]), static_cast<size_t>(l.grid[2])};
+  for (unsigned rep = 0; rep < l.repeat; ++rep) {
+    for (size_t i = 0; i < l.args.size(); ++i)
+      if (l.args[i].buffer && !l.args[i].buffer->bytes.empty() &&
+          (e = api.clEnqueueWriteBuffer(s.queue, mems[i], 1, 0, l.args[i].buffer->bytes.size(), l.args[i].buffer->bytes.data(), 0, nullptr, nullptr)) != 0)
+        return r.error = failed("clEnqueueWriteBuffer", e), r;
+    int32_t zero[2] = {0, 0};
+    if ((e = api.clEnqueueWriteBuffer(s.queue, status, 1, 0, 8, zero, 0, nullptr, nullptr)) != 0)
+      return r.error = failed("clEnqueueWriteBuffer", e), r;
+    auto t = std::chrono::steady_clock::now();
+    if ((e = api.clEnqueueNDRangeKernel(s.queue, s.kernel, 3, nullptr, global3, local3, 0, nullptr, nullptr)) != 0)
+      return r.error = failed("clEnqueueNDRangeKernel", e), r;
+    if ((e = api.clFinish(s.queue)) != 0) return r.error = failed("clFinish", e), r;
+    r.runMs.push_back(msSince(t));
+  }
+  for (size_t i = 0; i < l.args.size(); ++i)
+    if (l.args[i].buffer && !l.args[i].buffer->bytes.empty() &&
+        (e = api.clEnqueueReadBuffer(s.queue, mems[i], 1, 0, l.args[i].buffer->bytes.size(), l.args[i].buffer->bytes.data(), 0, nullptr, nullptr)) != 0)
+      return r.error = failed("clEnqueueReadBuffer", e), r;
+  if ((e = api.clEnqueueReadBuffer(s.queue, status, 1, 0, 8, r.status.data(), 0, nullptr, nullptr)) != 0)
+    return r.error = failed("clEnqueueReadBuffer", e), r;
+  return r;
+}
+
+}  // namespace tilesight::opencl

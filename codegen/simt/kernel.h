@@ -1,0 +1,62 @@
+#pragma once
+// The SIMT lowering's own small IR: one kernel for one entry, run by the
+// threads of one block (CUDA block, HIP workgroup, OpenCL work-group) per
+// tile block. Statements are structured (element loops, counted and
+// unbounded loops, ifs, barriers); their leaf statements and expressions are
+// in a portable C subset whose target-dependent parts are spelled with TS_
+// macros and ts_ helpers (prelude.cpp), so one tree prints as CUDA C++,
+// HIP C++ or OpenCL C (print.cpp).
+//
+// Distribution (docs/codegen.md): a tile of N > 1 elements is spread
+// cyclically, row-major element k on thread k mod T in slot k / T of a
+// per-thread array, so consecutive elements of a row go to consecutive
+// threads and global accesses along a contiguous last dimension coalesce. A
+// tile of one element, every view and every scalar is uniform: each thread
+// holds the same value. Ops that move elements between threads (broadcast,
+// permute, cat, extract, reduce, scan, matrix products, gathers) go through
+// the block's staging memory with barriers.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tilesight::simt {
+
+enum class Target { Cuda, Hip, OpenCL };
+const char* targetName(Target t);  // "cuda", "hip", "opencl"
+
+struct Stmt {
+  enum Kind {
+    Code,      // text: one statement (or a declaration)
+    Barrier,   // every thread of the block waits here; block memory and global memory are ordered
+    Elements,  // body runs for each element k < count this thread owns (slot j); `k` and `j` in scope
+    Loop,      // text: a loop header ("for (...)", "while (1)"); body
+    If,        // text: the condition; body, orElse
+    Scope,     // body in braces
+  };
+  Kind kind = Code;
+  std::string text;
+  int64_t count = 0;
+  std::vector<Stmt> body, orElse;
+};
+
+struct Param {
+  enum Kind { Pointer, Integer, Float } kind = Integer;
+  std::string name;   // the entry argument's name, without %
+  std::string ctype;  // of a scalar: ts_i32, float, double, ...
+  unsigned bits = 0;  // of a scalar: its width (i1 is 1, passed as a 32-bit int)
+};
+
+struct Kernel {
+  std::string name;             // the entry's symbol
+  std::vector<Param> params;    // in entry order; the status word pointer follows them
+  unsigned threads = 32;        // per block
+  uint64_t stageBytes = 0;      // block staging memory (shared / local)
+  std::vector<std::string> constants;  // constant tables, declared before the body
+  std::vector<Stmt> body;
+  // Status words the kernel writes (hidden last argument, 2 x i32, zero on
+  // entry): [0] = 1 + the id of the first failing op (assert, division by
+  // zero), [1] = the linear block id that failed.
+  std::vector<std::string> faults;  // message of op id i (index = id)
+};
+
+}  // namespace tilesight::simt

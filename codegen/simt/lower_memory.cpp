@@ -1,0 +1,380 @@
+// Memory: pointer tiles (offset, loads, stores, atomics) and views
+// (tensor_view, partition/strided/gather views, their shapes, loads, stores
+// and atomic reductions). Every element is accessed by the thread that owns
+// it; a one-element tile is read by every thread but written by thread 0
+// alone. A barrier before and after each write orders it with the block's
+// other accesses, as the tile block's single logical thread would (tokens
+// only ever ask for less).
+#include "analysis/ir/attr_values.h"
+#include "codegen/simt/lowerer.h"
+
+namespace tilesight::simt {
+
+namespace {
+
+std::string num(int64_t v) { return std::to_string(v); }
+
+Elem pointeeOf(const Lowerer& L, ValueId ptrs) { return L.type(ptrs)->element->elem; }
+
+std::string byteSize(Elem e) { return num(elemBits(e) <= 8 ? 1 : elemBits(e) / 8); }
+
+// Runs fill for each element of shape n (k, j in scope), or once for a
+// one-element value: by every thread (reads) or by thread 0 (writes).
+void perElement(Lowerer& L, int64_t n, bool writes, const std::function<void()>& fill) {
+  if (n > 1) L.elements(n, fill);
+  else if (writes) L.nest(Stmt{Stmt::If, "ts_tid == 0"}, fill);
+  else L.nest(Stmt{Stmt::Scope}, fill);
+}
+
+// The element of value v for the current element (k) of an access over a
+// tile of the same shape; an absent optional operand gives `otherwise`.
+std::string elementOf(Lowerer& L, const Operand* o, const std::string& otherwise) {
+  return o ? L.at(o->value) : otherwise;
+}
+
+// --- atomics ----------------------------------------------------------------------------
+
+std::string bitsExpr(Elem e, const std::string& x) {
+  switch (e) {
+    case Elem::F32: return "TS_F32_BITS(" + x + ")";
+    case Elem::F64: return "TS_F64_BITS(" + x + ")";
+    case Elem::I32: return "(ts_u32)" + x;
+    default: return "(ts_u64)" + x;
+  }
+}
+std::string valueExpr(Elem e, const std::string& x) {
+  switch (e) {
+    case Elem::F32: return "TS_BITS_F32(" + x + ")";
+    case Elem::F64: return "TS_BITS_F64(" + x + ")";
+    case Elem::I32: return "(ts_i32)" + x;
+    default: return "(ts_i64)" + x;
+  }
+}
+
+// The new value an atomic of `mode` stores, from the old value o and the argument v.
+std::string combine(AtomicMode mode, Elem e, const std::string& o, const std::string& v) {
+  bool f = isFloatElem(e);
+  std::string T = f ? (e == Elem::F64 ? "double" : "float") : e == Elem::I32 ? "ts_i32" : "ts_i64";
+  std::string U = e == Elem::I32 ? "ts_u32" : "ts_u64";
+  std::string B = num(elemBits(e));
+  switch (mode) {
+    case AtomicMode::Add:
+    case AtomicMode::AddF:
+      return f ? std::string(e == Elem::F64 ? "TS_ADDD(" : "TS_ADDF(") + o + ", " + v + ")" : "(" + T + ")((" + U + ")" + o + " + (" + U + ")" + v + ")";
+    case AtomicMode::And: return "(" + T + ")(" + o + " & " + v + ")";
+    case AtomicMode::Or: return "(" + T + ")(" + o + " | " + v + ")";
+    case AtomicMode::Xor: return "(" + T + ")(" + o + " ^ " + v + ")";
+    case AtomicMode::Max: case AtomicMode::Min: case AtomicMode::UMax: case AtomicMode::UMin: {
+      if (f) return std::string(e == Elem::F64 ? "ts_maxmind(" : "ts_maxminf(") + o + ", " + v + ", " + (mode == AtomicMode::Max ? "1" : "0") + ", 0)";
+      bool max = mode == AtomicMode::Max || mode == AtomicMode::UMax;
+      bool sgn = mode == AtomicMode::Max || mode == AtomicMode::Min;
+      std::string less = "ts_lt((ts_i64)" + o + ", (ts_i64)" + v + ", " + B + ", " + (sgn ? "1" : "0") + ")";
+      return "(" + less + " ? " + (max ? v : o) + " : " + (max ? o : v) + ")";
+    }
+    case AtomicMode::Xchg: return v;
+  }
+  return v;
+}
+
+// Statements of one atomic read-modify-write at `addr` (a ts_u64 expression);
+// the old value ends in `old` (declared by the caller, held type).
+void atomicAt(Lowerer& L, const Operation& op, Elem e, const std::string& addr, const std::function<std::string(const std::string&)>& next) {
+  if (e != Elem::I32 && e != Elem::I64 && e != Elem::F32 && e != Elem::F64)
+    L.unsupported(op, "atomics on " + std::string(elemName(e)) + " (32- and 64-bit elements only)");
+  bool wide = elemBits(e) == 64;
+  std::string U = wide ? "ts_u64" : "ts_u32";
+  L.code("TS_GLOBAL " + U + "* ap = (TS_GLOBAL " + U + "*)(" + addr + ");");
+  L.code(U + " cur = *(volatile TS_GLOBAL " + U + "*)ap, prev;");
+  L.code("do { prev = cur; cur = TS_CAS" + std::string(wide ? "64" : "32") + "(ap, prev, (" + U + ")" +
+         bitsExpr(e, next(valueExpr(e, "prev"))) + "); } while (cur != prev);");
+  L.code("old = " + valueExpr(e, "prev") + ";");
+}
+
+std::string fenceFor(const Operation& op, bool before) {
+  MemoryOrdering o = orderingOf(op).value_or(MemoryOrdering::Relaxed);
+  bool need = before ? (o == MemoryOrdering::Release || o == MemoryOrdering::AcqRel)
+                     : (o == MemoryOrdering::Acquire || o == MemoryOrdering::AcqRel);
+  if (!need) return "";
+  MemoryScope s = scopeOf(op).value_or(MemoryScope::Device);
+  return "TS_FENCE(" + std::string(s == MemoryScope::TlBlk ? "0" : s == MemoryScope::Device ? "1" : "2") + ");";
+}
+
+// An atomic over a tile of pointers (rmw or cas), its old values the result.
+void pointerAtomic(Lowerer& L, const Operation& op, bool cas) {
+  ValueId ptrs = operandValue(op, "pointers"), r = op.results[0];
+  Elem e = pointeeOf(L, ptrs);
+  const Operand* mask = operandOf(op, "mask");
+  std::string T = L.held(L.type(r));
+  L.declare(r);
+  AtomicMode mode = attrValue<AtomicMode>(op, "mode").value_or(AtomicMode::Add);
+  bool uniform = !L.cyclic(r);
+  L.barrier();
+  auto body = [&] {
+    std::string before = fenceFor(op, true), after = fenceFor(op, false);
+    // A masked-off lane returns cmp from a CAS (Ops.td), 0 from an RMW (the interpreter's choice).
+    L.code(T + " old = " + (cas ? L.at(operandValue(op, "cmp")) : "0") + ";");
+    L.nest(Stmt{Stmt::If, elementOf(L, mask, "1")}, [&] {
+      if (!before.empty()) L.code(before);
+      if (cas) {
+        std::string U = elemBits(e) == 64 ? "ts_u64" : "ts_u32";
+        if (elemBits(e) != 32 && elemBits(e) != 64) L.unsupported(op, "atomic_cas on " + std::string(elemName(e)));
+        L.code("old = " + valueExpr(e == Elem::F32 || e == Elem::F64 ? e : elemBits(e) == 64 ? Elem::I64 : Elem::I32,
+                                    "TS_CAS" + std::string(elemBits(e) == 64 ? "64" : "32") + "((TS_GLOBAL " + U + "*)(" +
+                                        L.at(ptrs) + "), (" + U + ")" + bitsExpr(e, L.at(operandValue(op, "cmp"))) + ", (" + U +
+                                        ")" + bitsExpr(e, L.at(operandValue(op, "val"))) + ")") + ";");
+      } else {
+        std::string v = L.at(operandValue(op, "arg"));
+        atomicAt(L, op, e, L.at(ptrs), [&](const std::string& o) { return combine(mode, e, o, v); });
+      }
+      if (!after.empty()) L.code(after);
+    });
+    if (uniform) L.code("TS_STAGE(" + T + ", 0)[0] = old;");
+    else L.code(L.at(r) + " = old;");
+  };
+  perElement(L, L.count(r), true, body);
+  L.barrier();
+  if (uniform) {
+    L.needStage(8);
+    L.code(L.name(r) + " = TS_STAGE(" + T + ", 0)[0];");
+  }
+}
+
+// --- pointers -----------------------------------------------------------------------------
+
+void offset(Lowerer& L, const Operation& op) {
+  ValueId p = operandValue(op, "ptr"), o = operandValue(op, "offset"), r = op.results[0];
+  std::string size = byteSize(pointeeOf(L, p));
+  L.declare(r);
+  auto f = [&] {
+    std::string ptr = L.cyclic(p) ? L.at(p) : L.name(p), off = L.cyclic(o) ? L.at(o) : L.name(o);
+    L.code(L.at(r) + " = " + ptr + " + (ts_u64)((ts_i64)" + off + " * " + size + ");");
+  };
+  if (L.cyclic(r)) L.elements(L.count(r), f);
+  else f();
+}
+
+std::string loadExpr(Elem e, const std::string& addr, uint32_t at) {
+  return Lowerer::fromMemory(e, "TS_LD(" + Lowerer::memType(e, at) + ", " + addr + ")");
+}
+
+void loadPtr(Lowerer& L, const Operation& op) {
+  ValueId src = operandValue(op, "source"), r = op.results[0];
+  Elem e = pointeeOf(L, src);
+  const Operand* mask = operandOf(op, "mask");
+  const Operand* pad = operandOf(op, "paddingValue");
+  L.declare(r);
+  std::string T = L.held(L.type(r));
+  perElement(L, L.count(r), false, [&] {
+    std::string load = loadExpr(e, L.at(src), op.range.begin);
+    if (mask) load = "(" + L.at(mask->value) + " ? " + load + " : " + (pad ? L.at(pad->value) : "(" + T + ")0") + ")";
+    L.code(L.at(r) + " = " + load + ";");
+  });
+}
+
+void storePtr(Lowerer& L, const Operation& op) {
+  ValueId dst = operandValue(op, "destination"), v = operandValue(op, "value");
+  Elem e = pointeeOf(L, dst);
+  const Operand* mask = operandOf(op, "mask");
+  L.barrier();
+  perElement(L, L.count(v), true, [&] {
+    std::string st = "TS_ST(" + Lowerer::memType(e, op.range.begin) + ", " + L.at(dst) + ", " + Lowerer::toMemory(e, L.at(v)) + ");";
+    if (mask) st = "if (" + L.at(mask->value) + ") " + st;
+    L.code(st);
+  });
+  L.barrier();
+}
+
+// --- views ---------------------------------------------------------------------------------
+
+std::string tvVar(const Lowerer& L, ValueId tv, const char* part, size_t d) {
+  return L.name(tv) + "_" + part + num(static_cast<int64_t>(d));
+}
+
+void makeTensorView(Lowerer& L, const Operation& op) {
+  ValueId r = op.results[0];
+  L.code("const ts_u64 " + L.name(r) + "_b = " + L.name(operandValue(op, "base")) + ";");
+  auto fill = [&](const char* attr, const char* group, const char* part) {
+    llvm::ArrayRef<Operand> dynamic = operandGroup(op, group);
+    size_t next = 0, d = 0;
+    for (const Attr& a : op.attr(attr)->elems) {
+      std::string v;
+      if (a.kind == AttrKind::Int) v = intLit(a.i);
+      else {
+        ValueId x = dynamic[next++].value;
+        v = "(ts_i64)ts_uns((ts_i64)" + L.name(x) + ", " + num(Lowerer::intWidth(Lowerer::elemOf(L.type(x)))) + ")";
+      }
+      L.code("const ts_i64 " + tvVar(L, r, part, d++) + " = " + v + ";");
+    }
+  };
+  fill("static_shape", "dynamicShape", "s");
+  fill("static_strides", "dynamicStrides", "t");
+}
+
+size_t tensorDim(const Type& v, size_t i) {
+  return v.kind == TypeKind::GatherScatterView || v.dimMap.empty() ? i : static_cast<size_t>(v.dimMap[i]);
+}
+
+int64_t stepOf(const Type& v, size_t i) {
+  if (v.kind == TypeKind::GatherScatterView) return 1;
+  return v.kind == TypeKind::StridedView ? v.strides[i] : v.shape[i];
+}
+
+void shapeResults(Lowerer& L, const Operation& op, const std::function<std::string(size_t)>& f) {
+  for (size_t i = 0; i < op.results.size(); ++i) {
+    ValueId r = op.results[i];
+    L.declare(r);
+    L.code(L.name(r) + " = (" + L.held(L.type(r)) + ")ts_wrap(" + f(i) + ", " +
+           num(Lowerer::intWidth(Lowerer::elemOf(L.type(r)))) + ");");
+  }
+}
+
+std::string paddingValue(Padding p, Elem e, const std::string& T) {
+  bool dbl = e == Elem::F64;
+  if (!isFloatElem(e)) return "(" + T + ")0";
+  switch (p) {
+    case Padding::NegZero: return dbl ? "TS_BITS_F64(0x8000000000000000u)" : "TS_BITS_F32(0x80000000u)";
+    case Padding::NaN: return dbl ? "TS_BITS_F64(0x7ff8000000000000u)" : "TS_BITS_F32(0x7fc00000u)";
+    case Padding::PosInf: return dbl ? "TS_BITS_F64(0x7ff0000000000000u)" : "TS_BITS_F32(0x7f800000u)";
+    case Padding::NegInf: return dbl ? "TS_BITS_F64(0xfff0000000000000u)" : "TS_BITS_F32(0xff800000u)";
+    default: return "(" + T + ")0";
+  }
+}
+
+// A view access: the statements that set `in` (inside the tensor) and `off`
+// (element offset) for element k of a tile of the view's shape.
+class ViewAccess {
+public:
+  ViewAccess(Lowerer& L, const Operation& op) : L_(L), op_(op) {
+    view_ = operandValue(op, "view");
+    tv_ = L.tensorOf(view_);
+    type_ = L.type(view_);
+    llvm::ArrayRef<Operand> idx = operandGroup(op, "index");
+    for (size_t i = 0; i < idx.size(); ++i) {
+      ValueId x = idx[i].value;
+      bool sparse = type_->kind == TypeKind::GatherScatterView && static_cast<int64_t>(i) == type_->sparseDim;
+      if (sparse) rows_ = x;
+      index_.push_back(sparse ? "0" : "(ts_i64)ts_uns((ts_i64)" + L.name(x) + ", " + num(Lowerer::intWidth(Lowerer::elemOf(L.type(x)))) + ")");
+    }
+  }
+  // Stages the gather rows, if any (before the element loop).
+  void prepare() {
+    if (rows_ == kNoId) return;
+    L_.barrier();
+    rowsOff_ = 0;
+    L_.needStage(L_.stageWrite(rows_, 0));
+    L_.barrier();
+  }
+  void address(const std::vector<std::string>& c) {
+    L_.code("int in = 1; ts_i64 off = 0;");
+    for (size_t i = 0; i < type_->shape.size(); ++i) {
+      size_t d = tensorDim(*type_, i);
+      bool sparse = rows_ != kNoId && static_cast<int64_t>(i) == type_->sparseDim;
+      std::string coord = sparse ? "(ts_i64)ts_uns((ts_i64)" + L_.staged(rows_, rowsOff_, c[i]) + ", " +
+                                       num(Lowerer::intWidth(Lowerer::elemOf(L_.type(rows_)))) + ")"
+                                 : index_[i] + " * " + num(stepOf(*type_, i)) + " + " + c[i];
+      L_.code("{ const ts_i64 c = " + coord + "; in = in && c >= 0 && c < " + tvVar(L_, tv_, "s", d) + "; off += c * " +
+              tvVar(L_, tv_, "t", d) + "; }");
+    }
+  }
+  std::string pointer() const {
+    return L_.name(tv_) + "_b + (ts_u64)(off * " + byteSize(elem()) + ")";
+  }
+  Elem elem() const { return type_->tensorView->elem; }
+  Padding padding() const { return type_->padding; }
+
+private:
+  Lowerer& L_;
+  const Operation& op_;
+  ValueId view_, tv_, rows_ = kNoId;
+  TypeRef type_;
+  std::vector<std::string> index_;
+  uint64_t rowsOff_ = 0;
+};
+
+void viewElements(Lowerer& L, ValueId tile, bool writes, const std::function<void(const std::vector<std::string>&)>& f) {
+  const std::vector<int64_t>& shape = L.type(tile)->shape;
+  perElement(L, L.count(tile), writes, [&] {
+    f(L.cyclic(tile) ? coordsOf("k", shape) : std::vector<std::string>(shape.size(), "0"));
+  });
+}
+
+void loadView(Lowerer& L, const Operation& op) {
+  ViewAccess va(L, op);
+  ValueId r = op.results[0];
+  va.prepare();
+  L.declare(r);
+  std::string T = L.held(L.type(r));
+  Elem e = va.elem();
+  viewElements(L, r, false, [&](const auto& c) {
+    va.address(c);
+    L.code(L.at(r) + " = in ? " + loadExpr(e, va.pointer(), op.range.begin) + " : " + paddingValue(va.padding(), e, T) + ";");
+  });
+}
+
+void storeView(Lowerer& L, const Operation& op) {
+  ViewAccess va(L, op);
+  ValueId v = operandValue(op, "tile");
+  va.prepare();
+  L.barrier();
+  Elem e = va.elem();
+  viewElements(L, v, true, [&](const auto& c) {
+    va.address(c);
+    L.code("if (in) TS_ST(" + Lowerer::memType(e, op.range.begin) + ", " + va.pointer() + ", " + Lowerer::toMemory(e, L.at(v)) + ");");
+  });
+  L.barrier();
+}
+
+void atomicReduceView(Lowerer& L, const Operation& op) {
+  ViewAccess va(L, op);
+  ValueId v = operandValue(op, "value");
+  va.prepare();
+  L.barrier();
+  Elem e = va.elem();
+  AtomicMode mode = attrValue<AtomicMode>(op, "mode").value_or(AtomicMode::Add);
+  std::string T = L.held(L.type(v));
+  viewElements(L, v, true, [&](const auto& c) {
+    va.address(c);
+    L.nest(Stmt{Stmt::If, "in"}, [&] {
+      L.code(T + " old;");
+      std::string x = L.at(v);
+      atomicAt(L, op, e, va.pointer(), [&](const std::string& o) { return combine(mode, e, o, x); });
+    });
+  });
+  L.barrier();
+}
+
+}  // namespace
+
+bool lowerMemory(Lowerer& L, const Operation& op) {
+  switch (op.info->kind) {
+    case OpKind::Offset: offset(L, op); return true;
+    case OpKind::LoadPtrTko: loadPtr(L, op); return true;
+    case OpKind::StorePtrTko: storePtr(L, op); return true;
+    case OpKind::AtomicRmwTko: pointerAtomic(L, op, false); return true;
+    case OpKind::AtomicCasTko: pointerAtomic(L, op, true); return true;
+    case OpKind::MakeTensorView: makeTensorView(L, op); return true;
+    case OpKind::MakePartitionView: case OpKind::MakeStridedView: case OpKind::MakeGatherScatterView:
+      L.setTensorOf(op.results[0], L.tensorOf(op.operands[0].value));
+      return true;
+    case OpKind::GetTensorShape: {
+      ValueId tv = L.tensorOf(op.operands[0].value);
+      shapeResults(L, op, [&](size_t i) { return tvVar(L, tv, "s", i); });
+      return true;
+    }
+    case OpKind::GetIndexSpaceShape: {
+      ValueId view = op.operands[0].value, tv = L.tensorOf(view);
+      const Type& t = *L.type(view);
+      shapeResults(L, op, [&](size_t i) {
+        std::string size = tvVar(L, tv, "s", tensorDim(t, i)), step = num(stepOf(t, i));
+        return "((" + size + " + " + step + " - 1) / " + step + ")";
+      });
+      return true;
+    }
+    case OpKind::LoadViewTko: loadView(L, op); return true;
+    case OpKind::StoreViewTko: storeView(L, op); return true;
+    case OpKind::AtomicRedViewTko: atomicReduceView(L, op); return true;
+    default: return false;
+  }
+}
+
+}  // namespace tilesight::simt

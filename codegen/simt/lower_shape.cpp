@@ -1,0 +1,282 @@
+// Ops that move elements between threads: broadcast, permute, cat,
+// extract, reduce, scan and the matrix products. The sources go to the
+// block's staging memory (a barrier before, so the previous staging op's
+// readers are done, and one after the writes); then each thread reads the
+// elements its result slots need. reshape keeps every element on its
+// thread (row-major index k is unchanged), so it is a copy.
+#include <cmath>
+
+#include "analysis/ir/attr_values.h"
+#include "codegen/simt/lowerer.h"
+
+namespace tilesight::simt {
+
+namespace {
+
+using Coords = std::vector<std::string>;
+
+// r = f(coordinates of each result element), read from staged sources.
+void gather(Lowerer& L, ValueId r, const std::function<std::string(const Coords&)>& f) {
+  L.declare(r);
+  const std::vector<int64_t>& shape = L.type(r)->shape;
+  if (L.cyclic(r)) L.elements(L.count(r), [&] { L.code(L.at(r) + " = " + f(coordsOf("k", shape)) + ";"); });
+  else L.code(L.name(r) + " = " + f(Coords(shape.size(), "0")) + ";");
+}
+
+// Stages values (in order, 8-byte aligned) and returns their offsets.
+std::vector<uint64_t> stageAll(Lowerer& L, const std::vector<ValueId>& values) {
+  L.barrier();
+  std::vector<uint64_t> offs;
+  uint64_t off = 0;
+  for (ValueId v : values) {
+    offs.push_back(off);
+    off += L.stageWrite(v, off);
+  }
+  L.needStage(off);
+  L.barrier();
+  return offs;
+}
+
+void copy(Lowerer& L, const Operation& op) {
+  ValueId r = op.results[0], s = op.operands[0].value;
+  L.declare(r);
+  if (L.cyclic(r)) L.elements(L.count(r), [&] { L.code(L.at(r) + " = " + L.at(s) + ";"); });
+  else L.code(L.name(r) + " = " + L.name(s) + ";");
+}
+
+void broadcast(Lowerer& L, const Operation& op) {
+  ValueId r = op.results[0], s = op.operands[0].value;
+  if (!L.cyclic(s)) {  // one element to all: no thread needs another's
+    L.declare(r);
+    if (L.cyclic(r)) L.elements(L.count(r), [&] { L.code(L.at(r) + " = " + L.name(s) + ";"); });
+    else L.code(L.name(r) + " = " + L.name(s) + ";");
+    return;
+  }
+  uint64_t off = stageAll(L, {s})[0];
+  const std::vector<int64_t>& from = L.type(s)->shape;
+  gather(L, r, [&](const Coords& c) {
+    Coords src(from.size());
+    size_t shift = c.size() - from.size();  // leading dimensions the source lacks
+    for (size_t i = 0; i < from.size(); ++i) src[i] = from[i] == 1 ? "0" : c[i + shift];
+    return L.staged(s, off, indexOf(src, from));
+  });
+}
+
+void permute(Lowerer& L, const Operation& op) {
+  ValueId r = op.results[0], s = op.operands[0].value;
+  uint64_t off = stageAll(L, {s})[0];
+  const Attr* perm = op.attr("permutation");
+  const std::vector<int64_t>& from = L.type(s)->shape;
+  gather(L, r, [&](const Coords& c) {
+    Coords src(from.size());
+    for (size_t i = 0; i < c.size(); ++i) src[static_cast<size_t>(perm->elems.empty() ? i : perm->elems[i].i)] = c[i];
+    return L.staged(s, off, indexOf(src, from));
+  });
+}
+
+void cat(Lowerer& L, const Operation& op) {
+  ValueId r = op.results[0], a = op.operands[0].value, b = op.operands[1].value;
+  std::vector<uint64_t> offs = stageAll(L, {a, b});
+  size_t d = static_cast<size_t>(op.attr("dim")->i);
+  const std::vector<int64_t>& sa = L.type(a)->shape;
+  const std::vector<int64_t>& sb = L.type(b)->shape;
+  gather(L, r, [&](const Coords& c) {
+    Coords cb = c;
+    cb[d] = "(" + c[d] + " - " + std::to_string(sa[d]) + ")";
+    return "(" + c[d] + " < " + std::to_string(sa[d]) + " ? " + L.staged(a, offs[0], indexOf(c, sa)) + " : " +
+           L.staged(b, offs[1], indexOf(cb, sb)) + ")";
+  });
+}
+
+void extract(Lowerer& L, const Operation& op) {
+  ValueId r = op.results[0], s = op.operands[0].value;
+  llvm::ArrayRef<Operand> idx = operandGroup(op, "indices");
+  uint64_t off = stageAll(L, {s})[0];
+  const std::vector<int64_t>& from = L.type(s)->shape;
+  const std::vector<int64_t>& to = L.type(r)->shape;
+  gather(L, r, [&](const Coords& c) {
+    Coords src(c.size());
+    for (size_t i = 0; i < c.size(); ++i)
+      src[i] = "(" + c[i] + " + (ts_i64)ts_uns((ts_i64)" + L.name(idx[i].value) + ", 32) * " + std::to_string(to[i]) + ")";
+    return L.staged(s, off, indexOf(src, from));
+  });
+}
+
+// --- reduce and scan ------------------------------------------------------------------
+
+struct Split {  // a shape around dimension d: outer x len x inner
+  int64_t outer = 1, len = 1, inner = 1;
+};
+
+Split split(const std::vector<int64_t>& shape, size_t d) {
+  Split s;
+  for (size_t i = 0; i < shape.size(); ++i) (i < d ? s.outer : i == d ? s.len : s.inner) *= shape[i];
+  return s;
+}
+
+std::string identityOf(Lowerer& L, const Attr& a, TypeRef type) {
+  Elem e = Lowerer::elemOf(type);
+  std::string T = L.held(type);
+  if (isFloatElem(e) && a.kind == AttrKind::Int) {
+    std::string bits = "((ts_u64)" + std::to_string(static_cast<uint64_t>(a.i)) + "u)";
+    switch (e) {
+      case Elem::F64: return "TS_BITS_F64(" + bits + ")";
+      case Elem::F16: return "ts_h2f((ts_u32)" + bits + ")";
+      case Elem::BF16: return "ts_bf2f((ts_u32)" + bits + ")";
+      default: return "TS_BITS_F32((ts_u32)" + bits + ")";
+    }
+  }
+  if (isFloatElem(e)) {
+    char buf[64];
+    if (std::isinf(a.f) || std::isnan(a.f))
+      return e == Elem::F64 ? (std::isnan(a.f) ? "TS_BITS_F64(0x7ff8000000000000u)" : a.f > 0 ? "TS_BITS_F64(0x7ff0000000000000u)" : "TS_BITS_F64(0xfff0000000000000u)")
+                            : (std::isnan(a.f) ? "TS_BITS_F32(0x7fc00000u)" : a.f > 0 ? "TS_BITS_F32(0x7f800000u)" : "TS_BITS_F32(0xff800000u)");
+    if (e == Elem::F64) std::snprintf(buf, sizeof buf, "%a", a.f);
+    else std::snprintf(buf, sizeof buf, "%af", static_cast<double>(static_cast<float>(a.f)));
+    return Lowerer::round(e, buf);
+  }
+  return "(" + T + ")ts_wrap(" + intLit(a.i) + ", " + std::to_string(Lowerer::intWidth(e)) + ")";
+}
+
+// The body of a reduce or scan, once per position t along the dimension:
+// element args read from staging at base + t * inner, accumulator args
+// the variables accs; its yield assigns the accumulators.
+void stepBody(Lowerer& L, const Operation& op, const std::vector<uint64_t>& offs, const std::vector<std::string>& accs,
+              const std::string& line, const Split& s) {
+  const Block& body = op.regions[0].blocks[0];
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    ValueId e = body.args[2 * i], a = body.args[2 * i + 1];
+    L.code(L.held(L.type(e)) + " " + L.name(e) + " = " +
+           L.staged(op.operands[i].value, offs[i], line + " + t * " + std::to_string(s.inner)) + ";");
+    L.code(L.held(L.type(a)) + " " + L.name(a) + " = " + accs[i] + ";");
+  }
+  L.frames.push_back({OpKind::If, {}, accs});
+  L.lowerBlock(body);
+  L.frames.pop_back();
+}
+
+void reduce(Lowerer& L, const Operation& op) {
+  std::vector<ValueId> srcs;
+  for (const Operand& o : op.operands) srcs.push_back(o.value);
+  std::vector<uint64_t> offs = stageAll(L, srcs);
+  Split s = split(L.type(srcs[0])->shape, static_cast<size_t>(op.attr("dim")->i));
+  const Attr* ids = op.attr("identities");
+  const Block& body = op.regions[0].blocks[0];
+  for (ValueId r : op.results) L.declare(r);
+  auto one = [&](const std::string& kExpr) {
+    std::vector<std::string> accs;
+    for (size_t i = 0; i < srcs.size(); ++i) {
+      accs.push_back("acc" + std::to_string(i));
+      L.code(L.held(L.type(body.args[2 * i + 1])) + " " + accs[i] + " = " + identityOf(L, ids->elems[i], L.type(body.args[2 * i + 1])) + ";");
+    }
+    std::string line = "(" + kExpr + ") / " + std::to_string(s.inner) + " * " + std::to_string(s.len * s.inner) + " + (" +
+                       kExpr + ") % " + std::to_string(s.inner);
+    L.nest(Stmt{Stmt::Loop, "for (ts_i64 t = 0; t < " + std::to_string(s.len) + "; ++t)"},
+           [&] { stepBody(L, op, offs, accs, line, s); });
+    for (size_t i = 0; i < op.results.size(); ++i) L.code(L.at(op.results[i]) + " = " + accs[i] + ";");
+  };
+  int64_t n = L.count(op.results[0]);
+  if (n > 1) L.elements(n, [&] { one("k"); });
+  else L.nest(Stmt{Stmt::Scope}, [&] { one("0"); });
+}
+
+// Each line (outer, inner position) is scanned by one thread into a second
+// staging area; then every thread reads its own elements.
+void scan(Lowerer& L, const Operation& op) {
+  std::vector<ValueId> srcs;
+  for (const Operand& o : op.operands) srcs.push_back(o.value);
+  std::vector<uint64_t> offs = stageAll(L, srcs);
+  uint64_t outOff = 0;
+  for (ValueId v : srcs) outOff += Lowerer::align8(static_cast<uint64_t>(L.count(v)) * 8);
+  std::vector<uint64_t> outs;
+  for (size_t i = 0; i < op.results.size(); ++i) {
+    outs.push_back(outOff);
+    outOff += Lowerer::align8(static_cast<uint64_t>(L.count(op.results[i])) * 8);
+  }
+  L.needStage(outOff);
+  Split s = split(L.type(srcs[0])->shape, static_cast<size_t>(op.attr("dim")->i));
+  bool reverse = op.attr("reverse") && op.attr("reverse")->i;
+  const Attr* ids = op.attr("identities");
+  const Block& body = op.regions[0].blocks[0];
+  int64_t lines = s.outer * s.inner;
+  L.nest(Stmt{Stmt::Loop, "for (ts_i64 l = ts_tid; l < " + std::to_string(lines) + "; l += " + std::to_string(L.threads()) + ")"}, [&] {
+    std::vector<std::string> accs;
+    for (size_t i = 0; i < srcs.size(); ++i) {
+      accs.push_back("acc" + std::to_string(i));
+      L.code(L.held(L.type(body.args[2 * i + 1])) + " " + accs[i] + " = " + identityOf(L, ids->elems[i], L.type(body.args[2 * i + 1])) + ";");
+    }
+    std::string line = "l / " + std::to_string(s.inner) + " * " + std::to_string(s.len * s.inner) + " + l % " + std::to_string(s.inner);
+    std::string header = reverse ? "for (ts_i64 t = " + std::to_string(s.len - 1) + "; t >= 0; --t)"
+                                 : "for (ts_i64 t = 0; t < " + std::to_string(s.len) + "; ++t)";
+    L.nest(Stmt{Stmt::Loop, header}, [&] {
+      stepBody(L, op, offs, accs, line, s);
+      for (size_t i = 0; i < op.results.size(); ++i)
+        L.code("TS_STAGE(" + L.held(L.type(op.results[i])) + ", " + std::to_string(outs[i]) + ")[" + line + " + t * " +
+               std::to_string(s.inner) + "] = " + accs[i] + ";");
+    });
+  });
+  L.barrier();
+  for (size_t i = 0; i < op.results.size(); ++i) {
+    ValueId r = op.results[i];
+    gather(L, r, [&](const Coords& c) { return L.staged(r, outs[i], indexOf(c, L.type(r)->shape)); });
+  }
+}
+
+// --- matrix products -------------------------------------------------------------------
+
+// result = acc + lhs x rhs (batched when rank 3), each element summed in k
+// order with one rounding per step, as the interpreter does.
+void mma(Lowerer& L, const Operation& op, bool integer) {
+  ValueId a = op.operands[0].value, b = op.operands[1].value, c = op.operands[2].value, r = op.results[0];
+  std::vector<uint64_t> offs = stageAll(L, {a, b});
+  const std::vector<int64_t>& sa = L.type(a)->shape;
+  const std::vector<int64_t>& sr = L.type(r)->shape;
+  bool batched = sa.size() == 3;
+  int64_t M = sr[sr.size() - 2], N = sr.back(), K = sa.back();
+  Elem re = Lowerer::elemOf(L.type(r));
+  std::string T = L.held(L.type(r));
+  L.declare(r);
+  auto one = [&](const std::string& k) {
+    std::string bi = batched ? "(" + k + ") / " + std::to_string(M * N) : "0";
+    std::string m = "(" + k + ") / " + std::to_string(N) + " % " + std::to_string(M), n = "(" + k + ") % " + std::to_string(N);
+    L.code(T + " s = " + (L.cyclic(c) ? L.at(c) : L.name(c)) + ";");
+    std::string ai = bi + " * " + std::to_string(M * K) + " + " + m + " * " + std::to_string(K) + " + q";
+    std::string bidx = bi + " * " + std::to_string(K * N) + " + q * " + std::to_string(N) + " + " + n;
+    std::string x = L.staged(a, offs[0], ai), y = L.staged(b, offs[1], bidx);
+    std::string step;
+    if (integer) {
+      bool sa2 = attrValue<Signedness>(op, "signedness_lhs").value_or(Signedness::Signed) == Signedness::Signed;
+      bool sb2 = attrValue<Signedness>(op, "signedness_rhs").value_or(Signedness::Signed) == Signedness::Signed;
+      auto ext = [](bool sg, const std::string& v) { return sg ? "(ts_i64)" + v : "(ts_i64)(ts_u8)" + v; };
+      step = "s = (" + T + ")ts_wrap((ts_i64)s + " + ext(sa2, x) + " * " + ext(sb2, y) + ", " +
+             std::to_string(Lowerer::intWidth(re)) + ");";
+    } else if (re == Elem::F64) {
+      step = "s = TS_ADDD(s, TS_MULD((double)" + x + ", (double)" + y + "));";
+    } else {
+      step = "s = " + Lowerer::round(re, "TS_ADDF(s, TS_MULF(" + x + ", " + y + "))") + ";";
+    }
+    L.nest(Stmt{Stmt::Loop, "for (ts_i64 q = 0; q < " + std::to_string(K) + "; ++q)"}, [&] { L.code(step); });
+    L.code(L.at(r) + " = s;");
+  };
+  if (L.cyclic(r)) L.elements(L.count(r), [&] { one("k"); });
+  else L.nest(Stmt{Stmt::Scope}, [&] { one("0"); });
+}
+
+}  // namespace
+
+bool lowerShape(Lowerer& L, const Operation& op) {
+  switch (op.info->kind) {
+    case OpKind::Reshape: copy(L, op); return true;
+    case OpKind::Broadcast: broadcast(L, op); return true;
+    case OpKind::Permute: permute(L, op); return true;
+    case OpKind::Cat: cat(L, op); return true;
+    case OpKind::Extract: extract(L, op); return true;
+    case OpKind::Reduce: reduce(L, op); return true;
+    case OpKind::Scan: scan(L, op); return true;
+    case OpKind::Mmaf: mma(L, op, false); return true;
+    case OpKind::Mmai: mma(L, op, true); return true;
+    default: return false;
+  }
+}
+
+}  // namespace tilesight::simt

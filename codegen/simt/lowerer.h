@@ -1,0 +1,116 @@
+#pragma once
+// The lowering's working state (lower.cpp drives it; lower_*.cpp lower one
+// family of ops each): where statements go, how each SSA value is held, and
+// the helpers that spell values, element types and staging.
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "analysis/checks/ir_query.h"
+#include "analysis/ir/ir.h"
+#include "analysis/ir/op_table.h"
+#include "codegen/simt/kernel.h"
+
+namespace tilesight::simt {
+
+// An op or type the lowering does not handle; lower() turns it into an error.
+struct Unsupported : std::runtime_error {
+  Unsupported(uint32_t at, std::string what) : std::runtime_error(std::move(what)), at(at) {}
+  uint32_t at;
+};
+
+class Lowerer {
+public:
+  Lowerer(const Program& p, Kernel& k) : p_(p), k_(k), out_(&k.body) {}
+
+  const Program& program() const { return p_; }
+  Kernel& kernel() { return k_; }
+  int64_t threads() const { return k_.threads; }
+
+  // --- statements -------------------------------------------------------------
+  void code(std::string s) { out_->push_back(Stmt{Stmt::Code, std::move(s)}); }
+  void barrier() { out_->push_back(Stmt{Stmt::Barrier}); }
+  // Statements `fill` emits go into a new statement of `kind` (its body, or
+  // for If the else branch with `orElse`).
+  Stmt& nest(Stmt s, const std::function<void()>& fill);
+  void elements(int64_t n, const std::function<void()>& fill) { nest(Stmt{Stmt::Elements, "", n}, fill); }
+  void into(std::vector<Stmt>& body, const std::function<void()>& fill);
+
+  // --- values -------------------------------------------------------------------
+  TypeRef type(ValueId v) const { return p_.typeOf(v); }
+  // Elements of a tile value (1 for scalars and non-tiles).
+  int64_t count(ValueId v) const;
+  bool cyclic(ValueId v) const { return count(v) > 1; }
+  std::string name(ValueId v) const { return "v" + std::to_string(v); }
+  // The value's element k inside an element loop over its own shape (or the
+  // value itself when uniform).
+  std::string at(ValueId v) const { return cyclic(v) ? name(v) + "[j]" : name(v); }
+  // Declares v (an array of slots when cyclic), uninitialised.
+  void declare(ValueId v);
+  // v's tensor_view (for a view: the tensor_view it was made from).
+  ValueId tensorOf(ValueId v) const { return tensorOf_.count(v) ? tensorOf_.at(v) : v; }
+  void setTensorOf(ValueId view, ValueId tensor) { tensorOf_[view] = tensor; }
+
+  // --- element types --------------------------------------------------------------
+  // The C type a tile of t holds its elements in.
+  std::string held(TypeRef tile) const;
+  // The C type of one element in memory (pointee e).
+  static std::string memType(Elem e, uint32_t at);
+  // Round a held float to format e ("ts_rf16(x)"; x itself for f32/f64).
+  static std::string round(Elem e, const std::string& x);
+  // A held value from memory bits `bits` of format e, and the inverse.
+  static std::string fromMemory(Elem e, const std::string& bits);
+  static std::string toMemory(Elem e, const std::string& v);
+  // The element a tile type holds: its scalar, or I64 for pointer tiles.
+  static Elem elemOf(TypeRef tile);
+  static unsigned intWidth(Elem e);  // 64 for pointers
+
+  // --- staging ------------------------------------------------------------------
+  // Writes cyclic or uniform value v to staging memory at byte offset off
+  // (its held type, element k at index k); returns the bytes it takes.
+  uint64_t stageWrite(ValueId v, uint64_t off);
+  // The staged element at index `idx` of value v staged at off.
+  std::string staged(ValueId v, uint64_t off, const std::string& idx) const;
+  void needStage(uint64_t bytes) { k_.stageBytes = std::max(k_.stageBytes, bytes); }
+  static uint64_t align8(uint64_t b) { return (b + 7) / 8 * 8; }
+
+  // --- faults ---------------------------------------------------------------------
+  // A fault id (its message shown when the kernel reports it).
+  int faultId(std::string message);
+  [[noreturn]] void unsupported(const Operation& op, const std::string& what) const;
+
+  // --- regions ---------------------------------------------------------------------
+  void lowerBlock(const Block& b);
+  void lowerOp(const Operation& op);
+  // The variables a terminator of the innermost loop/if assigns (set by the
+  // control ops while they lower a region).
+  struct Frame {
+    OpKind kind;
+    std::vector<std::string> carried;  // for/loop: iteration variables
+    std::vector<std::string> results;  // if/loop results
+  };
+  std::vector<Frame> frames;
+
+private:
+  const Program& p_;
+  Kernel& k_;
+  std::vector<Stmt>* out_;
+  std::map<ValueId, ValueId> tensorOf_;
+};
+
+// Per family (lower_*.cpp); each returns false when op is not of its family.
+bool lowerArith(Lowerer& L, const Operation& op);
+bool lowerShape(Lowerer& L, const Operation& op);
+bool lowerMemory(Lowerer& L, const Operation& op);
+bool lowerControl(Lowerer& L, const Operation& op);
+
+// Coordinates of row-major element `k` (a C expression) of `shape`, as C expressions.
+std::vector<std::string> coordsOf(const std::string& k, const std::vector<int64_t>& shape);
+// The row-major index of coordinates c in shape.
+std::string indexOf(const std::vector<std::string>& c, const std::vector<int64_t>& shape);
+std::string intLit(int64_t v);  // a 64-bit literal: ((ts_i64)5)
+
+}  // namespace tilesight::simt

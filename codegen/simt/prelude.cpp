@@ -1,0 +1,239 @@
+// The text every generated kernel starts with: the TS_ macros that hide the
+// dialect (CUDA C++, HIP C++, OpenCL C 1.2) and the ts_ helpers, written
+// once in the C subset all three accept. Narrow float formats are converted
+// in software, rounding to nearest even exactly as the interpreter does
+// (interp/float_formats.cpp), so integer and copy kernels match it bit for
+// bit on every target.
+#include "codegen/simt/print.h"
+
+namespace tilesight::simt {
+
+namespace {
+
+constexpr const char* kCuda = R"(#define TS_FN static __device__ __forceinline__
+#define TS_GLOBAL
+#define TS_LOCAL
+#define TS_TID ((int)threadIdx.x)
+#define TS_BID(d) ((ts_i32)((d) == 0 ? blockIdx.x : (d) == 1 ? blockIdx.y : blockIdx.z))
+#define TS_NBLK(d) ((ts_i32)((d) == 0 ? gridDim.x : (d) == 1 ? gridDim.y : gridDim.z))
+#define TS_BARRIER() __syncthreads()
+#define TS_FENCE(scope) ((scope) == 0 ? __threadfence_block() : (scope) == 1 ? __threadfence() : __threadfence_system())
+typedef long long ts_i64;
+typedef unsigned long long ts_u64;
+#define TS_BITS_F32(u) __uint_as_float(u)
+#define TS_F32_BITS(f) __float_as_uint(f)
+#define TS_BITS_F64(u) __longlong_as_double((long long)(u))
+#define TS_F64_BITS(d) ((ts_u64)__double_as_longlong(d))
+#define TS_CAS32(a, c, v) atomicCAS((unsigned int*)(a), (c), (v))
+#define TS_CAS64(a, c, v) atomicCAS((unsigned long long*)(a), (c), (v))
+#define TS_ISNAN(x) isnan(x)
+#define TS_ADDF(a, b) __fadd_rn(a, b)
+#define TS_SUBF(a, b) __fsub_rn(a, b)
+#define TS_MULF(a, b) __fmul_rn(a, b)
+#define TS_ADDD(a, b) __dadd_rn(a, b)
+#define TS_SUBD(a, b) __dsub_rn(a, b)
+#define TS_MULD(a, b) __dmul_rn(a, b)
+)";
+
+constexpr const char* kHip = R"(#pragma clang fp contract(off)
+#define TS_FN static __device__ inline
+#define TS_GLOBAL
+#define TS_LOCAL
+#define TS_TID ((int)threadIdx.x)
+#define TS_BID(d) ((ts_i32)((d) == 0 ? blockIdx.x : (d) == 1 ? blockIdx.y : blockIdx.z))
+#define TS_NBLK(d) ((ts_i32)((d) == 0 ? gridDim.x : (d) == 1 ? gridDim.y : gridDim.z))
+#define TS_BARRIER() __syncthreads()
+#define TS_FENCE(scope) ((scope) == 0 ? __threadfence_block() : (scope) == 1 ? __threadfence() : __threadfence_system())
+typedef long long ts_i64;
+typedef unsigned long long ts_u64;
+#define TS_BITS_F32(u) __uint_as_float(u)
+#define TS_F32_BITS(f) __float_as_uint(f)
+#define TS_BITS_F64(u) __longlong_as_double((long long)(u))
+#define TS_F64_BITS(d) ((ts_u64)__double_as_longlong(d))
+#define TS_CAS32(a, c, v) atomicCAS((unsigned int*)(a), (c), (v))
+#define TS_CAS64(a, c, v) atomicCAS((unsigned long long*)(a), (c), (v))
+#define TS_ISNAN(x) isnan(x)
+#define TS_ADDF(a, b) ((a) + (b))
+#define TS_SUBF(a, b) ((a) - (b))
+#define TS_MULF(a, b) ((a) * (b))
+#define TS_ADDD(a, b) ((a) + (b))
+#define TS_SUBD(a, b) ((a) - (b))
+#define TS_MULD(a, b) ((a) * (b))
+)";
+
+constexpr const char* kOpenCL = R"(#pragma OPENCL FP_CONTRACT OFF
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define TS_FN static inline
+#define TS_GLOBAL __global
+#define TS_LOCAL __local
+#define TS_TID ((int)get_local_id(0))
+#define TS_BID(d) ((ts_i32)get_group_id(d))
+#define TS_NBLK(d) ((ts_i32)get_num_groups(d))
+#define TS_BARRIER() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+#define TS_FENCE(scope) mem_fence(CLK_GLOBAL_MEM_FENCE)
+typedef long ts_i64;
+typedef ulong ts_u64;
+#define TS_BITS_F32(u) as_float((uint)(u))
+#define TS_F32_BITS(f) as_uint(f)
+#define TS_BITS_F64(u) as_double((ulong)(u))
+#define TS_F64_BITS(d) as_ulong(d)
+#define TS_CAS32(a, c, v) atomic_cmpxchg((volatile __global uint*)(a), (c), (v))
+#define TS_CAS64(a, c, v) atom_cmpxchg((volatile __global ulong*)(a), (c), (v))
+#define TS_ISNAN(x) isnan(x)
+#define TS_ADDF(a, b) ((a) + (b))
+#define TS_SUBF(a, b) ((a) - (b))
+#define TS_MULF(a, b) ((a) * (b))
+#define TS_ADDD(a, b) ((a) + (b))
+#define TS_SUBD(a, b) ((a) - (b))
+#define TS_MULD(a, b) ((a) * (b))
+)";
+
+// Shared by all three: integer widths, memory access, narrow floats,
+// integer division and shifts with the spec's rules, float max/min,
+// float-to-int saturation, and the fault record.
+constexpr const char* kCommon = R"(typedef signed char ts_i8;
+typedef short ts_i16;
+typedef int ts_i32;
+typedef unsigned char ts_u8;
+typedef unsigned short ts_u16;
+typedef unsigned int ts_u32;
+#define TS_LD(T, addr) (*(TS_GLOBAL T*)(addr))
+#define TS_ST(T, addr, v) (*(TS_GLOBAL T*)(addr) = (v))
+#define TS_STAGE(T, off) ((TS_LOCAL T*)((TS_LOCAL char*)ts_stage + (off)))
+
+TS_FN float ts_h2f(ts_u32 h) {
+  ts_u32 s = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+  if (e == 0x1fu) return TS_BITS_F32(s | 0x7f800000u | (m << 13));
+  if (e == 0) {
+    float v = (float)m * 5.9604644775390625e-8f;
+    return s ? -v : v;
+  }
+  return TS_BITS_F32(s | ((e + 112u) << 23) | (m << 13));
+}
+TS_FN ts_u32 ts_f2h(float f) {
+  ts_u32 x = TS_F32_BITS(f), s = (x >> 16) & 0x8000u, a = x & 0x7fffffffu;
+  if (a > 0x7f800000u) return s | 0x7e00u | ((a >> 13) & 0x3ffu);
+  if (a >= 0x477ff000u) return s | 0x7c00u;
+  if (a < 0x38800000u) {
+    /* below the smallest normal: the multiple of 2^-24 nearest, ties to even */
+    float v = TS_BITS_F32(a) * 16777216.0f;
+    ts_u32 q = (ts_u32)v;
+    float r = v - (float)q;
+    if (r > 0.5f || (r == 0.5f && (q & 1u))) q += 1u;
+    return s | q;
+  }
+  ts_u32 r = a - 0x38000000u;
+  return s | ((r + 0xfffu + ((r >> 13) & 1u)) >> 13);
+}
+TS_FN float ts_bf2f(ts_u32 b) { return TS_BITS_F32(b << 16); }
+TS_FN ts_u32 ts_f2bf(float f) {
+  ts_u32 x = TS_F32_BITS(f);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return (x >> 16) | 0x40u;
+  return (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
+}
+TS_FN float ts_rf16(float f) { return ts_h2f(ts_f2h(f)); }
+TS_FN float ts_rbf16(float f) { return ts_bf2f(ts_f2bf(f)); }
+TS_FN float ts_rtf32(float f) {
+  ts_u32 x = TS_F32_BITS(f);
+  if ((x & 0x7fffffffu) >= 0x7f800000u) return f;
+  return TS_BITS_F32((x + 0xfffu + ((x >> 13) & 1u)) & 0xffffe000u);
+}
+
+TS_FN ts_i64 ts_wrap(ts_i64 v, int bits) {
+  if (bits >= 64) return v;
+  if (bits == 1) return v & 1;
+  return (ts_i64)((ts_u64)v << (64 - bits)) >> (64 - bits);
+}
+TS_FN ts_u64 ts_uns(ts_i64 v, int bits) { return bits >= 64 ? (ts_u64)v : (ts_u64)v & ((((ts_u64)1) << bits) - 1u); }
+TS_FN ts_i64 ts_sgn(ts_i64 v, int bits) { return bits == 1 ? -(v & 1) : v; }
+
+TS_FN void ts_fail(TS_GLOBAL ts_i32* status, int op) {
+  if (TS_CAS32(status, 0u, (ts_u32)(op + 1)) == 0u)
+    status[1] = TS_BID(0) + TS_NBLK(0) * (TS_BID(1) + TS_NBLK(1) * TS_BID(2));
+}
+/* signed or unsigned division with rounding 0: toward zero, 1: toward -inf, 2: toward +inf */
+TS_FN ts_i64 ts_divi(ts_i64 a, ts_i64 b, int bits, int sgn, int mode, TS_GLOBAL ts_i32* status, int op) {
+  if (ts_uns(b, bits) == 0) { ts_fail(status, op); return 0; }
+  if (!sgn) {
+    ts_u64 ua = ts_uns(a, bits), ub = ts_uns(b, bits), q = ua / ub;
+    if (mode == 2 && q * ub != ua) q += 1u;
+    return ts_wrap((ts_i64)q, bits);
+  }
+  a = ts_sgn(a, bits), b = ts_sgn(b, bits);
+  if (b == -1) return ts_wrap((ts_i64)(0u - (ts_u64)a), bits);
+  ts_i64 q = a / b, r = a - q * b;
+  if (r != 0 && mode == 1 && ((r < 0) != (b < 0))) q -= 1;
+  if (r != 0 && mode == 2 && ((r < 0) == (b < 0))) q += 1;
+  return ts_wrap(q, bits);
+}
+TS_FN ts_i64 ts_remi(ts_i64 a, ts_i64 b, int bits, int sgn, TS_GLOBAL ts_i32* status, int op) {
+  if (ts_uns(b, bits) == 0) { ts_fail(status, op); return 0; }
+  if (!sgn) return ts_wrap((ts_i64)(ts_uns(a, bits) % ts_uns(b, bits)), bits);
+  a = ts_sgn(a, bits), b = ts_sgn(b, bits);
+  return b == -1 ? 0 : ts_wrap(a % b, bits);
+}
+TS_FN ts_i64 ts_shl(ts_i64 a, ts_i64 s, int bits) {
+  ts_u64 n = ts_uns(s, bits);
+  return n >= (ts_u64)bits ? 0 : ts_wrap((ts_i64)((ts_u64)a << n), bits);
+}
+TS_FN ts_i64 ts_shr(ts_i64 a, ts_i64 s, int bits, int sgn) {
+  ts_u64 n = ts_uns(s, bits);
+  if (sgn) return ts_wrap(ts_sgn(a, bits) >> (n >= (ts_u64)bits ? (ts_u64)bits - 1u : n), bits);
+  return n >= (ts_u64)bits ? 0 : ts_wrap((ts_i64)(ts_uns(a, bits) >> n), bits);
+}
+TS_FN int ts_lt(ts_i64 a, ts_i64 b, int bits, int sgn) {
+  return sgn ? ts_sgn(a, bits) < ts_sgn(b, bits) : ts_uns(a, bits) < ts_uns(b, bits);
+}
+TS_FN ts_i64 ts_mulhi(ts_i64 a, ts_i64 b, int bits) {
+  ts_u64 ua = ts_uns(a, bits), ub = ts_uns(b, bits);
+  if (bits <= 32) return ts_wrap((ts_i64)((ua * ub) >> bits), bits);
+  ts_u64 lo = (ua & 0xffffffffu) * (ub & 0xffffffffu), m1 = (ua >> 32) * (ub & 0xffffffffu),
+         m2 = (ua & 0xffffffffu) * (ub >> 32), hi = (ua >> 32) * (ub >> 32);
+  ts_u64 mid = (lo >> 32) + (m1 & 0xffffffffu) + (m2 & 0xffffffffu);
+  return (ts_i64)(hi + (m1 >> 32) + (m2 >> 32) + (mid >> 32));
+}
+/* the interpreter's float to integer: toward zero, saturating, NaN is 0 */
+TS_FN ts_i64 ts_ftoi(double x, int bits, int sgn) {
+  if (TS_ISNAN(x)) return 0;
+  double lo = sgn ? -ldexp(1.0, bits - 1) : 0.0, hi = sgn ? ldexp(1.0, bits - 1) : ldexp(1.0, bits);
+  if (x <= lo) return sgn ? ts_wrap((ts_i64)((ts_u64)1 << (bits - 1)), bits) : 0;
+  if (x >= hi) return sgn ? ts_wrap((ts_i64)(((ts_u64)1 << (bits - 1)) - 1u), bits) : ts_wrap((ts_i64)(bits >= 64 ? ~(ts_u64)0 : (((ts_u64)1 << bits) - 1u)), bits);
+  if (!sgn && x >= 9223372036854775808.0) return ts_wrap((ts_i64)((ts_u64)(x - 9223372036854775808.0) + 9223372036854775808u), bits);
+  return ts_wrap((ts_i64)x, bits);
+}
+TS_FN float ts_maxminf(float a, float b, int max, int nan) {
+  if (TS_ISNAN(a) || TS_ISNAN(b)) {
+    if (nan || (TS_ISNAN(a) && TS_ISNAN(b))) return TS_BITS_F32(0x7fc00000u);
+    return TS_ISNAN(a) ? b : a;
+  }
+  if (a == b) return ((TS_F32_BITS(a) >> 31) == (ts_u32)(max ? 0 : 1)) ? a : b;
+  return (a < b) == (max != 0) ? b : a;
+}
+TS_FN double ts_maxmind(double a, double b, int max, int nan) {
+  if (TS_ISNAN(a) || TS_ISNAN(b)) {
+    if (nan || (TS_ISNAN(a) && TS_ISNAN(b))) return TS_BITS_F64(0x7ff8000000000000u);
+    return TS_ISNAN(a) ? b : a;
+  }
+  if (a == b) return ((TS_F64_BITS(a) >> 63) == (ts_u64)(max ? 0 : 1)) ? a : b;
+  return (a < b) == (max != 0) ? b : a;
+}
+)";
+
+}  // namespace
+
+const char* targetName(Target t) {
+  switch (t) {
+    case Target::Cuda: return "cuda";
+    case Target::Hip: return "hip";
+    case Target::OpenCL: return "opencl";
+  }
+  return "?";
+}
+
+std::string prelude(Target t) {
+  const char* dialect = t == Target::Cuda ? kCuda : t == Target::Hip ? kHip : kOpenCL;
+  return std::string(dialect) + kCommon;
+}
+
+}  // namespace tilesight::simt

@@ -1,0 +1,24 @@
+#pragma once
+// The three printers of a SIMT kernel: CUDA C++ (NVRTC, nvcc -cubin), HIP
+// C++ (hiprtc, hipcc) and OpenCL C 1.2. Each prints a self-contained
+// translation unit: a header comment (entry, threads per block, staging
+// bytes, argument order), the prelude, and the kernel.
+#include <string>
+#include <vector>
+
+#include "codegen/simt/kernel.h"
+
+namespace tilesight::simt {
+
+// The macros and helpers generated code uses, for target t (prelude.cpp).
+std::string prelude(Target t);
+
+std::string printKernel(const Kernel& k, Target t);
+// Several kernels in one translation unit (the prelude once).
+std::string printKernels(const std::vector<Kernel>& ks, Target t);
+
+// Bytes of static shared memory a CUDA or HIP block may declare; a kernel
+// that stages more declares it extern (dynamic) and the launch passes it.
+constexpr uint64_t kStaticSharedLimit = 48 * 1024;
+
+}  // namespace tilesight::simt

@@ -1,0 +1,88 @@
+// `tilesight emit` (DESIGN §3): the generated kernel source of the SIMT
+// lowering for one target, for the named entry or every entry of the file.
+#include <system_error>
+
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "codegen/runtime/arguments.h"
+#include "codegen/simt/lower.h"
+#include "codegen/simt/print.h"
+#include "server/cli/commands.h"
+#include "server/cli/options.h"
+#include "server/cli/program_input.h"
+
+namespace tilesight::cli {
+
+namespace cl = llvm::cl;
+
+cl::OptionCategory& emitCategory() {
+  static cl::OptionCategory c("tilesight emit options");
+  return c;
+}
+
+cl::SubCommand& emitSubcommand() {
+  static cl::SubCommand s("emit", "Print the generated GPU source (CUDA C++, HIP C++ or OpenCL C) of an entry");
+  return s;
+}
+
+bool emitCommand() { return static_cast<bool>(emitSubcommand()); }
+
+namespace {
+cl::opt<std::string> emitFile(cl::Positional, cl::desc("FILE"), cl::sub(emitSubcommand()), cl::cat(emitCategory()));
+cl::opt<std::string> emitEntry("entry", cl::desc("The entry to emit (default: every entry)"), cl::value_desc("NAME"),
+                               cl::sub(emitSubcommand()), cl::cat(emitCategory()));
+cl::opt<std::string> emitTarget("target", cl::desc("cuda|hip|opencl"), cl::value_desc("TARGET"),
+                                cl::sub(emitSubcommand()), cl::cat(emitCategory()));
+cl::opt<std::string> emitArch("arch", cl::desc("The architecture the source is meant for (sm_90, gfx90a); named in its header"),
+                              cl::value_desc("ARCH"), cl::sub(emitSubcommand()), cl::cat(emitCategory()));
+cl::opt<std::string> emitOut("o", cl::desc("Write the source to PATH instead of standard output"), cl::value_desc("PATH"),
+                             cl::sub(emitSubcommand()), cl::cat(emitCategory()));
+
+int usage(const std::string& problem) {
+  llvm::errs() << "tilesight emit: " << problem << "\n";
+  return 2;
+}
+}  // namespace
+
+int runEmit() {
+  std::optional<simt::Target> target;
+  for (simt::Target t : {simt::Target::Cuda, simt::Target::Hip, simt::Target::OpenCL})
+    if (emitTarget == simt::targetName(t)) target = t;
+  if (!target) return usage(emitTarget.empty() ? "--target cuda|hip|opencl is required" : "--target " + emitTarget + " is not cuda, hip or opencl");
+  if (emitFile.empty()) return usage("no FILE to emit");
+  ProgramInput in;
+  if (int status = loadProgram("emit", emitFile, in)) return status;
+  const Program& p = in.program->program();
+  std::vector<const Operation*> entries;
+  if (emitEntry.empty()) entries = runtime::entriesOf(p);
+  else {
+    auto e = runtime::selectEntry(p, emitEntry);
+    if (!e) return usage(llvm::toString(e.takeError()));
+    entries.push_back(*e);
+  }
+  if (entries.empty()) return usage("'" + emitFile + "' has no entry");
+  std::vector<simt::Kernel> kernels;
+  for (const Operation* entry : entries) {
+    auto kernel = simt::lower(*in.program, *entry);
+    if (!kernel) {
+      llvm::errs() << "tilesight emit: " << emitFile << ": entry " << entry->attr("sym_name")->s << ": "
+                   << llvm::toString(kernel.takeError()) << "\n";
+      return 3;
+    }
+    kernels.push_back(std::move(*kernel));
+  }
+  std::string text = emitArch.empty() ? "" : "// Architecture: " + emitArch + "\n";
+  text += simt::printKernels(kernels, *target);
+  if (emitOut.empty()) {
+    llvm::outs() << text;
+    return 0;
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream os(emitOut, ec);
+  if (ec) return usage("cannot write '" + emitOut + "': " + ec.message());
+  os << text;
+  return 0;
+}
+
+}  // namespace tilesight::cli

@@ -1,0 +1,38 @@
+#include "server/cli/program_input.h"
+
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "analysis/diag/codes.h"
+
+namespace tilesight::cli {
+
+int loadProgram(const std::string& command, const std::string& file, ProgramInput& in) {
+  auto buf = llvm::MemoryBuffer::getFile(file, /*IsText=*/false);
+  if (!buf) {
+    llvm::errs() << "tilesight " << command << ": cannot read '" << file << "': " << buf.getError().message() << "\n";
+    return 2;
+  }
+  in.source = std::make_unique<SourceText>((*buf)->getBuffer().str());
+  in.analysis = analyze(in.source->text());
+  in.diags = FileReport{file, in.source.get(), {}};
+  // Errors of the language (syntax, type) stop the run; the static checks'
+  // findings do not: running the program is how they are confirmed.
+  for (const Diagnostic& d : in.analysis.diagnostics) {
+    const CodeInfo* code = findCode(d.code);
+    if (d.severity == Severity::Error && code && code->languageRule) in.diags.diagnostics.push_back(d);
+  }
+  if (!in.diags.diagnostics.empty() || in.analysis.chunks.empty()) {
+    printText(llvm::outs(), in.diags, false);
+    return 1;
+  }
+  VerifiedProgram::Result vp = VerifiedProgram::of(in.analysis, in.analysis.chunks[0]);
+  if (!vp.program) {
+    for (const std::string& reason : vp.reasons) llvm::errs() << file << ": " << reason << "\n";
+    return 1;
+  }
+  in.program = vp.program;
+  return 0;
+}
+
+}  // namespace tilesight::cli

@@ -1,0 +1,27 @@
+#pragma once
+// The front half `run` and `emit` share: read a file, analyze it, stop at
+// the language's errors (printed as `check` prints them), and gate the
+// first chunk through VerifiedProgram.
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "analysis/analysis.h"
+#include "analysis/source/source_text.h"
+#include "analysis/verified.h"
+#include "server/cli/report.h"
+
+namespace tilesight::cli {
+
+struct ProgramInput {
+  std::unique_ptr<SourceText> source;
+  Analysis analysis;
+  FileReport diags;  // the language errors found (the run's report adds to it)
+  std::optional<VerifiedProgram> program;
+};
+
+// Fills `in` from `file`; returns 0, or the exit status when the program
+// cannot run (2: unreadable, 1: errors, printed).
+int loadProgram(const std::string& command, const std::string& file, ProgramInput& in);
+
+}  // namespace tilesight::cli
