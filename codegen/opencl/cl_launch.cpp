@@ -2,20 +2,15 @@
 
 #include <chrono>
 
+#include "codegen/opencl/cl_api.h"
 #include "codegen/opencl/cl_runtime.h"
 #include "codegen/runtime/dynamic_library.h"
 
 namespace tilesight::opencl {
 
-namespace {
+using namespace cl;
 
-// From CL/cl.h (OpenCL 3.0).
-using cl_int = int32_t;
-using cl_uint = uint32_t;
-using cl_ulong = uint64_t;
-using Handle = void*;
-constexpr cl_uint kDeviceName = 0x102B, kDeviceLocalMemSize = 0x1023, kProgramBuildLog = 0x1183;
-constexpr cl_ulong kMemReadWrite = 1, kMemCopyHostPtr = 1 << 5;
+namespace {
 
 struct Api {
   explicit Api(const runtime::DynamicLibrary& lib) {
@@ -28,24 +23,24 @@ struct Api {
 #undef TS_CL
   }
   bool ok = true;
-  Handle (*clCreateContext)(const intptr_t*, cl_uint, const Handle*, void (*)(const char*, const void*, size_t, void*), void*, cl_int*);
-  Handle (*clCreateCommandQueue)(Handle, Handle, cl_ulong, cl_int*);
-  Handle (*clCreateProgramWithSource)(Handle, cl_uint, const char**, const size_t*, cl_int*);
-  cl_int (*clBuildProgram)(Handle, cl_uint, const Handle*, const char*, void (*)(Handle, void*), void*);
-  cl_int (*clGetProgramBuildInfo)(Handle, Handle, cl_uint, size_t, void*, size_t*);
-  Handle (*clCreateKernel)(Handle, const char*, cl_int*);
-  Handle (*clCreateBuffer)(Handle, cl_ulong, size_t, void*, cl_int*);
-  cl_int (*clSetKernelArg)(Handle, cl_uint, size_t, const void*);
-  cl_int (*clEnqueueNDRangeKernel)(Handle, Handle, cl_uint, const size_t*, const size_t*, const size_t*, cl_uint, const Handle*, Handle*);
-  cl_int (*clEnqueueReadBuffer)(Handle, Handle, cl_uint, size_t, size_t, void*, cl_uint, const Handle*, Handle*);
-  cl_int (*clEnqueueWriteBuffer)(Handle, Handle, cl_uint, size_t, size_t, const void*, cl_uint, const Handle*, Handle*);
-  cl_int (*clFinish)(Handle);
-  cl_int (*clReleaseMemObject)(Handle);
-  cl_int (*clReleaseKernel)(Handle);
-  cl_int (*clReleaseProgram)(Handle);
-  cl_int (*clReleaseCommandQueue)(Handle);
-  cl_int (*clReleaseContext)(Handle);
-  cl_int (*clGetDeviceInfo)(Handle, cl_uint, size_t, void*, size_t*);
+  Handle (*clCreateContext)(const intptr_t*, Uint, const Handle*, void (*)(const char*, const void*, size_t, void*), void*, Int*);
+  Handle (*clCreateCommandQueue)(Handle, Handle, Ulong, Int*);
+  Handle (*clCreateProgramWithSource)(Handle, Uint, const char**, const size_t*, Int*);
+  Int (*clBuildProgram)(Handle, Uint, const Handle*, const char*, void (*)(Handle, void*), void*);
+  Int (*clGetProgramBuildInfo)(Handle, Handle, Uint, size_t, void*, size_t*);
+  Handle (*clCreateKernel)(Handle, const char*, Int*);
+  Handle (*clCreateBuffer)(Handle, Ulong, size_t, void*, Int*);
+  Int (*clSetKernelArg)(Handle, Uint, size_t, const void*);
+  Int (*clEnqueueNDRangeKernel)(Handle, Handle, Uint, const size_t*, const size_t*, const size_t*, Uint, const Handle*, Handle*);
+  Int (*clEnqueueReadBuffer)(Handle, Handle, Uint, size_t, size_t, void*, Uint, const Handle*, Handle*);
+  Int (*clEnqueueWriteBuffer)(Handle, Handle, Uint, size_t, size_t, const void*, Uint, const Handle*, Handle*);
+  Int (*clFinish)(Handle);
+  Int (*clReleaseMemObject)(Handle);
+  Int (*clReleaseKernel)(Handle);
+  Int (*clReleaseProgram)(Handle);
+  Int (*clReleaseCommandQueue)(Handle);
+  Int (*clReleaseContext)(Handle);
+  Int (*clGetDeviceInfo)(Handle, Uint, size_t, void*, size_t*);
 };
 
 // Releases what a launch created, whatever way it ends.
@@ -63,7 +58,7 @@ struct Session {
   std::vector<Handle> buffers;
 };
 
-std::string failed(const char* what, cl_int e) { return std::string(what) + " failed: OpenCL error " + std::to_string(e); }
+std::string failed(const char* what, Int e) { return std::string(what) + " failed: OpenCL error " + std::to_string(e); }
 
 double msSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
@@ -88,7 +83,7 @@ LaunchResult launch(int device, const Launch& l) {
   char name[256] = {0};
   api.clGetDeviceInfo(dev, kDeviceName, sizeof name - 1, name, nullptr);
   r.device = name;
-  cl_ulong local = 0;
+  Ulong local = 0;
   api.clGetDeviceInfo(dev, kDeviceLocalMemSize, sizeof local, &local, nullptr);
   if (l.stageBytes > local) {
     r.error = "the kernel stages " + std::to_string(l.stageBytes) + " bytes per work-group; " + r.device + " has " +
@@ -96,7 +91,7 @@ LaunchResult launch(int device, const Launch& l) {
     return r;
   }
   Session s(api);
-  cl_int e = 0;
+  Int e = 0;
   s.context = api.clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &e);
   if (!s.context) return r.error = failed("clCreateContext", e), r;
   s.queue = api.clCreateCommandQueue(s.context, dev, 0, &e);
@@ -136,11 +131,11 @@ LaunchResult launch(int device, const Launch& l) {
   s.buffers.push_back(status);
   for (size_t i = 0; i < l.args.size(); ++i) {
     const KernelArg& a = l.args[i];
-    e = a.buffer ? api.clSetKernelArg(s.kernel, static_cast<cl_uint>(i), sizeof(Handle), &mems[i])
-                 : api.clSetKernelArg(s.kernel, static_cast<cl_uint>(i), a.scalar.size(), a.scalar.data());
+    e = a.buffer ? api.clSetKernelArg(s.kernel, static_cast<Uint>(i), sizeof(Handle), &mems[i])
+                 : api.clSetKernelArg(s.kernel, static_cast<Uint>(i), a.scalar.size(), a.scalar.data());
     if (e != 0) return r.error = failed("clSetKernelArg", e), r;
   }
-  if ((e = api.clSetKernelArg(s.kernel, static_cast<cl_uint>(l.args.size()), sizeof(Handle), &status)) != 0)
+  if ((e = api.clSetKernelArg(s.kernel, static_cast<Uint>(l.args.size()), sizeof(Handle), &status)) != 0)
     return r.error = failed("clSetKernelArg", e), r;
   size_t local3[3] = {l.threads, 1, 1};
   size_t global3[3] = {static_cast<size_t>(l.grid[0]) * l.threads, static_cast<size_t>(l.grid[1]), static_cast<size_t>(l.grid[2])};

@@ -4,30 +4,17 @@
 #include <string>
 #include <vector>
 
+#include "codegen/opencl/cl_api.h"
 #include "codegen/runtime/dynamic_library.h"
 
 namespace tilesight::opencl {
 
+using namespace cl;
+
 namespace {
 
-// From CL/cl.h (OpenCL 3.0).
-using cl_int = int32_t;
-using cl_uint = uint32_t;
-using cl_ulong = uint64_t;
-using PlatformId = void*;
-using DeviceId = void*;
-constexpr cl_uint kPlatformName = 0x0902;
-constexpr cl_uint kDeviceType = 0x1000, kDeviceGlobalMemSize = 0x101F, kDeviceName = 0x102B, kDeviceVersion = 0x102F;
-constexpr cl_ulong kDeviceTypeGpu = 1 << 2, kDeviceTypeAll = 0xFFFFFFFF;
-constexpr cl_int kPlatformNotFoundKhr = -1001;  // the ICD loader found no platform
-
-using GetPlatformIds = cl_int (*)(cl_uint, PlatformId*, cl_uint*);
-using GetPlatformInfo = cl_int (*)(PlatformId, cl_uint, size_t, void*, size_t*);
-using GetDeviceIds = cl_int (*)(PlatformId, cl_ulong, cl_uint, DeviceId*, cl_uint*);
-using GetDeviceInfo = cl_int (*)(DeviceId, cl_uint, size_t, void*, size_t*);
-
 template <class F, class H>
-std::string text(F info, H handle, cl_uint what) {
+std::string text(F info, H handle, Uint what) {
   size_t size = 0;
   if (info(handle, what, 0, nullptr, &size) != 0 || size == 0) return "";
   std::string s(size, '\0');
@@ -42,16 +29,16 @@ std::vector<std::pair<void*, void*>> deviceHandles(const runtime::DynamicLibrary
   std::vector<std::pair<void*, void*>> out;
   auto platforms = lib.get<GetPlatformIds>("clGetPlatformIDs");
   auto devices = lib.get<GetDeviceIds>("clGetDeviceIDs");
-  cl_uint n = 0;
+  Uint n = 0;
   if (!platforms || !devices || platforms(0, nullptr, &n) != 0 || n == 0) return out;
-  std::vector<PlatformId> ids(n);
+  std::vector<Handle> ids(n);
   platforms(n, ids.data(), nullptr);
-  for (PlatformId p : ids) {
-    cl_uint m = 0;
+  for (Handle p : ids) {
+    Uint m = 0;
     if (devices(p, kDeviceTypeAll, 0, nullptr, &m) != 0 || m == 0) continue;
-    std::vector<DeviceId> devs(m);
+    std::vector<Handle> devs(m);
     devices(p, kDeviceTypeAll, m, devs.data(), nullptr);
-    for (DeviceId d : devs) out.emplace_back(p, d);
+    for (Handle d : devs) out.emplace_back(p, d);
   }
   return out;
 }
@@ -73,15 +60,15 @@ runtime::BackendReport probe() {
     report.reason = "libOpenCL.so.1 lacks an entry point tilesight needs (clGetPlatformIDs...)";
     return report;
   }
-  cl_uint n = 0;
-  if (cl_int e = platforms(0, nullptr, &n); e != 0 || n == 0) {
+  Uint n = 0;
+  if (Int e = platforms(0, nullptr, &n); e != 0 || n == 0) {
     report.reason = e == kPlatformNotFoundKhr || n == 0
                         ? "the OpenCL ICD loader finds no platform (Debian: apt-get install pocl-opencl-icd)"
                         : "clGetPlatformIDs failed: error " + std::to_string(e);
     return report;
   }
   for (auto [p, d] : deviceHandles(lib)) {
-    cl_ulong type = 0, memory = 0;
+    Ulong type = 0, memory = 0;
     deviceInfo(d, kDeviceType, sizeof type, &type, nullptr);
     deviceInfo(d, kDeviceGlobalMemSize, sizeof memory, &memory, nullptr);
     runtime::Device dev;

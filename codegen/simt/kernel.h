@@ -33,6 +33,8 @@ struct Stmt {
     If,        // text: the condition; body, orElse
     Scope,     // body in braces
   };
+  Stmt() = default;
+  explicit Stmt(Kind k, std::string t = {}, int64_t n = 0) : kind(k), text(std::move(t)), count(n) {}
   Kind kind = Code;
   std::string text;
   int64_t count = 0;

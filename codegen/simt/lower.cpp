@@ -4,6 +4,8 @@
 #include "codegen/simt/lower.h"
 
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <set>
 
 #include "analysis/ir/attr_values.h"
@@ -79,7 +81,7 @@ std::string Lowerer::held(TypeRef tile) const {
   }
 }
 
-std::string Lowerer::memType(Elem e, uint32_t at) {
+std::string Lowerer::memType(Elem e) {
   switch (e) {
     case Elem::I1: return "ts_u8";
     case Elem::I8: return "ts_i8";
@@ -90,7 +92,7 @@ std::string Lowerer::memType(Elem e, uint32_t at) {
     case Elem::TF32: return "ts_u32";
     case Elem::F32: return "float";
     case Elem::F64: return "double";
-    default: throw Unsupported(at, "memory of element type " + std::string(elemName(e)));
+    default: throw Unsupported(0, "memory of element type " + std::string(elemName(e)));
   }
 }
 
@@ -123,6 +125,50 @@ std::string Lowerer::toMemory(Elem e, const std::string& v) {
   }
 }
 
+std::string Lowerer::bitsOf(Elem e, const std::string& x) {
+  switch (e) {
+    case Elem::F32: case Elem::TF32: return "(ts_u64)TS_F32_BITS(" + x + ")";
+    case Elem::F16: return "(ts_u64)ts_f2h(" + x + ")";
+    case Elem::BF16: return "(ts_u64)ts_f2bf(" + x + ")";
+    case Elem::F64: return "TS_F64_BITS(" + x + ")";
+    default: return "ts_uns((ts_i64)" + x + ", " + num(intWidth(e)) + ")";
+  }
+}
+
+std::string Lowerer::fromBits(Elem e, const std::string& T, const std::string& x) {
+  switch (e) {
+    case Elem::F32: case Elem::TF32: return "TS_BITS_F32((ts_u32)" + x + ")";
+    case Elem::F16: return "ts_h2f((ts_u32)" + x + ")";
+    case Elem::BF16: return "ts_bf2f((ts_u32)" + x + ")";
+    case Elem::F64: return "TS_BITS_F64(" + x + ")";
+    default: return "(" + T + ")ts_wrap((ts_i64)" + x + ", " + num(intWidth(e)) + ")";
+  }
+}
+
+std::string Lowerer::floatLiteral(Elem e, double v) {
+  bool dbl = e == Elem::F64;
+  if (std::isnan(v)) return dbl ? "TS_BITS_F64(0x7ff8000000000000u)" : "TS_BITS_F32(0x7fc00000u)";
+  if (std::isinf(v)) {
+    if (dbl) return v > 0 ? "TS_BITS_F64(0x7ff0000000000000u)" : "TS_BITS_F64(0xfff0000000000000u)";
+    return v > 0 ? "TS_BITS_F32(0x7f800000u)" : "TS_BITS_F32(0xff800000u)";
+  }
+  char buf[64];
+  if (dbl) std::snprintf(buf, sizeof buf, "%a", v);
+  else std::snprintf(buf, sizeof buf, "%af", static_cast<double>(static_cast<float>(v)));
+  return round(e, buf);
+}
+
+uint64_t Lowerer::heldBytes(TypeRef tile) const {
+  held(tile);  // rejects what the lowering does not hold
+  if (tile->isPtrTile()) return 8;
+  switch (tile->tileElem()) {
+    case Elem::I8: return 1;
+    case Elem::I16: return 2;
+    case Elem::I64: case Elem::F64: return 8;
+    default: return 4;
+  }
+}
+
 void Lowerer::declare(ValueId v) {
   TypeRef t = type(v);
   if (!t || !t->isTile()) return;
@@ -137,7 +183,7 @@ uint64_t Lowerer::stageWrite(ValueId v, uint64_t off) {
   int64_t n = count(v);
   if (n > 1) elements(n, [&] { code("TS_STAGE(" + T + ", " + std::to_string(off) + ")[k] = " + at(v) + ";"); });
   else code("if (ts_tid == 0) TS_STAGE(" + T + ", " + std::to_string(off) + ")[0] = " + name(v) + ";");
-  return align8(static_cast<uint64_t>(n) * (T == "double" || T == "ts_i64" || T == "ts_u64" ? 8 : 4));
+  return align8(static_cast<uint64_t>(n) * heldBytes(type(v)));
 }
 
 std::string Lowerer::staged(ValueId v, uint64_t off, const std::string& idx) const {

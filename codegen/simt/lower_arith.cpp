@@ -3,8 +3,6 @@
 // grid, assume, assert, tokens). Each element is computed by the thread
 // that owns it, with the interpreter's rules: integers wrap to their width,
 // narrow floats round to their format after every op.
-#include <cmath>
-#include <cstring>
 #include <functional>
 
 #include "analysis/ir/attr_values.h"
@@ -35,8 +33,6 @@ std::vector<ValueId> operandsOf(const Operation& op) {
   for (const Operand& o : op.operands) v.push_back(o.value);
   return v;
 }
-
-std::string num(int64_t v) { return std::to_string(v); }
 
 // --- integers -------------------------------------------------------------------
 
@@ -198,7 +194,7 @@ bool lowerFloat(Lowerer& L, const Operation& op, OpKind k) {
     return "(fabs(" + x + ") < " + minNormal(e) + " ? copysign(" + zero + ", " + x + ") : " + x + ")";
   };
   std::vector<ValueId> ops = operandsOf(op);
-  auto F = [&](const std::function<std::string(const std::vector<std::string>&)>& body) {
+  auto F = [&](const Expr& body) {
     elementwise(L, op, ops, [&](const auto& x) {
       std::vector<std::string> in;
       for (const std::string& v : x) in.push_back(flush(v));
@@ -241,28 +237,6 @@ bool lowerFloat(Lowerer& L, const Operation& op, OpKind k) {
 
 // --- conversions ---------------------------------------------------------------------
 
-// The storage bits of held value x of element e, as a ts_u64.
-std::string bitsOf(Elem e, const std::string& x) {
-  switch (e) {
-    case Elem::F32: case Elem::TF32: return "(ts_u64)TS_F32_BITS(" + x + ")";
-    case Elem::F16: return "(ts_u64)ts_f2h(" + x + ")";
-    case Elem::BF16: return "(ts_u64)ts_f2bf(" + x + ")";
-    case Elem::F64: return "TS_F64_BITS(" + x + ")";
-    default: return "ts_uns((ts_i64)" + x + ", " + num(Lowerer::intWidth(e)) + ")";
-  }
-}
-
-// The held value of element e with storage bits x (a ts_u64).
-std::string fromBits(Elem e, const std::string& T, const std::string& x) {
-  switch (e) {
-    case Elem::F32: case Elem::TF32: return "TS_BITS_F32((ts_u32)" + x + ")";
-    case Elem::F16: return "ts_h2f((ts_u32)" + x + ")";
-    case Elem::BF16: return "ts_bf2f((ts_u32)" + x + ")";
-    case Elem::F64: return "TS_BITS_F64(" + x + ")";
-    default: return "(" + T + ")ts_wrap((ts_i64)" + x + ", " + num(Lowerer::intWidth(e)) + ")";
-  }
-}
-
 bool lowerConversion(Lowerer& L, const Operation& op, OpKind k) {
   TypeRef from = L.type(op.operands[0].value), to = L.type(op.results[0]);
   Elem fe = Lowerer::elemOf(from), te = Lowerer::elemOf(to);
@@ -299,7 +273,7 @@ bool lowerConversion(Lowerer& L, const Operation& op, OpKind k) {
       });
       return true;
     case OpKind::Bitcast:
-      elementwise(L, op, ops, [&](const auto& x) { return fromBits(te, T, bitsOf(fe, x[0])); });
+      elementwise(L, op, ops, [&](const auto& x) { return Lowerer::fromBits(te, T, Lowerer::bitsOf(fe, x[0])); });
       return true;
     case OpKind::PtrToInt: case OpKind::IntToPtr: case OpKind::PtrToPtr:
       elementwise(L, op, ops, [&](const auto& x) { return "(" + T + ")" + x[0]; });
@@ -310,23 +284,10 @@ bool lowerConversion(Lowerer& L, const Operation& op, OpKind k) {
 
 // --- constants and scalars -------------------------------------------------------------
 
-std::string floatLiteral(Elem e, double v) {
-  bool dbl = e == Elem::F64;
-  if (std::isnan(v)) return dbl ? "TS_BITS_F64(0x7ff8000000000000u)" : "TS_BITS_F32(0x7fc00000u)";
-  if (std::isinf(v)) {
-    if (dbl) return v > 0 ? "TS_BITS_F64(0x7ff0000000000000u)" : "TS_BITS_F64(0xfff0000000000000u)";
-    return v > 0 ? "TS_BITS_F32(0x7f800000u)" : "TS_BITS_F32(0xff800000u)";
-  }
-  char buf[64];
-  if (dbl) std::snprintf(buf, sizeof buf, "%a", v);
-  else std::snprintf(buf, sizeof buf, "%af", static_cast<double>(static_cast<float>(v)));
-  return Lowerer::round(e, buf);
-}
-
 std::string denseElement(const DenseValues& d, size_t i, Elem e, const std::string& T) {
   if (isFloatElem(e)) {
-    if (d.isBits.size() > i && d.isBits[i]) return fromBits(e, T, "((ts_u64)" + std::to_string(static_cast<uint64_t>(d.ints[i])) + "u)");
-    return floatLiteral(e, d.floats[i]);
+    if (d.isBits.size() > i && d.isBits[i]) return Lowerer::fromBits(e, T, "((ts_u64)" + std::to_string(static_cast<uint64_t>(d.ints[i])) + "u)");
+    return Lowerer::floatLiteral(e, d.floats[i]);
   }
   unsigned bits = Lowerer::intWidth(e);
   int64_t v = d.ints[i];

@@ -5,14 +5,14 @@
 // alone. A barrier before and after each write orders it with the block's
 // other accesses, as the tile block's single logical thread would (tokens
 // only ever ask for less).
+#include <cmath>
+
 #include "analysis/ir/attr_values.h"
 #include "codegen/simt/lowerer.h"
 
 namespace tilesight::simt {
 
 namespace {
-
-std::string num(int64_t v) { return std::to_string(v); }
 
 Elem pointeeOf(const Lowerer& L, ValueId ptrs) { return L.type(ptrs)->element->elem; }
 
@@ -33,23 +33,6 @@ std::string elementOf(Lowerer& L, const Operand* o, const std::string& otherwise
 }
 
 // --- atomics ----------------------------------------------------------------------------
-
-std::string bitsExpr(Elem e, const std::string& x) {
-  switch (e) {
-    case Elem::F32: return "TS_F32_BITS(" + x + ")";
-    case Elem::F64: return "TS_F64_BITS(" + x + ")";
-    case Elem::I32: return "(ts_u32)" + x;
-    default: return "(ts_u64)" + x;
-  }
-}
-std::string valueExpr(Elem e, const std::string& x) {
-  switch (e) {
-    case Elem::F32: return "TS_BITS_F32(" + x + ")";
-    case Elem::F64: return "TS_BITS_F64(" + x + ")";
-    case Elem::I32: return "(ts_i32)" + x;
-    default: return "(ts_i64)" + x;
-  }
-}
 
 // The new value an atomic of `mode` stores, from the old value o and the argument v.
 std::string combine(AtomicMode mode, Elem e, const std::string& o, const std::string& v) {
@@ -85,9 +68,10 @@ void atomicAt(Lowerer& L, const Operation& op, Elem e, const std::string& addr, 
   std::string U = wide ? "ts_u64" : "ts_u32";
   L.code("TS_GLOBAL " + U + "* ap = (TS_GLOBAL " + U + "*)(" + addr + ");");
   L.code(U + " cur = *(volatile TS_GLOBAL " + U + "*)ap, prev;");
+  std::string T = isFloatElem(e) ? (wide ? "double" : "float") : wide ? "ts_i64" : "ts_i32";
   L.code("do { prev = cur; cur = TS_CAS" + std::string(wide ? "64" : "32") + "(ap, prev, (" + U + ")" +
-         bitsExpr(e, next(valueExpr(e, "prev"))) + "); } while (cur != prev);");
-  L.code("old = " + valueExpr(e, "prev") + ";");
+         Lowerer::bitsOf(e, next(Lowerer::fromBits(e, T, "prev"))) + "); } while (cur != prev);");
+  L.code("old = " + Lowerer::fromBits(e, T, "prev") + ";");
 }
 
 std::string fenceFor(const Operation& op, bool before) {
@@ -118,10 +102,10 @@ void pointerAtomic(Lowerer& L, const Operation& op, bool cas) {
       if (cas) {
         std::string U = elemBits(e) == 64 ? "ts_u64" : "ts_u32";
         if (elemBits(e) != 32 && elemBits(e) != 64) L.unsupported(op, "atomic_cas on " + std::string(elemName(e)));
-        L.code("old = " + valueExpr(e == Elem::F32 || e == Elem::F64 ? e : elemBits(e) == 64 ? Elem::I64 : Elem::I32,
-                                    "TS_CAS" + std::string(elemBits(e) == 64 ? "64" : "32") + "((TS_GLOBAL " + U + "*)(" +
-                                        L.at(ptrs) + "), (" + U + ")" + bitsExpr(e, L.at(operandValue(op, "cmp"))) + ", (" + U +
-                                        ")" + bitsExpr(e, L.at(operandValue(op, "val"))) + ")") + ";");
+        std::string cas = "TS_CAS" + std::string(elemBits(e) == 64 ? "64" : "32") + "((TS_GLOBAL " + U + "*)(" +
+                          L.at(ptrs) + "), (" + U + ")" + Lowerer::bitsOf(e, L.at(operandValue(op, "cmp"))) + ", (" + U +
+                          ")" + Lowerer::bitsOf(e, L.at(operandValue(op, "val"))) + ")";
+        L.code("old = " + Lowerer::fromBits(e, T, cas) + ";");
       } else {
         std::string v = L.at(operandValue(op, "arg"));
         atomicAt(L, op, e, L.at(ptrs), [&](const std::string& o) { return combine(mode, e, o, v); });
@@ -153,8 +137,8 @@ void offset(Lowerer& L, const Operation& op) {
   else f();
 }
 
-std::string loadExpr(Elem e, const std::string& addr, uint32_t at) {
-  return Lowerer::fromMemory(e, "TS_LD(" + Lowerer::memType(e, at) + ", " + addr + ")");
+std::string loadExpr(Elem e, const std::string& addr) {
+  return Lowerer::fromMemory(e, "TS_LD(" + Lowerer::memType(e) + ", " + addr + ")");
 }
 
 void loadPtr(Lowerer& L, const Operation& op) {
@@ -165,7 +149,7 @@ void loadPtr(Lowerer& L, const Operation& op) {
   L.declare(r);
   std::string T = L.held(L.type(r));
   perElement(L, L.count(r), false, [&] {
-    std::string load = loadExpr(e, L.at(src), op.range.begin);
+    std::string load = loadExpr(e, L.at(src));
     if (mask) load = "(" + L.at(mask->value) + " ? " + load + " : " + (pad ? L.at(pad->value) : "(" + T + ")0") + ")";
     L.code(L.at(r) + " = " + load + ";");
   });
@@ -177,7 +161,7 @@ void storePtr(Lowerer& L, const Operation& op) {
   const Operand* mask = operandOf(op, "mask");
   L.barrier();
   perElement(L, L.count(v), true, [&] {
-    std::string st = "TS_ST(" + Lowerer::memType(e, op.range.begin) + ", " + L.at(dst) + ", " + Lowerer::toMemory(e, L.at(v)) + ");";
+    std::string st = "TS_ST(" + Lowerer::memType(e) + ", " + L.at(dst) + ", " + Lowerer::toMemory(e, L.at(v)) + ");";
     if (mask) st = "if (" + L.at(mask->value) + ") " + st;
     L.code(st);
   });
@@ -228,14 +212,14 @@ void shapeResults(Lowerer& L, const Operation& op, const std::function<std::stri
   }
 }
 
+// The value of a padded element (0 where the view does not pad: unspecified).
 std::string paddingValue(Padding p, Elem e, const std::string& T) {
-  bool dbl = e == Elem::F64;
   if (!isFloatElem(e)) return "(" + T + ")0";
   switch (p) {
-    case Padding::NegZero: return dbl ? "TS_BITS_F64(0x8000000000000000u)" : "TS_BITS_F32(0x80000000u)";
-    case Padding::NaN: return dbl ? "TS_BITS_F64(0x7ff8000000000000u)" : "TS_BITS_F32(0x7fc00000u)";
-    case Padding::PosInf: return dbl ? "TS_BITS_F64(0x7ff0000000000000u)" : "TS_BITS_F32(0x7f800000u)";
-    case Padding::NegInf: return dbl ? "TS_BITS_F64(0xfff0000000000000u)" : "TS_BITS_F32(0xff800000u)";
+    case Padding::NegZero: return Lowerer::floatLiteral(e, -0.0);
+    case Padding::NaN: return Lowerer::floatLiteral(e, NAN);
+    case Padding::PosInf: return Lowerer::floatLiteral(e, INFINITY);
+    case Padding::NegInf: return Lowerer::floatLiteral(e, -INFINITY);
     default: return "(" + T + ")0";
   }
 }
@@ -244,7 +228,7 @@ std::string paddingValue(Padding p, Elem e, const std::string& T) {
 // (element offset) for element k of a tile of the view's shape.
 class ViewAccess {
 public:
-  ViewAccess(Lowerer& L, const Operation& op) : L_(L), op_(op) {
+  ViewAccess(Lowerer& L, const Operation& op) : L_(L) {
     view_ = operandValue(op, "view");
     tv_ = L.tensorOf(view_);
     type_ = L.type(view_);
@@ -260,7 +244,6 @@ public:
   void prepare() {
     if (rows_ == kNoId) return;
     L_.barrier();
-    rowsOff_ = 0;
     L_.needStage(L_.stageWrite(rows_, 0));
     L_.barrier();
   }
@@ -269,7 +252,7 @@ public:
     for (size_t i = 0; i < type_->shape.size(); ++i) {
       size_t d = tensorDim(*type_, i);
       bool sparse = rows_ != kNoId && static_cast<int64_t>(i) == type_->sparseDim;
-      std::string coord = sparse ? "(ts_i64)ts_uns((ts_i64)" + L_.staged(rows_, rowsOff_, c[i]) + ", " +
+      std::string coord = sparse ? "(ts_i64)ts_uns((ts_i64)" + L_.staged(rows_, 0, c[i]) + ", " +
                                        num(Lowerer::intWidth(Lowerer::elemOf(L_.type(rows_)))) + ")"
                                  : index_[i] + " * " + num(stepOf(*type_, i)) + " + " + c[i];
       L_.code("{ const ts_i64 c = " + coord + "; in = in && c >= 0 && c < " + tvVar(L_, tv_, "s", d) + "; off += c * " +
@@ -284,11 +267,9 @@ public:
 
 private:
   Lowerer& L_;
-  const Operation& op_;
-  ValueId view_, tv_, rows_ = kNoId;
+  ValueId view_, tv_, rows_ = kNoId;  // rows: a gather view's index tile, staged at offset 0
   TypeRef type_;
   std::vector<std::string> index_;
-  uint64_t rowsOff_ = 0;
 };
 
 void viewElements(Lowerer& L, ValueId tile, bool writes, const std::function<void(const std::vector<std::string>&)>& f) {
@@ -307,7 +288,7 @@ void loadView(Lowerer& L, const Operation& op) {
   Elem e = va.elem();
   viewElements(L, r, false, [&](const auto& c) {
     va.address(c);
-    L.code(L.at(r) + " = in ? " + loadExpr(e, va.pointer(), op.range.begin) + " : " + paddingValue(va.padding(), e, T) + ";");
+    L.code(L.at(r) + " = in ? " + loadExpr(e, va.pointer()) + " : " + paddingValue(va.padding(), e, T) + ";");
   });
 }
 
@@ -319,7 +300,7 @@ void storeView(Lowerer& L, const Operation& op) {
   Elem e = va.elem();
   viewElements(L, v, true, [&](const auto& c) {
     va.address(c);
-    L.code("if (in) TS_ST(" + Lowerer::memType(e, op.range.begin) + ", " + va.pointer() + ", " + Lowerer::toMemory(e, L.at(v)) + ");");
+    L.code("if (in) TS_ST(" + Lowerer::memType(e) + ", " + va.pointer() + ", " + Lowerer::toMemory(e, L.at(v)) + ");");
   });
   L.barrier();
 }

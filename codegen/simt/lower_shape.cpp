@@ -4,8 +4,6 @@
 // readers are done, and one after the writes); then each thread reads the
 // elements its result slots need. reshape keeps every element on its
 // thread (row-major index k is unchanged), so it is a copy.
-#include <cmath>
-
 #include "analysis/ir/attr_values.h"
 #include "codegen/simt/lowerer.h"
 
@@ -23,16 +21,13 @@ void gather(Lowerer& L, ValueId r, const std::function<std::string(const Coords&
   else L.code(L.name(r) + " = " + f(Coords(shape.size(), "0")) + ";");
 }
 
-// Stages values (in order, 8-byte aligned) and returns their offsets.
+// Stages values (in order, 8-byte aligned) and returns their offsets; the
+// last entry is where the staged bytes end.
 std::vector<uint64_t> stageAll(Lowerer& L, const std::vector<ValueId>& values) {
   L.barrier();
-  std::vector<uint64_t> offs;
-  uint64_t off = 0;
-  for (ValueId v : values) {
-    offs.push_back(off);
-    off += L.stageWrite(v, off);
-  }
-  L.needStage(off);
+  std::vector<uint64_t> offs{0};
+  for (ValueId v : values) offs.push_back(offs.back() + L.stageWrite(v, offs.back()));
+  L.needStage(offs.back());
   L.barrier();
   return offs;
 }
@@ -114,28 +109,15 @@ Split split(const std::vector<int64_t>& shape, size_t d) {
   return s;
 }
 
+// A reduce/scan identity as written: `0.0 : f32`, or an integer that a
+// float type reads as a bit pattern (`0xFF800000 : f32` is -inf).
 std::string identityOf(Lowerer& L, const Attr& a, TypeRef type) {
   Elem e = Lowerer::elemOf(type);
   std::string T = L.held(type);
-  if (isFloatElem(e) && a.kind == AttrKind::Int) {
-    std::string bits = "((ts_u64)" + std::to_string(static_cast<uint64_t>(a.i)) + "u)";
-    switch (e) {
-      case Elem::F64: return "TS_BITS_F64(" + bits + ")";
-      case Elem::F16: return "ts_h2f((ts_u32)" + bits + ")";
-      case Elem::BF16: return "ts_bf2f((ts_u32)" + bits + ")";
-      default: return "TS_BITS_F32((ts_u32)" + bits + ")";
-    }
-  }
-  if (isFloatElem(e)) {
-    char buf[64];
-    if (std::isinf(a.f) || std::isnan(a.f))
-      return e == Elem::F64 ? (std::isnan(a.f) ? "TS_BITS_F64(0x7ff8000000000000u)" : a.f > 0 ? "TS_BITS_F64(0x7ff0000000000000u)" : "TS_BITS_F64(0xfff0000000000000u)")
-                            : (std::isnan(a.f) ? "TS_BITS_F32(0x7fc00000u)" : a.f > 0 ? "TS_BITS_F32(0x7f800000u)" : "TS_BITS_F32(0xff800000u)");
-    if (e == Elem::F64) std::snprintf(buf, sizeof buf, "%a", a.f);
-    else std::snprintf(buf, sizeof buf, "%af", static_cast<double>(static_cast<float>(a.f)));
-    return Lowerer::round(e, buf);
-  }
-  return "(" + T + ")ts_wrap(" + intLit(a.i) + ", " + std::to_string(Lowerer::intWidth(e)) + ")";
+  if (isFloatElem(e) && a.kind == AttrKind::Int)
+    return Lowerer::fromBits(e, T, "((ts_u64)" + std::to_string(static_cast<uint64_t>(a.i)) + "u)");
+  if (isFloatElem(e)) return Lowerer::floatLiteral(e, a.f);
+  return "(" + T + ")ts_wrap(" + intLit(a.i) + ", " + num(Lowerer::intWidth(e)) + ")";
 }
 
 // The body of a reduce or scan, once per position t along the dimension:
@@ -186,12 +168,11 @@ void scan(Lowerer& L, const Operation& op) {
   std::vector<ValueId> srcs;
   for (const Operand& o : op.operands) srcs.push_back(o.value);
   std::vector<uint64_t> offs = stageAll(L, srcs);
-  uint64_t outOff = 0;
-  for (ValueId v : srcs) outOff += Lowerer::align8(static_cast<uint64_t>(L.count(v)) * 8);
+  uint64_t outOff = offs.back();  // the scanned lines follow the staged sources
   std::vector<uint64_t> outs;
-  for (size_t i = 0; i < op.results.size(); ++i) {
+  for (ValueId r : op.results) {
     outs.push_back(outOff);
-    outOff += Lowerer::align8(static_cast<uint64_t>(L.count(op.results[i])) * 8);
+    outOff += Lowerer::align8(static_cast<uint64_t>(L.count(r)) * L.heldBytes(L.type(r)));
   }
   L.needStage(outOff);
   Split s = split(L.type(srcs[0])->shape, static_cast<size_t>(op.attr("dim")->i));

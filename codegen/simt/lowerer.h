@@ -17,6 +17,7 @@
 namespace tilesight::simt {
 
 // An op or type the lowering does not handle; lower() turns it into an error.
+// `at` 0: the op being lowered (Lowerer::lowerOp fills it in).
 struct Unsupported : std::runtime_error {
   Unsupported(uint32_t at, std::string what) : std::runtime_error(std::move(what)), at(at) {}
   uint32_t at;
@@ -58,12 +59,22 @@ public:
   // The C type a tile of t holds its elements in.
   std::string held(TypeRef tile) const;
   // The C type of one element in memory (pointee e).
-  static std::string memType(Elem e, uint32_t at);
+  static std::string memType(Elem e);
   // Round a held float to format e ("ts_rf16(x)"; x itself for f32/f64).
   static std::string round(Elem e, const std::string& x);
   // A held value from memory bits `bits` of format e, and the inverse.
   static std::string fromMemory(Elem e, const std::string& bits);
   static std::string toMemory(Elem e, const std::string& v);
+  // The storage bits of held value x of element e (a ts_u64), and the held
+  // value (type T) of element e with storage bits x: bit casts and atomics.
+  static std::string bitsOf(Elem e, const std::string& x);
+  static std::string fromBits(Elem e, const std::string& T, const std::string& x);
+  // Float v of format e as an expression of its held type (exact for
+  // f32/f64, rounded to the format for narrower ones; NaN and infinities
+  // by their bits).
+  static std::string floatLiteral(Elem e, double v);
+  // Bytes of one element of a tile of type t as held (staging memory).
+  uint64_t heldBytes(TypeRef tile) const;
   // The element a tile type holds: its scalar, or I64 for pointer tiles.
   static Elem elemOf(TypeRef tile);
   static unsigned intWidth(Elem e);  // 64 for pointers
@@ -112,5 +123,6 @@ std::vector<std::string> coordsOf(const std::string& k, const std::vector<int64_
 // The row-major index of coordinates c in shape.
 std::string indexOf(const std::vector<std::string>& c, const std::vector<int64_t>& shape);
 std::string intLit(int64_t v);  // a 64-bit literal: ((ts_i64)5)
+inline std::string num(int64_t v) { return std::to_string(v); }
 
 }  // namespace tilesight::simt

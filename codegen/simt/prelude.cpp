@@ -10,8 +10,11 @@ namespace tilesight::simt {
 
 namespace {
 
-constexpr const char* kCuda = R"(#define TS_FN static __device__ __forceinline__
-#define TS_GLOBAL
+// CUDA and HIP share the CUDA dialect (HIP keeps CUDA's names); they differ
+// in how a helper is declared and how float contraction is turned off: CUDA
+// adds and multiplies with the _rn intrinsics, which nvcc never fuses; HIP's
+// clang takes the pragma.
+constexpr const char* kCudaFamily = R"(#define TS_GLOBAL
 #define TS_LOCAL
 #define TS_TID ((int)threadIdx.x)
 #define TS_BID(d) ((ts_i32)((d) == 0 ? blockIdx.x : (d) == 1 ? blockIdx.y : blockIdx.z))
@@ -27,6 +30,9 @@ typedef unsigned long long ts_u64;
 #define TS_CAS32(a, c, v) atomicCAS((unsigned int*)(a), (c), (v))
 #define TS_CAS64(a, c, v) atomicCAS((unsigned long long*)(a), (c), (v))
 #define TS_ISNAN(x) isnan(x)
+)";
+
+constexpr const char* kCuda = R"(#define TS_FN static __device__ __forceinline__
 #define TS_ADDF(a, b) __fadd_rn(a, b)
 #define TS_SUBF(a, b) __fsub_rn(a, b)
 #define TS_MULF(a, b) __fmul_rn(a, b)
@@ -35,30 +41,17 @@ typedef unsigned long long ts_u64;
 #define TS_MULD(a, b) __dmul_rn(a, b)
 )";
 
-constexpr const char* kHip = R"(#pragma clang fp contract(off)
-#define TS_FN static __device__ inline
-#define TS_GLOBAL
-#define TS_LOCAL
-#define TS_TID ((int)threadIdx.x)
-#define TS_BID(d) ((ts_i32)((d) == 0 ? blockIdx.x : (d) == 1 ? blockIdx.y : blockIdx.z))
-#define TS_NBLK(d) ((ts_i32)((d) == 0 ? gridDim.x : (d) == 1 ? gridDim.y : gridDim.z))
-#define TS_BARRIER() __syncthreads()
-#define TS_FENCE(scope) ((scope) == 0 ? __threadfence_block() : (scope) == 1 ? __threadfence() : __threadfence_system())
-typedef long long ts_i64;
-typedef unsigned long long ts_u64;
-#define TS_BITS_F32(u) __uint_as_float(u)
-#define TS_F32_BITS(f) __float_as_uint(f)
-#define TS_BITS_F64(u) __longlong_as_double((long long)(u))
-#define TS_F64_BITS(d) ((ts_u64)__double_as_longlong(d))
-#define TS_CAS32(a, c, v) atomicCAS((unsigned int*)(a), (c), (v))
-#define TS_CAS64(a, c, v) atomicCAS((unsigned long long*)(a), (c), (v))
-#define TS_ISNAN(x) isnan(x)
-#define TS_ADDF(a, b) ((a) + (b))
+// HIP and OpenCL turn contraction off with a pragma, so plain operators round once each.
+constexpr const char* kPlainArith = R"(#define TS_ADDF(a, b) ((a) + (b))
 #define TS_SUBF(a, b) ((a) - (b))
 #define TS_MULF(a, b) ((a) * (b))
 #define TS_ADDD(a, b) ((a) + (b))
 #define TS_SUBD(a, b) ((a) - (b))
 #define TS_MULD(a, b) ((a) * (b))
+)";
+
+constexpr const char* kHip = R"(#pragma clang fp contract(off)
+#define TS_FN static __device__ inline
 )";
 
 constexpr const char* kOpenCL = R"(#pragma OPENCL FP_CONTRACT OFF
@@ -81,12 +74,6 @@ typedef ulong ts_u64;
 #define TS_CAS32(a, c, v) atomic_cmpxchg((volatile __global uint*)(a), (c), (v))
 #define TS_CAS64(a, c, v) atom_cmpxchg((volatile __global ulong*)(a), (c), (v))
 #define TS_ISNAN(x) isnan(x)
-#define TS_ADDF(a, b) ((a) + (b))
-#define TS_SUBF(a, b) ((a) - (b))
-#define TS_MULF(a, b) ((a) * (b))
-#define TS_ADDD(a, b) ((a) + (b))
-#define TS_SUBD(a, b) ((a) - (b))
-#define TS_MULD(a, b) ((a) * (b))
 )";
 
 // Shared by all three: integer widths, memory access, narrow floats,
@@ -232,8 +219,12 @@ const char* targetName(Target t) {
 }
 
 std::string prelude(Target t) {
-  const char* dialect = t == Target::Cuda ? kCuda : t == Target::Hip ? kHip : kOpenCL;
-  return std::string(dialect) + kCommon;
+  switch (t) {
+    case Target::Cuda: return std::string(kCuda) + kCudaFamily + kCommon;
+    case Target::Hip: return std::string(kHip) + kCudaFamily + kPlainArith + kCommon;
+    case Target::OpenCL: break;
+  }
+  return std::string(kOpenCL) + kPlainArith + kCommon;
 }
 
 }  // namespace tilesight::simt
