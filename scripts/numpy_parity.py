@@ -169,6 +169,8 @@ def run_case(binary, case, source, device=None):
                 row["unlowered"] = "a --sanitize case (cpu only)"
                 return row
             extra = [a for a in extra if a != "--deterministic"] + ["--device", device] + (["--check"] if case.check else [])
+        else:
+            extra += ["--device", "cpu"]  # the reference, even where auto would find a GPU
         cmd += extra
         start = time.monotonic()
         try:

@@ -122,9 +122,10 @@ struct DeviceChoice {
 
 // --device: 0 and the choice, 2 for a name that is no device, 3 (said
 // why) for a device that is not there or that run cannot launch on yet.
-// auto takes the first OpenCL GPU, else the cpu.
-int chooseDevice(const std::string& device, DeviceChoice& out) {
-  if (device == "cpu") return 0;
+// auto takes the first OpenCL GPU, else the cpu (always the cpu under
+// --sanitize, which only the interpreter does).
+int chooseDevice(const std::string& device, bool sanitize, DeviceChoice& out) {
+  if (device == "cpu" || (device == "auto" && sanitize)) return 0;
   if (device == "auto") {
     for (const runtime::Device& d : runtime::probe(runtime::Backend::OpenCL).devices)
       if (d.gpu) return out = {runtime::Backend::OpenCL, static_cast<unsigned>(d.index)}, 0;
@@ -239,9 +240,9 @@ void checkAgainstReference(const VerifiedProgram& verified, const Operation& ent
 int runRun() {
   RunOptions o = runOptions();
   if (!o.problem.empty()) return usage(o.problem);
+  if (o.sanitize && o.device != "auto" && o.device != "cpu") return usage("--sanitize runs on --device cpu only");
   DeviceChoice device;
-  if (int status = chooseDevice(o.device, device)) return status;
-  if (o.sanitize && device.backend != runtime::Backend::Cpu) return usage("--sanitize runs on --device cpu only");
+  if (int status = chooseDevice(o.device, o.sanitize, device)) return status;
   ProgramInput in;
   if (int status = loadProgram("run", o.file, in)) return status;
   FileReport& diags = in.diags;

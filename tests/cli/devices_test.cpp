@@ -90,6 +90,10 @@ TEST(Devices, RunOnADeviceThatCannotRunItIsExitThree) {
   EXPECT_EQ(high.status, 3);
   EXPECT_NE(high.out.find("no device hip:7"), std::string::npos) << high.out;
   // A device that is there but that run cannot launch on yet: CUDA and HIP (emit prints their source).
+  CliRun sanitizeGpu = run("run " + f + " --device opencl --sanitize");
+  EXPECT_EQ(sanitizeGpu.status, 2);
+  EXPECT_NE(sanitizeGpu.out.find("--sanitize runs on --device cpu only"), std::string::npos) << sanitizeGpu.out;
+  EXPECT_EQ(run("run " + f + " --sanitize").status, 0);  // auto under --sanitize: the interpreter
   EXPECT_EQ(run("run " + f + " --device tpu").status, 2);
   EXPECT_EQ(run("run " + f + " --device cuda:x").status, 2);
   EXPECT_EQ(run("run " + f + " --device cpu").status, 0);
