@@ -145,6 +145,29 @@ TEST(Devices, RunsOnOpenClAndMatchesTheCpuReference) {
   EXPECT_EQ(j["outputs"][2]["max"], k["outputs"][2]["max"]);
 }
 
+TEST(Devices, AFaultOnOpenClIsARunFaultNamingTheBlock) {
+  if (!hasOpenClDevice()) GTEST_SKIP() << "no OpenCL device (install-deps installs PoCL: pocl-opencl-icd)";
+  // Block x divides 7 by d - x: block 1 of 2 divides by zero when d = 1.
+  std::string f = write("div.tile", R"(cuda_tile.module @m {
+  entry @k(%out: tile<ptr<i32>>, %d: tile<i32>) {
+    %x, %y, %z = get_tile_block_id : tile<i32>
+    %c = constant <i32: 7> : tile<i32>
+    %e = subi %d, %x : tile<i32>
+    %q = divi %c, %e signed : tile<i32>
+    %t = store_ptr_tko weak %out, %q : tile<ptr<i32>>, tile<i32> -> token
+    return
+  }
+}
+)");
+  CliRun r = run("run " + f + " --grid 2 --device opencl --arg out=zeros:1:i32 --arg d=1 --format=json", "", {true});
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["diagnostics"].size(), 1u) << j.dump();
+  EXPECT_EQ(j["diagnostics"][0]["code"], "run.fault");
+  EXPECT_EQ(j["diagnostics"][0]["message"], "tile block (1, 0, 0): division by zero");
+  EXPECT_EQ(run("run " + f + " --grid 2 --device opencl --arg out=zeros:1:i32 --arg d=5").status, 0);
+}
+
 TEST(Emit, PrintsOneTranslationUnitPerTargetOrSaysWhyNot) {
   std::string f = write("vadd.tile", kVadd);
   CliRun cuda = run("emit " + f + " --target cuda --arch sm_90", "", {true});
@@ -159,6 +182,9 @@ TEST(Emit, PrintsOneTranslationUnitPerTargetOrSaysWhyNot) {
   EXPECT_NE(hip.out.find("#pragma clang fp contract(off)"), std::string::npos);
   EXPECT_EQ(run("emit " + f).status, 2);
   EXPECT_EQ(run("emit " + f + " --target metal").status, 2);
+  CliRun missing = run("emit " + tempPath("nope.tile") + " --target cuda");
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.out.find("tilesight emit: cannot read"), std::string::npos) << missing.out;
   EXPECT_EQ(run("emit " + f + " --target cuda --entry nope").status, 2);
   // An op the lowering does not handle: exit 3, naming it and its line.
   std::string p = write("print.tile", "cuda_tile.module @m {\n  entry @k() {\n    %t = print_tko \"hi\" -> token\n    return\n  }\n}\n");
