@@ -1,5 +1,6 @@
 #include "codegen/opencl/cl_launch.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "codegen/opencl/cl_api.h"
@@ -64,10 +65,102 @@ double msSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
 }
 
+// The device addresses of the indirect buffers, as a kernel sees them:
+// ts_addresses (appended to the source when there are some) writes each
+// one's pointer as an integer.
+std::string probeAddresses(const Api& api, Session& s, const runtime::Launch& l, const std::vector<Handle>& mems,
+                           std::vector<uint64_t>& addresses) {
+  Int e = 0;
+  Handle k = api.clCreateKernel(s.program, "ts_addresses", &e);
+  if (!k) return failed("clCreateKernel(ts_addresses)", e);
+  Handle out = api.clCreateBuffer(s.context, kMemReadWrite, 8 * l.indirect.size(), nullptr, &e);
+  if (!out) return api.clReleaseKernel(k), failed("clCreateBuffer", e);
+  s.buffers.push_back(out);
+  e = api.clSetKernelArg(k, 0, sizeof(Handle), &out);
+  for (size_t t = 0; t < l.indirect.size() && e == 0; ++t)
+    e = api.clSetKernelArg(k, static_cast<Uint>(t + 1), sizeof(Handle), &mems[l.args.size() + t]);
+  size_t one = 1;
+  if (e == 0) e = api.clEnqueueNDRangeKernel(s.queue, k, 1, nullptr, &one, &one, 0, nullptr, nullptr);
+  addresses.assign(l.indirect.size(), 0);
+  if (e == 0) e = api.clEnqueueReadBuffer(s.queue, out, 1, 0, 8 * addresses.size(), addresses.data(), 0, nullptr, nullptr);
+  api.clReleaseKernel(k);
+  return e ? failed("the address probe", e) : "";
+}
+
+// Buffers (runtime::hostBuffer's numbering, then the status words), the
+// arguments, the runs and the read-back.
+std::string runKernel(const Api& api, Session& s, const runtime::Launch& l, runtime::LaunchResult& r) {
+  Int e = 0;
+  size_t n = runtime::bufferCount(l);
+  std::vector<Handle> mems;
+  for (size_t j = 0; j <= n; ++j) {
+    runtime::HostBuffer* h = j < n ? runtime::hostBuffer(l, j) : nullptr;
+    if (!h && j < n) {
+      mems.push_back(nullptr);
+      continue;
+    }
+    Handle m = api.clCreateBuffer(s.context, kMemReadWrite, std::max<size_t>(h ? h->bytes.size() : 0, 8), nullptr, &e);
+    if (!m) return failed("clCreateBuffer", e);
+    s.buffers.push_back(m);
+    mems.push_back(m);
+  }
+  std::vector<uint64_t> addresses;
+  if (!l.indirect.empty())
+    if (std::string why = probeAddresses(api, s, l, mems, addresses); !why.empty()) return why;
+  // The kernel's parameters: the arguments, the resident (indirect) buffers, the status words.
+  for (size_t j = 0; j <= n && e == 0; ++j)
+    e = j < l.args.size() && !l.args[j].buffer
+            ? api.clSetKernelArg(s.kernel, static_cast<Uint>(j), l.args[j].scalar.size(), l.args[j].scalar.data())
+            : api.clSetKernelArg(s.kernel, static_cast<Uint>(j), sizeof(Handle), &mems[j]);
+  if (e != 0) return failed("clSetKernelArg", e);
+  std::vector<std::vector<uint8_t>> uploaded(n);
+  size_t local3[3] = {l.threads, 1, 1};
+  size_t global3[3] = {static_cast<size_t>(l.grid[0]) * l.threads, static_cast<size_t>(l.grid[1]), static_cast<size_t>(l.grid[2])};
+  for (unsigned rep = 0; rep < l.repeat; ++rep) {
+    for (size_t j = 0; j < n; ++j) {
+      if (!runtime::hostBuffer(l, j)) continue;
+      uploaded[j] = runtime::uploadBytes(l, j, addresses);
+      if (!uploaded[j].empty() &&
+          (e = api.clEnqueueWriteBuffer(s.queue, mems[j], 1, 0, uploaded[j].size(), uploaded[j].data(), 0, nullptr, nullptr)) != 0)
+        return failed("clEnqueueWriteBuffer", e);
+    }
+    int32_t zero[2] = {0, 0};
+    if ((e = api.clEnqueueWriteBuffer(s.queue, mems[n], 1, 0, 8, zero, 0, nullptr, nullptr)) != 0)
+      return failed("clEnqueueWriteBuffer", e);
+    auto t = std::chrono::steady_clock::now();
+    if ((e = api.clEnqueueNDRangeKernel(s.queue, s.kernel, 3, nullptr, global3, local3, 0, nullptr, nullptr)) != 0)
+      return failed("clEnqueueNDRangeKernel", e);
+    if ((e = api.clFinish(s.queue)) != 0) return failed("clFinish", e);
+    r.runMs.push_back(msSince(t));
+  }
+  for (size_t j = 0; j < n; ++j) {
+    runtime::HostBuffer* h = runtime::hostBuffer(l, j);
+    if (!h || h->bytes.empty()) continue;
+    if ((e = api.clEnqueueReadBuffer(s.queue, mems[j], 1, 0, h->bytes.size(), h->bytes.data(), 0, nullptr, nullptr)) != 0)
+      return failed("clEnqueueReadBuffer", e);
+    runtime::restoreAddressWords(l, j, uploaded[j]);
+  }
+  if ((e = api.clEnqueueReadBuffer(s.queue, mems[n], 1, 0, 8, r.status.data(), 0, nullptr, nullptr)) != 0)
+    return failed("clEnqueueReadBuffer", e);
+  return "";
+}
+
+// The source built: the kernel, and the address probe when buffers are reached through memory.
+std::string sourceOf(const runtime::Launch& l) {
+  if (l.indirect.empty()) return l.source;
+  std::string probe = "\n__kernel void ts_addresses(__global ulong* out";
+  std::string body;
+  for (size_t t = 0; t < l.indirect.size(); ++t) {
+    probe += ", __global void* b" + std::to_string(t);
+    body += "  out[" + std::to_string(t) + "] = (ulong)b" + std::to_string(t) + ";\n";
+  }
+  return l.source + probe + ") {\n" + body + "}\n";
+}
+
 }  // namespace
 
-LaunchResult launch(int device, const Launch& l) {
-  LaunchResult r;
+runtime::LaunchResult launch(int device, const runtime::Launch& l) {
+  runtime::LaunchResult r;
   runtime::DynamicLibrary lib({"libOpenCL.so.1"});
   std::vector<std::pair<Handle, Handle>> devices = deviceHandles(lib);
   if (device < 0 || static_cast<size_t>(device) >= devices.size()) {
@@ -97,7 +190,8 @@ LaunchResult launch(int device, const Launch& l) {
   s.queue = api.clCreateCommandQueue(s.context, dev, 0, &e);
   if (!s.queue) return r.error = failed("clCreateCommandQueue", e), r;
   auto start = std::chrono::steady_clock::now();
-  const char* text = l.source.c_str();
+  std::string source = sourceOf(l);
+  const char* text = source.c_str();
   s.program = api.clCreateProgramWithSource(s.context, 1, &text, nullptr, &e);
   if (!s.program) return r.error = failed("clCreateProgramWithSource", e), r;
   e = api.clBuildProgram(s.program, 1, &dev, "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt", nullptr, nullptr);
@@ -113,52 +207,8 @@ LaunchResult launch(int device, const Launch& l) {
   s.kernel = api.clCreateKernel(s.program, l.kernel.c_str(), &e);
   if (!s.kernel) return r.error = failed("clCreateKernel", e), r;
   r.compileMs = msSince(start);
-  // Buffers: one per pointer argument, then the status words.
-  std::vector<Handle> mems;
-  for (const KernelArg& a : l.args) {
-    if (!a.buffer) {
-      mems.push_back(nullptr);
-      continue;
-    }
-    size_t bytes = std::max<size_t>(a.buffer->bytes.size(), 8);
-    Handle m = api.clCreateBuffer(s.context, kMemReadWrite, bytes, nullptr, &e);
-    if (!m) return r.error = failed("clCreateBuffer", e), r;
-    s.buffers.push_back(m);
-    mems.push_back(m);
-  }
-  Handle status = api.clCreateBuffer(s.context, kMemReadWrite, 8, nullptr, &e);
-  if (!status) return r.error = failed("clCreateBuffer", e), r;
-  s.buffers.push_back(status);
-  for (size_t i = 0; i < l.args.size(); ++i) {
-    const KernelArg& a = l.args[i];
-    e = a.buffer ? api.clSetKernelArg(s.kernel, static_cast<Uint>(i), sizeof(Handle), &mems[i])
-                 : api.clSetKernelArg(s.kernel, static_cast<Uint>(i), a.scalar.size(), a.scalar.data());
-    if (e != 0) return r.error = failed("clSetKernelArg", e), r;
-  }
-  if ((e = api.clSetKernelArg(s.kernel, static_cast<Uint>(l.args.size()), sizeof(Handle), &status)) != 0)
-    return r.error = failed("clSetKernelArg", e), r;
-  size_t local3[3] = {l.threads, 1, 1};
-  size_t global3[3] = {static_cast<size_t>(l.grid[0]) * l.threads, static_cast<size_t>(l.grid[1]), static_cast<size_t>(l.grid[2])};
-  for (unsigned rep = 0; rep < l.repeat; ++rep) {
-    for (size_t i = 0; i < l.args.size(); ++i)
-      if (l.args[i].buffer && !l.args[i].buffer->bytes.empty() &&
-          (e = api.clEnqueueWriteBuffer(s.queue, mems[i], 1, 0, l.args[i].buffer->bytes.size(), l.args[i].buffer->bytes.data(), 0, nullptr, nullptr)) != 0)
-        return r.error = failed("clEnqueueWriteBuffer", e), r;
-    int32_t zero[2] = {0, 0};
-    if ((e = api.clEnqueueWriteBuffer(s.queue, status, 1, 0, 8, zero, 0, nullptr, nullptr)) != 0)
-      return r.error = failed("clEnqueueWriteBuffer", e), r;
-    auto t = std::chrono::steady_clock::now();
-    if ((e = api.clEnqueueNDRangeKernel(s.queue, s.kernel, 3, nullptr, global3, local3, 0, nullptr, nullptr)) != 0)
-      return r.error = failed("clEnqueueNDRangeKernel", e), r;
-    if ((e = api.clFinish(s.queue)) != 0) return r.error = failed("clFinish", e), r;
-    r.runMs.push_back(msSince(t));
-  }
-  for (size_t i = 0; i < l.args.size(); ++i)
-    if (l.args[i].buffer && !l.args[i].buffer->bytes.empty() &&
-        (e = api.clEnqueueReadBuffer(s.queue, mems[i], 1, 0, l.args[i].buffer->bytes.size(), l.args[i].buffer->bytes.data(), 0, nullptr, nullptr)) != 0)
-      return r.error = failed("clEnqueueReadBuffer", e), r;
-  if ((e = api.clEnqueueReadBuffer(s.queue, status, 1, 0, 8, r.status.data(), 0, nullptr, nullptr)) != 0)
-    return r.error = failed("clEnqueueReadBuffer", e), r;
+  std::string why = runKernel(api, s, l, r);
+  if (!why.empty()) r.error = why;
   return r;
 }
 

@@ -51,6 +51,10 @@ struct Param {
 struct Kernel {
   std::string name;             // the entry's symbol
   std::vector<Param> params;    // in entry order; the status word pointer follows them
+  // Pointer parameters between the entry's and the status words that the
+  // body never names: OpenCL buffers reached only through addresses held in
+  // memory (cuTile's lists of arrays) are bound there to be resident.
+  unsigned residentBuffers = 0;
   unsigned threads = 32;        // per block
   uint64_t stageBytes = 0;      // block staging memory (shared / local)
   std::vector<std::string> constants;  // constant tables, declared before the body

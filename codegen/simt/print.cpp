@@ -39,7 +39,7 @@ private:
     os_ << " status (device pointer to 2 x i32, zeroed; [0] = 1 + failing op, [1] = its block).\n";
   }
 
-  bool dynamicStage() const { return t_ != Target::OpenCL && k_.stageBytes > kStaticSharedLimit; }
+  bool dynamicStage() const { return simt::dynamicStage(k_, t_); }
 
   void signature() {
     bool cl = t_ == Target::OpenCL;
@@ -51,6 +51,7 @@ private:
       if (p.kind == Param::Pointer) os_ << (cl ? "__global " : "") << "void* a" << i << ", ";
       else os_ << (p.bits == 1 ? "ts_i32" : p.ctype) << " a" << i << ", ";
     }
+    for (unsigned i = 0; i < k_.residentBuffers; ++i) os_ << (cl ? "__global " : "") << "void* ts_resident" << i << ", ";
     os_ << (cl ? "__global " : "") << "ts_i32* ts_status)\n";
   }
 

@@ -20,5 +20,8 @@ std::string printKernels(const std::vector<Kernel>& ks, Target t);
 // Bytes of static shared memory a CUDA or HIP block may declare; a kernel
 // that stages more declares it extern (dynamic) and the launch passes it.
 constexpr uint64_t kStaticSharedLimit = 48 * 1024;
+// Whether k's CUDA/HIP source declares its staging extern (the launch passes
+// stageBytes as dynamic shared memory).
+inline bool dynamicStage(const Kernel& k, Target t) { return t != Target::OpenCL && k.stageBytes > kStaticSharedLimit; }
 
 }  // namespace tilesight::simt

@@ -45,6 +45,7 @@ struct RunOptions {
   std::vector<std::pair<std::string, std::string>> outs;  // NAME, PATH
   bool sanitize = false;
   bool check = false;  // compare a device run with the CPU reference
+  std::string arch;    // cuda/hip: compile for this sm_XY / gfxN (default: the device's)
   RunFormat format = RunFormat::Text;
   unsigned repeat = 1;
   unsigned threads = 0;

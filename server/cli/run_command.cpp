@@ -18,6 +18,8 @@
 #include "codegen/interp/block_exec.h"
 #include "codegen/interp/interpreter.h"
 #include "codegen/interp/sanitizer.h"
+#include "codegen/cuda/launch.h"
+#include "codegen/hip/launch.h"
 #include "codegen/opencl/cl_launch.h"
 #include "codegen/runtime/arguments.h"
 #include "codegen/runtime/compare.h"
@@ -121,14 +123,15 @@ struct DeviceChoice {
 };
 
 // --device: 0 and the choice, 2 for a name that is no device, 3 (said
-// why) for a device that is not there or that run cannot launch on yet.
-// auto takes the first OpenCL GPU, else the cpu (always the cpu under
+// why) for a device that is not there. auto takes the first GPU (CUDA,
+// then HIP, then OpenCL), else the cpu (always the cpu under
 // --sanitize, which only the interpreter does).
 int chooseDevice(const std::string& device, bool sanitize, DeviceChoice& out) {
   if (device == "cpu" || (device == "auto" && sanitize)) return 0;
   if (device == "auto") {
-    for (const runtime::Device& d : runtime::probe(runtime::Backend::OpenCL).devices)
-      if (d.gpu) return out = {runtime::Backend::OpenCL, static_cast<unsigned>(d.index)}, 0;
+    for (runtime::Backend b : {runtime::Backend::Cuda, runtime::Backend::Hip, runtime::Backend::OpenCL})
+      for (const runtime::Device& d : runtime::probe(b).devices)
+        if (d.gpu) return out = {b, static_cast<unsigned>(d.index)}, 0;
     return 0;
   }
   auto [name, index] = llvm::StringRef(device).split(':');
@@ -139,16 +142,10 @@ int chooseDevice(const std::string& device, bool sanitize, DeviceChoice& out) {
   if (!backend || *backend == runtime::Backend::Cpu)
     return usage("--device " + device + " is not a device: auto, cpu, cuda[:N], hip[:N] or opencl[:N]");
   runtime::BackendReport found = runtime::probe(*backend);
-  if (n < found.devices.size() && *backend == runtime::Backend::OpenCL) return out = {*backend, n}, 0;
-  llvm::errs() << "tilesight run: ";
-  if (n >= found.devices.size())
-    llvm::errs() << "no device " << name << ":" << n << ": "
-                 << (found.reason.empty() ? std::to_string(found.devices.size()) + " " + name.str() + " device(s)"
-                                            : found.reason);
-  else
-    llvm::errs() << found.devices[n].id() << " (" << found.devices[n].name << ") is there, but launching on " << name
-                 << " is not implemented yet (`tilesight emit --target " << name << "` prints the kernel)";
-  llvm::errs() << "; use --device cpu for the reference interpreter or opencl (`tilesight devices` lists the devices)\n";
+  if (n < found.devices.size()) return out = {*backend, n}, 0;
+  llvm::errs() << "tilesight run: no device " << name << ":" << n << ": "
+               << (found.reason.empty() ? std::to_string(found.devices.size()) + " " + name.str() + " device(s)" : found.reason)
+               << "; use --device cpu for the reference interpreter (`tilesight devices` lists the devices)\n";
   return 3;
 }
 
@@ -157,7 +154,7 @@ int deviceFailed(const std::string& why) {
   return 3;
 }
 
-// The bytes an OpenCL kernel takes for a scalar argument.
+// The bytes a generated kernel takes for a scalar argument.
 std::vector<uint8_t> scalarBytes(const simt::Param& prm, const runtime::ArgValue& a) {
   std::vector<uint8_t> b;
   auto put = [&](auto v) {
@@ -174,31 +171,61 @@ std::vector<uint8_t> scalarBytes(const simt::Param& prm, const runtime::ArgValue
   return b;
 }
 
-// A run on an OpenCL device: lower, print, build and launch; the outcome
-// as the interpreter's would be (a fault from the kernel's status words).
-int runOnOpenCL(const RunOptions& o, const VerifiedProgram& verified, const Operation& entry,
-                const std::vector<runtime::ArgValue>& args, unsigned device, Ran& ran, std::vector<double>& times,
-                interp::RunOutcome& r) {
+// A cuTile list of arrays (argument i): its arrays go to the device as
+// buffers of their own, and each descriptor row's first word (the array's
+// address; runtime/arguments.h) takes the device's address of it.
+void addListItems(const runtime::ArgValue& a, size_t i, runtime::Launch& l) {
+  if (a.items.empty()) return;
+  uint64_t rowBytes = 8 * (1 + 2 * a.items[0]->shape.size());
+  for (size_t k = 0; k < a.items.size(); ++k) {
+    l.addressWords.push_back({i, k * rowBytes, l.indirect.size()});
+    l.indirect.push_back(a.items[k]);
+  }
+}
+
+runtime::LaunchResult launchOn(const DeviceChoice& device, const runtime::Launch& l) {
+  int index = static_cast<int>(device.index);
+  switch (device.backend) {
+    case runtime::Backend::Cuda: return cuda::launch(index, l);
+    case runtime::Backend::Hip: return hip::launch(index, l);
+    default: return opencl::launch(index, l);
+  }
+}
+
+simt::Target targetOf(runtime::Backend b) {
+  return b == runtime::Backend::Cuda ? simt::Target::Cuda : b == runtime::Backend::Hip ? simt::Target::Hip : simt::Target::OpenCL;
+}
+
+// A run on a GPU runtime's device: lower, print, compile and launch; the
+// outcome as the interpreter's would be (a fault from the kernel's status words).
+int runOnDevice(const RunOptions& o, const VerifiedProgram& verified, const Operation& entry,
+                const std::vector<runtime::ArgValue>& args, const DeviceChoice& device, Ran& ran,
+                std::vector<double>& times, interp::RunOutcome& r) {
   auto kernel = simt::lower(verified, entry);
   if (!kernel) return deviceFailed(llvm::toString(kernel.takeError()));
-  opencl::Launch l;
-  l.source = simt::printKernel(*kernel, simt::Target::OpenCL);
+  simt::Target target = targetOf(device.backend);
+  runtime::Launch l;
   l.kernel = kernel->name;
   l.threads = kernel->threads;
   l.stageBytes = kernel->stageBytes;
+  l.dynamicStage = simt::dynamicStage(*kernel, target);
   l.grid = o.grid;
   l.repeat = o.repeat;
+  l.arch = o.arch;
   for (size_t i = 0; i < args.size(); ++i) {
-    if (!args[i].items.empty())
-      return deviceFailed("%" + args[i].name + " is a list of arrays: lists run on --device cpu only for now");
-    opencl::KernelArg ka;
+    runtime::KernelArg ka;
     if (kernel->params[i].kind == simt::Param::Pointer) ka.buffer = args[i].buffer;
     else ka.scalar = scalarBytes(kernel->params[i], args[i]);
     l.args.push_back(std::move(ka));
+    addListItems(args[i], i, l);
   }
-  opencl::LaunchResult res = opencl::launch(static_cast<int>(device), l);
-  if (!res.error.empty()) return deviceFailed("opencl:" + std::to_string(device) + ": " + res.error);
-  ran = {"opencl:" + std::to_string(device), res.device, res.compileMs};
+  // OpenCL binds the list items to parameters of their own (see Kernel::residentBuffers).
+  if (target == simt::Target::OpenCL) kernel->residentBuffers = static_cast<unsigned>(l.indirect.size());
+  l.source = simt::printKernel(*kernel, target);
+  std::string id = std::string(runtime::backendName(device.backend)) + ":" + std::to_string(device.index);
+  runtime::LaunchResult res = launchOn(device, l);
+  if (!res.error.empty()) return deviceFailed(id + ": " + res.error);
+  ran = {id, res.device + (res.arch.empty() ? "" : ", " + res.arch), res.compileMs};
   times = res.runMs;
   if (res.status[0] > 0 && static_cast<size_t>(res.status[0]) <= kernel->faults.size()) {
     r.ok = false;
@@ -243,6 +270,9 @@ int runRun() {
   if (o.sanitize && o.device != "auto" && o.device != "cpu") return usage("--sanitize runs on --device cpu only");
   DeviceChoice device;
   if (int status = chooseDevice(o.device, o.sanitize, device)) return status;
+  if (!o.arch.empty() && device.backend != runtime::Backend::Cuda && device.backend != runtime::Backend::Hip)
+    return usage("--arch " + o.arch + " applies to cuda and hip devices (this run is on " +
+                 std::string(runtime::backendName(device.backend)) + ")");
   ProgramInput in;
   if (int status = loadProgram("run", o.file, in)) return status;
   FileReport& diags = in.diags;
@@ -265,8 +295,8 @@ int runRun() {
   Ran ran;
   std::vector<double> times;
   interp::RunOutcome r;
-  if (device.backend == runtime::Backend::OpenCL) {
-    if (int status = runOnOpenCL(o, verified, **entry, *args, device.index, ran, times, r)) return status;
+  if (device.backend != runtime::Backend::Cpu) {
+    if (int status = runOnDevice(o, verified, **entry, *args, device, ran, times, r)) return status;
     if (o.check && r.ok) checkAgainstReference(verified, **entry, *args, memory, initial, o, data, diags);
   } else {
   interp::LaunchOptions launch;

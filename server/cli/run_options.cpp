@@ -11,7 +11,7 @@ cl::OptionCategory& runCategory() {
 }
 
 cl::SubCommand& runSubcommand() {
-  static cl::SubCommand s("run", "Run an entry of a tile program (the CPU reference interpreter)");
+  static cl::SubCommand s("run", "Run an entry of a tile program on the CPU reference interpreter or a GPU");
   return s;
 }
 
@@ -34,6 +34,8 @@ cl::opt<bool> sanitizeOpt("sanitize", cl::desc("Check every access at run time (
                           cl::sub(runSubcommand()), cl::cat(runCategory()));
 cl::opt<bool> checkOpt("check", cl::desc("On a GPU device: compare every output with the CPU reference (exit 1 when one differs)"),
                        cl::sub(runSubcommand()), cl::cat(runCategory()));
+cl::opt<std::string> archOpt("arch", cl::desc("cuda/hip: the target to compile for (default: the device's own)"),
+                             cl::value_desc("sm_XY|gfxN"), cl::sub(runSubcommand()), cl::cat(runCategory()));
 cl::opt<RunFormat> formatOpt("format", cl::desc("Output format"), cl::init(RunFormat::Text),
                              cl::values(clEnumValN(RunFormat::Text, "text", "one line per output, then the times"),
                                         clEnumValN(RunFormat::Json, "json", "one JSON object")),
@@ -62,6 +64,7 @@ RunOptions runOptions() {
   o.args.assign(argOpt.begin(), argOpt.end());
   o.sanitize = sanitizeOpt;
   o.check = checkOpt;
+  o.arch = archOpt;
   o.format = formatOpt;
   o.repeat = repeatOpt;
   o.threads = threadsOpt;

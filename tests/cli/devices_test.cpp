@@ -89,7 +89,14 @@ TEST(Devices, RunOnADeviceThatCannotRunItIsExitThree) {
   CliRun high = run("run " + f + " --device hip:7");
   EXPECT_EQ(high.status, 3);
   EXPECT_NE(high.out.find("no device hip:7"), std::string::npos) << high.out;
-  // A device that is there but that run cannot launch on yet: CUDA and HIP (emit prints their source).
+  if (run("devices").out.find("cuda      unavailable") != std::string::npos) {  // no NVIDIA GPU here
+    CliRun cuda = run("run " + f + " --device cuda");
+    EXPECT_EQ(cuda.status, 3);
+    EXPECT_NE(cuda.out.find("no device cuda:0: "), std::string::npos) << cuda.out;
+  }
+  CliRun arch = run("run " + f + " --device cpu --arch sm_90");
+  EXPECT_EQ(arch.status, 2);
+  EXPECT_NE(arch.out.find("--arch sm_90 applies to cuda and hip devices (this run is on cpu)"), std::string::npos) << arch.out;
   CliRun sanitizeGpu = run("run " + f + " --device opencl --sanitize");
   EXPECT_EQ(sanitizeGpu.status, 2);
   EXPECT_NE(sanitizeGpu.out.find("--sanitize runs on --device cpu only"), std::string::npos) << sanitizeGpu.out;

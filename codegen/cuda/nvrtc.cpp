@@ -1,0 +1,96 @@
+#include "codegen/cuda/nvrtc.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+
+#include "codegen/runtime/dynamic_library.h"
+
+namespace tilesight::cuda {
+
+namespace {
+
+using nvrtcResult = int;
+using nvrtcProgram = void*;
+
+// libnvrtc.so.N files of a toolkit directory, newest major first (the
+// toolkit ships no unversioned name outside its -dev layout).
+std::vector<std::string> candidates() {
+  std::vector<std::string> names;
+  std::vector<std::string> homes;
+  if (const char* home = std::getenv("CUDA_HOME"); home && *home) homes.push_back(home);
+  homes.push_back("/usr/local/cuda");
+  for (const std::string& home : homes) {
+    for (const char* sub : {"lib64", "lib"}) {
+      llvm::SmallString<256> dir(home);
+      llvm::sys::path::append(dir, sub);
+      std::error_code ec;
+      std::vector<std::pair<unsigned, std::string>> found;
+      for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec)) {
+        llvm::StringRef name = llvm::sys::path::filename(it->path());
+        unsigned major = 0;
+        if (name.consume_front("libnvrtc.so.") && !name.getAsInteger(10, major)) found.emplace_back(major, it->path());
+      }
+      std::sort(found.rbegin(), found.rend());
+      for (auto& f : found) names.push_back(f.second);
+    }
+  }
+  for (const char* soname : {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"}) names.push_back(soname);
+  return names;
+}
+
+}  // namespace
+
+Compiled compileCubin(const std::string& source, const std::string& arch) {
+  Compiled c;
+  runtime::DynamicLibrary lib(candidates());
+  if (!lib.loaded()) {
+    c.error = "no NVRTC: libnvrtc cannot be loaded from $CUDA_HOME, /usr/local/cuda or the library path (" + lib.error() +
+              "); install the CUDA toolkit or set CUDA_HOME";
+    return c;
+  }
+  c.library = lib.name();
+  auto create = lib.get<nvrtcResult (*)(nvrtcProgram*, const char*, const char*, int, const char* const*, const char* const*)>("nvrtcCreateProgram");
+  auto compile = lib.get<nvrtcResult (*)(nvrtcProgram, int, const char* const*)>("nvrtcCompileProgram");
+  auto logSize = lib.get<nvrtcResult (*)(nvrtcProgram, size_t*)>("nvrtcGetProgramLogSize");
+  auto getLog = lib.get<nvrtcResult (*)(nvrtcProgram, char*)>("nvrtcGetProgramLog");
+  auto cubinSize = lib.get<nvrtcResult (*)(nvrtcProgram, size_t*)>("nvrtcGetCUBINSize");
+  auto getCubin = lib.get<nvrtcResult (*)(nvrtcProgram, char*)>("nvrtcGetCUBIN");
+  auto destroy = lib.get<nvrtcResult (*)(nvrtcProgram*)>("nvrtcDestroyProgram");
+  auto errorString = lib.get<const char* (*)(nvrtcResult)>("nvrtcGetErrorString");
+  if (!create || !compile || !logSize || !getLog || !cubinSize || !getCubin || !destroy) {
+    c.error = lib.name() + " lacks an entry point tilesight needs (nvrtcGetCUBIN needs NVRTC 11.1 or newer)";
+    return c;
+  }
+  nvrtcProgram prog = nullptr;
+  if (nvrtcResult r = create(&prog, source.c_str(), "tilesight.cu", 0, nullptr, nullptr); r != 0) {
+    c.error = "nvrtcCreateProgram failed (" + std::to_string(r) + ")";
+    return c;
+  }
+  // The generated source includes no header; --fmad=false: every op rounds
+  // once, as the reference does.
+  std::string archOption = "--gpu-architecture=" + arch;
+  const char* options[] = {archOption.c_str(), "-std=c++17", "--fmad=false"};
+  nvrtcResult r = compile(prog, 3, options);
+  size_t size = 0;
+  logSize(prog, &size);
+  c.log.assign(size, '\0');
+  if (size) getLog(prog, c.log.data());
+  while (!c.log.empty() && (c.log.back() == '\0' || c.log.back() == '\n')) c.log.pop_back();
+  size = 0;
+  if (r == 0 && cubinSize(prog, &size) == 0 && size > 0) {
+    c.image.resize(size);
+    getCubin(prog, c.image.data());
+  } else {
+    const char* name = errorString ? errorString(r) : nullptr;
+    c.error = "NVRTC (" + lib.name() + ") rejected the generated kernel for " + arch + " (" +
+              (name ? std::string(name) : std::to_string(r)) + ")" + (c.log.empty() ? "" : ":\n" + c.log);
+  }
+  destroy(&prog);
+  return c;
+}
+
+}  // namespace tilesight::cuda

@@ -1,0 +1,149 @@
+// The CUDA and HIP launch paths: their run-time compilers (NVRTC to a cubin,
+// hiprtc to an AMDGPU code object) on a lowered kernel, which needs no GPU,
+// and a launch on a device, which does. Each test skips with its reason
+// when its compiler or device is missing; a launch without a device must
+// fail with the reason, not crash.
+#include <cstring>
+
+#include <gtest/gtest.h>
+
+#include "codegen/cuda/launch.h"
+#include "codegen/cuda/nvrtc.h"
+#include "codegen/hip/hiprtc.h"
+#include "codegen/hip/launch.h"
+#include "codegen/runtime/devices.h"
+#include "codegen/simt/lower.h"
+#include "codegen/simt/print.h"
+#include "tests/codegen/interp_ops_util.h"
+
+namespace tilesight::testing {
+namespace {
+
+// out[k] = (k * 3) with a staged permute on the way: threads, barriers and
+// shared memory all take part.
+const char* kBody =
+    "    %i = iota : tile<256xi32>\n"
+    "    %r = reshape %i : tile<256xi32> -> tile<16x16xi32>\n"
+    "    %t = permute %r [1, 0] : tile<16x16xi32> -> tile<16x16xi32>\n"
+    "    %u = permute %t [1, 0] : tile<16x16xi32> -> tile<16x16xi32>\n"
+    "    %f = reshape %u : tile<16x16xi32> -> tile<256xi32>\n"
+    "    %c = constant <i32: 3> : tile<256xi32>\n"
+    "    %m = muli %f, %c : tile<256xi32>\n";
+
+simt::Kernel testKernel() {
+  Analysis a = analyze(kernel("%out: tile<ptr<i32>>", std::string(kBody) + store("%m", "256", "i32")));
+  VerifiedProgram::Result vp = VerifiedProgram::of(a, a.chunks.at(0));
+  EXPECT_TRUE(vp.program);
+  auto k = simt::lower(*vp.program, *runtime::entriesOf(vp.program->program()).at(0));
+  EXPECT_TRUE(static_cast<bool>(k));
+  return k ? std::move(*k) : simt::Kernel{};
+}
+
+bool isElf(const std::vector<char>& image) { return image.size() > 20 && std::memcmp(image.data(), "\x7f" "ELF", 4) == 0; }
+
+uint16_t elfMachine(const std::vector<char>& image) {
+  uint16_t m = 0;
+  std::memcpy(&m, image.data() + 18, 2);
+  return m;
+}
+
+TEST(Nvrtc, CompilesALoweredKernelToACubinForSm80AndSm90) {
+  std::string source = simt::printKernel(testKernel(), simt::Target::Cuda);
+  for (const char* arch : {"sm_80", "sm_90"}) {
+    cuda::Compiled c = cuda::compileCubin(source, arch);
+    if (c.error.rfind("no NVRTC", 0) == 0) GTEST_SKIP() << c.error;
+    ASSERT_EQ(c.error, "") << arch;
+    EXPECT_TRUE(isElf(c.image)) << arch;
+    EXPECT_EQ(elfMachine(c.image), 190) << arch;  // EM_CUDA
+  }
+}
+
+TEST(Nvrtc, ARejectedSourceComesBackWithTheCompilersLog) {
+  cuda::Compiled c = cuda::compileCubin("extern \"C\" __global__ void k() { undeclared_name = 1; }", "sm_90");
+  if (c.error.rfind("no NVRTC", 0) == 0) GTEST_SKIP() << c.error;
+  EXPECT_NE(c.error.find("rejected the generated kernel for sm_90"), std::string::npos) << c.error;
+  EXPECT_NE(c.error.find("undeclared_name"), std::string::npos) << c.error;
+  EXPECT_TRUE(c.image.empty());
+}
+
+TEST(Hiprtc, CompilesALoweredKernelToACodeObjectForGfx90aAndGfx1030) {
+  std::string source = simt::printKernel(testKernel(), simt::Target::Hip);
+  for (const char* arch : {"gfx90a", "gfx1030"}) {
+    hip::CodeObject c = hip::compileCodeObject(source, arch);
+    if (c.error.rfind("no hiprtc", 0) == 0) GTEST_SKIP() << c.error;
+    ASSERT_EQ(c.error, "") << arch;
+    EXPECT_TRUE(isElf(c.image)) << arch;
+    EXPECT_EQ(elfMachine(c.image), 224) << arch;  // EM_AMDGPU
+  }
+}
+
+TEST(Hiprtc, ARejectedSourceComesBackWithTheCompilersLog) {
+  hip::CodeObject c = hip::compileCodeObject("extern \"C\" __global__ void k() { undeclared_name = 1; }", "gfx90a");
+  if (c.error.rfind("no hiprtc", 0) == 0) GTEST_SKIP() << c.error;
+  EXPECT_NE(c.error.find("rejected the generated kernel for gfx90a"), std::string::npos) << c.error;
+  EXPECT_NE(c.error.find("undeclared_name"), std::string::npos) << c.error;
+}
+
+// A launch of testKernel on `backend`'s device 0: the result checked where
+// there is a device; else the launch must say why there is none.
+void launchOrSayWhy(runtime::Backend backend) {
+  simt::Kernel k = testKernel();
+  simt::Target target = backend == runtime::Backend::Cuda ? simt::Target::Cuda : simt::Target::Hip;
+  runtime::HostBuffer out;
+  out.elem = Elem::I32;
+  out.shape = {256};
+  out.bytes.assign(256 * 4, 0xff);
+  runtime::Launch l;
+  l.source = simt::printKernel(k, target);
+  l.kernel = k.name;
+  l.threads = k.threads;
+  l.stageBytes = k.stageBytes;
+  l.dynamicStage = simt::dynamicStage(k, target);
+  l.args.push_back({&out, {}});
+  l.repeat = 2;
+  runtime::BackendReport found = runtime::probe(backend);
+  runtime::LaunchResult r = backend == runtime::Backend::Cuda ? cuda::launch(0, l) : hip::launch(0, l);
+  if (found.devices.empty()) {
+    EXPECT_NE(r.error, "") << "a launch without a device must fail";
+    GTEST_SKIP() << "no " << runtime::backendName(backend) << " device: " << found.reason << " (the launch said: " << r.error << ")";
+  }
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.runMs.size(), 2u);
+  EXPECT_EQ(r.status[0], 0);
+  for (int32_t i = 0; i < 256; ++i) {
+    int32_t v = 0;
+    std::memcpy(&v, out.bytes.data() + 4 * i, 4);
+    ASSERT_EQ(v, 3 * i) << "element " << i;
+  }
+}
+
+TEST(LaunchBuffers, AddressWordsTakeDeviceAddressesOnTheWayInAndHostOnesBack) {
+  runtime::HostBuffer words, item;
+  item.bytes.assign(16, 0);
+  uint64_t host = item.address();
+  words.bytes.assign(24, 0);
+  std::memcpy(words.bytes.data() + 8, &host, 8);
+  runtime::Launch l;
+  l.args.push_back({&words, {}});
+  l.args.push_back({nullptr, {1, 0, 0, 0}});
+  l.indirect.push_back(&item);
+  l.addressWords.push_back({0, 8, 0});
+  EXPECT_EQ(runtime::bufferCount(l), 3u);
+  EXPECT_EQ(runtime::hostBuffer(l, 1), nullptr);
+  EXPECT_EQ(runtime::hostBuffer(l, 2), &item);
+  std::vector<uint8_t> up = runtime::uploadBytes(l, 0, {0xdead0000});
+  uint64_t w = 0;
+  std::memcpy(&w, up.data() + 8, 8);
+  EXPECT_EQ(w, 0xdead0000u);
+  EXPECT_EQ(words.bytes.size(), up.size());
+  words.bytes = up;  // read back unchanged: the host address again
+  runtime::restoreAddressWords(l, 0, up);
+  std::memcpy(&w, words.bytes.data() + 8, 8);
+  EXPECT_EQ(w, host);
+}
+
+TEST(GpuLaunch, CudaRunsAKernelOrSaysWhyNot) { launchOrSayWhy(runtime::Backend::Cuda); }
+TEST(GpuLaunch, HipRunsAKernelOrSaysWhyNot) { launchOrSayWhy(runtime::Backend::Hip); }
+
+}  // namespace
+}  // namespace tilesight::testing
