@@ -5,6 +5,7 @@
 
 #include "codegen/interp/block_exec.h"
 #include "codegen/interp/elements.h"
+#include "codegen/interp/print_format.h"
 
 namespace tilesight::interp {
 
@@ -85,28 +86,10 @@ std::string unescape(const std::string& s) {
 }
 
 std::string formatPrint(BlockExec& x, const Operation& op) {
-  const std::string fmt = unescape(op.attr("str")->s);
-  std::string out;
-  size_t arg = 0;
-  for (size_t i = 0; i < fmt.size(); ++i) {
-    if (fmt[i] != '%') {
-      out += fmt[i];
-      continue;
-    }
-    if (i + 1 < fmt.size() && fmt[i + 1] == '%') {
-      out += '%';
-      ++i;
-      continue;
-    }
-    size_t end = fmt.find_first_of("diouxXcfFeEgGaA", i + 1);
-    if (end == std::string::npos) break;
-    std::string spec = fmt.substr(i, end - i + 1);
-    std::erase_if(spec, [](char c) { return c == 'l' || c == 'h'; });
-    if (arg < op.operands.size() && x.typeOf(op.operands[arg].value)->isTile())
-      out += formatTile(spec, x.tile(op.operands[arg++].value));
-    i = end;
-  }
-  return out;
+  std::vector<const Tile*> tiles;
+  for (const Operand& o : op.operands)
+    if (x.typeOf(o.value)->isTile()) tiles.push_back(&x.tile(o.value));
+  return formatPrinted(op, tiles);
 }
 
 void allocate(BlockExec& x, const Operation& op) {
@@ -136,6 +119,30 @@ void joinTokens(BlockExec& x, const Operation& op) {
 }
 
 }  // namespace
+
+std::string formatPrinted(const Operation& op, const std::vector<const Tile*>& tiles) {
+  const std::string fmt = unescape(op.attr("str")->s);
+  std::string out;
+  size_t arg = 0;
+  for (size_t i = 0; i < fmt.size(); ++i) {
+    if (fmt[i] != '%') {
+      out += fmt[i];
+      continue;
+    }
+    if (i + 1 < fmt.size() && fmt[i + 1] == '%') {
+      out += '%';
+      ++i;
+      continue;
+    }
+    size_t end = fmt.find_first_of("diouxXcfFeEgGaA", i + 1);
+    if (end == std::string::npos) break;
+    std::string spec = fmt.substr(i, end - i + 1);
+    std::erase_if(spec, [](char c) { return c == 'l' || c == 'h'; });
+    if (arg < tiles.size()) out += formatTile(spec, *tiles[arg++]);
+    i = end;
+  }
+  return out;
+}
 
 void evalMisc(BlockExec& x, const Operation& op, OpKind k) {
   switch (k) {

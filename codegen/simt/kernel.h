@@ -19,6 +19,10 @@
 #include <string>
 #include <vector>
 
+namespace tilesight {
+struct Operation;
+}
+
 namespace tilesight::simt {
 
 enum class Target { Cuda, Hip, OpenCL };
@@ -63,6 +67,13 @@ struct Kernel {
   // entry): [0] = 1 + the id of the first failing op (assert, division by
   // zero), [1] = the linear block id that failed.
   std::vector<std::string> faults;  // message of op id i (index = id)
+  // The print_tko ops, in site order. A kernel with any takes a print
+  // buffer (ts_u64 words, a parameter after the entry's): [0] the next free
+  // word (starts at 2), [1] the capacity in words, then records of a header
+  // word ((site + 1) << 32 | linear block id) and each tile operand's
+  // elements as 64-bit words (integers sign-extended, floats as f64 bits).
+  // A record that does not fit is not written; the counter still moves.
+  std::vector<const Operation*> prints;
 };
 
 }  // namespace tilesight::simt

@@ -326,6 +326,41 @@ void gridScalars(Lowerer& L, const Operation& op, const char* macro) {
   }
 }
 
+// print_tko: thread 0 reserves the op's record in the print buffer and
+// shares where it starts through staging memory; each thread then writes
+// the elements it holds (Kernel::prints has the layout; the host formats).
+void lowerPrint(Lowerer& L, const Operation& op) {
+  Kernel& k = L.kernel();
+  k.prints.push_back(&op);
+  std::string site = num(static_cast<int64_t>(k.prints.size()));
+  std::string at = "ts_pr" + site, fits = "ts_prok" + site;
+  int64_t words = 1;
+  for (const Operand& o : op.operands)
+    if (L.type(o.value)->isTile()) words += L.count(o.value);
+  L.needStage(8);
+  L.barrier();
+  L.code("if (ts_tid == 0) TS_STAGE(ts_u64, 0)[0] = ts_reserve(ts_print, " + num(words) + ");");
+  L.barrier();
+  L.code("const ts_u64 " + at + " = TS_STAGE(ts_u64, 0)[0];");
+  L.code("const int " + fits + " = " + at + " + " + num(words) + " <= ts_print[1];");
+  L.barrier();  // the staged word is read before any later op stages
+  L.code("if (ts_tid == 0 && " + fits + ") ts_print[" + at + "] = ((ts_u64)" + site +
+         " << 32) | (ts_u32)(TS_BID(0) + TS_NBLK(0) * (TS_BID(1) + TS_NBLK(1) * TS_BID(2)));");
+  int64_t offset = 1;
+  for (const Operand& o : op.operands) {
+    ValueId v = o.value;
+    if (!L.type(v)->isTile()) continue;
+    Elem e = Lowerer::elemOf(L.type(v));
+    auto word = [&](const std::string& x) {
+      return isFloatElem(e) ? "TS_F64_BITS((double)" + x + ")" : "(ts_u64)(ts_i64)" + x;
+    };
+    std::string base = at + " + " + num(offset);
+    if (L.cyclic(v)) L.elements(L.count(v), [&] { L.code("if (" + fits + ") ts_print[" + base + " + k] = " + word(L.at(v)) + ";"); });
+    else L.code("if (ts_tid == 0 && " + fits + ") ts_print[" + base + "] = " + word(L.name(v)) + ";");
+    offset += L.count(v);
+  }
+}
+
 bool lowerScalarOps(Lowerer& L, const Operation& op, OpKind k) {
   switch (k) {
     case OpKind::Select:
@@ -344,6 +379,7 @@ bool lowerScalarOps(Lowerer& L, const Operation& op, OpKind k) {
     case OpKind::GetTileBlockId: gridScalars(L, op, "TS_BID"); return true;
     case OpKind::GetNumTileBlocks: gridScalars(L, op, "TS_NBLK"); return true;
     case OpKind::MakeToken: case OpKind::JoinTokens: return true;
+    case OpKind::PrintTko: lowerPrint(L, op); return true;
     case OpKind::Assert: {
       ValueId c = op.operands[0].value;
       const Attr* m = op.attr("message");

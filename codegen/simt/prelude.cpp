@@ -135,6 +135,12 @@ TS_FN ts_i64 ts_wrap(ts_i64 v, int bits) {
 TS_FN ts_u64 ts_uns(ts_i64 v, int bits) { return bits >= 64 ? (ts_u64)v : (ts_u64)v & ((((ts_u64)1) << bits) - 1u); }
 TS_FN ts_i64 ts_sgn(ts_i64 v, int bits) { return bits == 1 ? -(v & 1) : v; }
 
+/* n words of the print buffer: where they start (the counter moves even when they do not fit) */
+TS_FN ts_u64 ts_reserve(TS_GLOBAL ts_u64* buf, ts_u64 n) {
+  ts_u64 seen = *(volatile TS_GLOBAL ts_u64*)buf, prev;
+  while ((prev = TS_CAS64(buf, seen, seen + n)) != seen) seen = prev;
+  return seen;
+}
 TS_FN void ts_fail(TS_GLOBAL ts_i32* status, int op) {
   if (TS_CAS32(status, 0u, (ts_u32)(op + 1)) == 0u)
     status[1] = TS_BID(0) + TS_NBLK(0) * (TS_BID(1) + TS_NBLK(1) * TS_BID(2));

@@ -36,6 +36,7 @@ private:
     for (const Param& p : k_.params)
       os_ << " %" << p.name << " ("
           << (p.kind == Param::Pointer ? "device pointer" : p.bits == 1 ? "i1 as int" : p.ctype) << "),";
+    if (!k_.prints.empty()) os_ << " print buffer (device pointer to u64 words: [0] = 2, [1] = capacity),";
     os_ << " status (device pointer to 2 x i32, zeroed; [0] = 1 + failing op, [1] = its block).\n";
   }
 
@@ -51,6 +52,7 @@ private:
       if (p.kind == Param::Pointer) os_ << (cl ? "__global " : "") << "void* a" << i << ", ";
       else os_ << (p.bits == 1 ? "ts_i32" : p.ctype) << " a" << i << ", ";
     }
+    if (!k_.prints.empty()) os_ << (cl ? "__global " : "") << "ts_u64* ts_print, ";
     for (unsigned i = 0; i < k_.residentBuffers; ++i) os_ << (cl ? "__global " : "") << "void* ts_resident" << i << ", ";
     os_ << (cl ? "__global " : "") << "ts_i32* ts_status)\n";
   }

@@ -23,6 +23,7 @@
 #include "codegen/opencl/cl_launch.h"
 #include "codegen/runtime/arguments.h"
 #include "codegen/runtime/compare.h"
+#include "codegen/runtime/device_print.h"
 #include "codegen/runtime/devices.h"
 #include "codegen/runtime/npy.h"
 #include "codegen/simt/lower.h"
@@ -171,6 +172,9 @@ std::vector<uint8_t> scalarBytes(const simt::Param& prm, const runtime::ArgValue
   return b;
 }
 
+// Words of the buffer print_tko writes to on a device (2 MiB).
+constexpr uint64_t kPrintBufferWords = uint64_t{1} << 18;
+
 // A cuTile list of arrays (argument i): its arrays go to the device as
 // buffers of their own, and each descriptor row's first word (the array's
 // address; runtime/arguments.h) takes the device's address of it.
@@ -200,7 +204,7 @@ simt::Target targetOf(runtime::Backend b) {
 // outcome as the interpreter's would be (a fault from the kernel's status words).
 int runOnDevice(const RunOptions& o, const VerifiedProgram& verified, const Operation& entry,
                 const std::vector<runtime::ArgValue>& args, const DeviceChoice& device, Ran& ran,
-                std::vector<double>& times, interp::RunOutcome& r) {
+                std::vector<double>& times, interp::RunOutcome& r, FileReport& diags) {
   auto kernel = simt::lower(verified, entry);
   if (!kernel) return deviceFailed(llvm::toString(kernel.takeError()));
   simt::Target target = targetOf(device.backend);
@@ -219,6 +223,9 @@ int runOnDevice(const RunOptions& o, const VerifiedProgram& verified, const Oper
     l.args.push_back(std::move(ka));
     addListItems(args[i], i, l);
   }
+  // print_tko's records go to a buffer after the entry's arguments (Kernel::prints).
+  std::optional<runtime::HostBuffer> prints;
+  if (!kernel->prints.empty()) l.args.push_back({&prints.emplace(runtime::printBuffer(kPrintBufferWords)), {}});
   // OpenCL binds the list items to parameters of their own (see Kernel::residentBuffers).
   if (target == simt::Target::OpenCL) kernel->residentBuffers = static_cast<unsigned>(l.indirect.size());
   l.source = simt::printKernel(*kernel, target);
@@ -227,6 +234,15 @@ int runOnDevice(const RunOptions& o, const VerifiedProgram& verified, const Oper
   if (!res.error.empty()) return deviceFailed(id + ": " + res.error);
   ran = {id, res.device + (res.arch.empty() ? "" : ", " + res.arch), res.compileMs};
   times = res.runMs;
+  if (!kernel->prints.empty()) {
+    runtime::DevicePrints text = runtime::formatDevicePrints(*kernel, verified.program(), *prints);
+    r.printed = text.text;
+    if (text.missingWords)
+      diags.diagnostics.push_back(Diagnostic{{entry.range.begin, entry.range.begin}, Severity::Warning, "run.print",
+                                             "the device's print buffer (" + std::to_string(kPrintBufferWords * 8 / 1024) +
+                                                 " KiB) overflowed by " + std::to_string(text.missingWords * 8) +
+                                                 " bytes: later prints are missing (--device cpu prints them all)", {}, {}});
+  }
   if (res.status[0] > 0 && static_cast<size_t>(res.status[0]) <= kernel->faults.size()) {
     r.ok = false;
     r.fault = kernel->faults[res.status[0] - 1];
@@ -296,7 +312,7 @@ int runRun() {
   std::vector<double> times;
   interp::RunOutcome r;
   if (device.backend != runtime::Backend::Cpu) {
-    if (int status = runOnDevice(o, verified, **entry, *args, device, ran, times, r)) return status;
+    if (int status = runOnDevice(o, verified, **entry, *args, device, ran, times, r, diags)) return status;
     if (o.check && r.ok) checkAgainstReference(verified, **entry, *args, memory, initial, o, data, diags);
   } else {
   interp::LaunchOptions launch;

@@ -2,6 +2,7 @@
 // runtime with its devices or the reason it has none, exit 3 where a device
 // was asked for and cannot run the program. Runtimes are steered through the
 // environment the loaders read (LD_LIBRARY_PATH, OCL_ICD_VENDORS).
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -175,6 +176,48 @@ TEST(Devices, AFaultOnOpenClIsARunFaultNamingTheBlock) {
   EXPECT_EQ(run("run " + f + " --grid 2 --device opencl --arg out=zeros:1:i32 --arg d=5").status, 0);
 }
 
+TEST(Devices, PrintsOnOpenClAsTheInterpreterDoes) {
+  if (!hasOpenClDevice()) GTEST_SKIP() << "no OpenCL device (install-deps installs PoCL: pocl-opencl-icd)";
+  // Each of 3 blocks prints its id and a 2x4 tile twice; blocks may interleave, a block's lines keep their order.
+  std::string f = write("print.tile", R"(cuda_tile.module @m {
+  entry @k() {
+    %x, %y, %z = get_tile_block_id : tile<i32>
+    %i = iota : tile<8xi32>
+    %x1 = reshape %x : tile<i32> -> tile<1xi32>
+    %b = broadcast %x1 : tile<1xi32> -> tile<8xi32>
+    %s = addi %i, %b : tile<8xi32>
+    %t = reshape %s : tile<8xi32> -> tile<2x4xi32>
+    %f = itof %t signed : tile<2x4xi32> -> tile<2x4xf16>
+    %p1 = print_tko "block %d: %d\0A", %x, %t : tile<i32>, tile<2x4xi32> -> token
+    %p2 = print_tko "again %d: %.1f\0A", %x, %f : tile<i32>, tile<2x4xf16> -> token
+    return
+  }
+}
+)");
+  CliRun gpu = run("run " + f + " --grid 3 --device opencl", "", {true});
+  CliRun cpu = run("run " + f + " --grid 3 --device cpu --deterministic", "", {true});
+  ASSERT_EQ(gpu.status, 0) << gpu.out << gpu.err;
+  auto lines = [](const std::string& text) {
+    std::vector<std::string> l;
+    for (size_t at = 0, nl; (nl = text.find('\n', at)) != std::string::npos; at = nl + 1)
+      if (text.compare(at, 6, "device") != 0) l.push_back(text.substr(at, nl - at));
+    return l;
+  };
+  std::vector<std::string> g = lines(gpu.out), c = lines(cpu.out);
+  ASSERT_EQ(c.size(), 6u) << cpu.out;
+  EXPECT_EQ(c[0], "block 0: [[0, 1, 2, 3], [4, 5, 6, 7]]");
+  EXPECT_EQ(c[5], "again 2: [[2.0, 3.0, 4.0, 5.0], [6.0, 7.0, 8.0, 9.0]]");
+  for (const char* id : {"0", "1", "2"}) {  // per block, its two lines in program order
+    auto first = std::find_if(g.begin(), g.end(), [&](const auto& l) { return l.rfind(std::string("block ") + id, 0) == 0; });
+    auto second = std::find_if(g.begin(), g.end(), [&](const auto& l) { return l.rfind(std::string("again ") + id, 0) == 0; });
+    ASSERT_TRUE(first != g.end() && second != g.end()) << gpu.out;
+    EXPECT_LT(first - g.begin(), second - g.begin()) << gpu.out;
+  }
+  std::sort(g.begin(), g.end());
+  std::sort(c.begin(), c.end());
+  EXPECT_EQ(g, c);
+}
+
 TEST(Emit, PrintsOneTranslationUnitPerTargetOrSaysWhyNot) {
   std::string f = write("vadd.tile", kVadd);
   CliRun cuda = run("emit " + f + " --target cuda --arch sm_90", "", {true});
@@ -194,11 +237,11 @@ TEST(Emit, PrintsOneTranslationUnitPerTargetOrSaysWhyNot) {
   EXPECT_NE(missing.out.find("tilesight emit: cannot read"), std::string::npos) << missing.out;
   EXPECT_EQ(run("emit " + f + " --target cuda --entry nope").status, 2);
   // An op the lowering does not handle: exit 3, naming it and its line.
-  std::string p = write("print.tile", "cuda_tile.module @m {\n  entry @k() {\n    %t = print_tko \"hi\" -> token\n    return\n  }\n}\n");
+  std::string p = write("up.tile", "cuda_tile.module @m {\n  entry @k(%a: tile<f32>) {\n    %s = addf %a, %a rounding<positive_inf> : tile<f32>\n    return\n  }\n}\n");
   CliRun un = run("emit " + p + " --target cuda");
   EXPECT_EQ(un.status, 3);
-  EXPECT_NE(un.out.find("line 3: the SIMT lowering does not handle 'print_tko' yet"), std::string::npos) << un.out;
-  EXPECT_EQ(run("run " + p + " --device opencl").status, 3);  // not lowered, or no device
+  EXPECT_NE(un.out.find("line 3: the SIMT lowering does not handle directed rounding ('positive_inf') yet"), std::string::npos) << un.out;
+  EXPECT_EQ(run("run " + p + " --device opencl --arg a=1").status, 3);  // not lowered, or no device
   std::string o = tempPath("k.cl");
   EXPECT_EQ(run("emit " + f + " --target opencl -o " + o).status, 0);
   EXPECT_TRUE(std::filesystem::file_size(o) > 1000);

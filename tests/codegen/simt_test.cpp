@@ -2,9 +2,12 @@
 // (threads, staging, fault messages, parameters), what the printers write
 // for each target, and the errors for what it does not handle. Execution
 // is tested on OpenCL (ctest corpus.numpy_parity_opencl, tests/cli).
+#include <cstring>
+
 #include <gtest/gtest.h>
 
 #include "codegen/runtime/compare.h"
+#include "codegen/runtime/device_print.h"
 #include "codegen/simt/lower.h"
 #include "codegen/simt/print.h"
 #include "tests/codegen/interp_ops_util.h"
@@ -90,10 +93,10 @@ TEST(SimtPrint, EachTargetItsDialectAndOneBarrierWhereTwoMeet) {
 }
 
 TEST(SimtLower, WhatItDoesNotHandleIsAnErrorWithTheLine) {
-  auto printed = lowered("cuda_tile.module @m {\n  entry @k() {\n    %t = print_tko \"hi\" -> token\n    return\n  }\n}\n");
-  ASSERT_FALSE(printed);
-  EXPECT_EQ(llvm::toString(printed.takeError()),
-            "line 3: the SIMT lowering does not handle 'print_tko' yet (run it with --device cpu)");
+  auto up = lowered("cuda_tile.module @m {\n  entry @k(%a: tile<f32>) {\n    %s = addf %a, %a rounding<positive_inf> : tile<f32>\n    return\n  }\n}\n");
+  ASSERT_FALSE(up);
+  EXPECT_EQ(llvm::toString(up.takeError()),
+            "line 3: the SIMT lowering does not handle directed rounding ('positive_inf') yet (run it with --device cpu)");
   auto f8 = lowered(kernel("%p: tile<ptr<f8E4M3FN>>", load("%x", 4, "f8E4M3FN", "%p")));
   ASSERT_FALSE(f8);
   EXPECT_NE(llvm::toString(f8.takeError()).find("does not handle element type f8E4M3FN yet"), std::string::npos);
@@ -142,6 +145,24 @@ TEST(CheckCompare, IntegersExactFloatsWithinAFewUlpsNaNsEqual) {
   EXPECT_FALSE(runtime::compareBuffers(buffer(Elem::F32, {1.0f, nan, 100.0f}), buffer(Elem::F32, {1.000001f, nan, 100.0f})));
   EXPECT_TRUE(runtime::compareBuffers(buffer(Elem::F32, {1.0f, 0.0f}), buffer(Elem::F32, {1.001f, 0.0f})));
   EXPECT_TRUE(runtime::compareBuffers(buffer(Elem::F32, {nan}), buffer(Elem::F32, {1.0f})));
+}
+
+TEST(SimtPrint, RecordsAreFormattedInReservationOrderAndAnOverflowIsCounted) {
+  std::string src = kernel("", "    %c = iota : tile<2xi32>\n    %t = print_tko \"v=%d\\0A\", %c : tile<2xi32> -> token\n");
+  Analysis a = analyze(src);
+  VerifiedProgram::Result vp = VerifiedProgram::of(a, a.chunks.at(0));
+  ASSERT_TRUE(vp.program) << src;
+  auto k = simt::lower(*vp.program, *runtime::entriesOf(vp.program->program()).at(0));
+  ASSERT_TRUE(static_cast<bool>(k)) << llvm::toString(k.takeError());
+  ASSERT_EQ(k->prints.size(), 1u);
+  EXPECT_NE(simt::printKernel(*k, simt::Target::Cuda).find("ts_u64* ts_print, ts_i32* ts_status"), std::string::npos);
+  // Capacity 8 words: two records of 3 words fit (at 2 and 5), the third (at 8) does not.
+  runtime::HostBuffer b = runtime::printBuffer(8);
+  uint64_t words[8] = {11, 8, uint64_t{1} << 32 | 1, 5, 6, uint64_t{1} << 32, 7, static_cast<uint64_t>(-8)};
+  std::memcpy(b.bytes.data(), words, sizeof words);
+  runtime::DevicePrints p = runtime::formatDevicePrints(*k, vp.program->program(), b);
+  EXPECT_EQ(p.text, "v=[5, 6]\nv=[7, -8]\n");
+  EXPECT_EQ(p.missingWords, 3u);
 }
 
 }  // namespace
