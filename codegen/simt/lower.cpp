@@ -64,6 +64,20 @@ Elem Lowerer::elemOf(TypeRef tile) { return tile->isPtrTile() ? Elem::I64 : tile
 
 unsigned Lowerer::intWidth(Elem e) { return e == Elem::I1 ? 1 : elemBits(e); }
 
+namespace {
+
+// The prelude's TS_ name of a small sign/exponent/mantissa format, or null.
+const char* smallFormat(Elem e) {
+  switch (e) {
+    case Elem::F8E4M3FN: return "TS_E4M3";
+    case Elem::F8E5M2: return "TS_E5M2";
+    case Elem::F4E2M1FN: return "TS_E2M1";
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
 std::string Lowerer::held(TypeRef tile) const {
   if (tile->isPtrTile()) {
     Elem pointee = tile->element->elem;
@@ -76,6 +90,7 @@ std::string Lowerer::held(TypeRef tile) const {
     case Elem::I16: return "ts_i16";
     case Elem::I64: return "ts_i64";
     case Elem::F16: case Elem::BF16: case Elem::F32: case Elem::TF32: return "float";
+    case Elem::F8E4M3FN: case Elem::F8E5M2: case Elem::F8E8M0FNU: case Elem::F4E2M1FN: return "float";
     case Elem::F64: return "double";
     default: throw Unsupported(0, "element type " + std::string(elemName(tile->tileElem())));
   }
@@ -89,6 +104,7 @@ std::string Lowerer::memType(Elem e) {
     case Elem::I32: return "ts_i32";
     case Elem::I64: return "ts_i64";
     case Elem::F16: case Elem::BF16: return "ts_u16";
+    case Elem::F8E4M3FN: case Elem::F8E5M2: case Elem::F8E8M0FNU: return "ts_u8";
     case Elem::TF32: return "ts_u32";
     case Elem::F32: return "float";
     case Elem::F64: return "double";
@@ -101,7 +117,8 @@ std::string Lowerer::round(Elem e, const std::string& x) {
     case Elem::F16: return "ts_rf16(" + x + ")";
     case Elem::BF16: return "ts_rbf16(" + x + ")";
     case Elem::TF32: return "ts_rtf32(" + x + ")";
-    default: return x;
+    case Elem::F8E8M0FNU: return "ts_dece8m0(ts_ence8m0(" + x + ", 0))";
+    default: return smallFormat(e) ? "ts_roundf(" + x + ", " + smallFormat(e) + ")" : x;
   }
 }
 
@@ -111,7 +128,8 @@ std::string Lowerer::fromMemory(Elem e, const std::string& bits) {
     case Elem::F16: return "ts_h2f(" + bits + ")";
     case Elem::BF16: return "ts_bf2f(" + bits + ")";
     case Elem::TF32: return "TS_BITS_F32(" + bits + ")";
-    default: return bits;
+    case Elem::F8E8M0FNU: return "ts_dece8m0((ts_u32)(" + bits + "))";
+    default: return smallFormat(e) ? "ts_decf((ts_u32)(" + bits + "), " + smallFormat(e) + ")" : bits;
   }
 }
 
@@ -121,7 +139,8 @@ std::string Lowerer::toMemory(Elem e, const std::string& v) {
     case Elem::F16: return "(ts_u16)ts_f2h(" + v + ")";
     case Elem::BF16: return "(ts_u16)ts_f2bf(" + v + ")";
     case Elem::TF32: return "TS_F32_BITS(" + v + ")";
-    default: return v;
+    case Elem::F8E8M0FNU: return "(ts_u8)ts_ence8m0(" + v + ", 0)";
+    default: return smallFormat(e) ? "(ts_u8)ts_encf(" + v + ", " + smallFormat(e) + ")" : v;
   }
 }
 
@@ -131,7 +150,10 @@ std::string Lowerer::bitsOf(Elem e, const std::string& x) {
     case Elem::F16: return "(ts_u64)ts_f2h(" + x + ")";
     case Elem::BF16: return "(ts_u64)ts_f2bf(" + x + ")";
     case Elem::F64: return "TS_F64_BITS(" + x + ")";
-    default: return "ts_uns((ts_i64)" + x + ", " + num(intWidth(e)) + ")";
+    case Elem::F8E8M0FNU: return "(ts_u64)ts_ence8m0(" + x + ", 0)";
+    default:
+      if (smallFormat(e)) return "(ts_u64)ts_encf(" + x + ", " + smallFormat(e) + ")";
+      return "ts_uns((ts_i64)" + x + ", " + num(intWidth(e)) + ")";
   }
 }
 
@@ -141,7 +163,10 @@ std::string Lowerer::fromBits(Elem e, const std::string& T, const std::string& x
     case Elem::F16: return "ts_h2f((ts_u32)" + x + ")";
     case Elem::BF16: return "ts_bf2f((ts_u32)" + x + ")";
     case Elem::F64: return "TS_BITS_F64(" + x + ")";
-    default: return "(" + T + ")ts_wrap((ts_i64)" + x + ", " + num(intWidth(e)) + ")";
+    case Elem::F8E8M0FNU: return "ts_dece8m0((ts_u32)" + x + ")";
+    default:
+      if (smallFormat(e)) return "ts_decf((ts_u32)" + x + ", " + smallFormat(e) + ")";
+      return "(" + T + ")ts_wrap((ts_i64)" + x + ", " + num(intWidth(e)) + ")";
   }
 }
 

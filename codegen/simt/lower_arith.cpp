@@ -256,6 +256,12 @@ bool lowerConversion(Lowerer& L, const Operation& op, OpKind k) {
       elementwise(L, op, ops, [&](const auto& x) { return "(" + T + ")ts_wrap((ts_i64)" + x[0] + ", " + num(tb) + ")"; });
       return true;
     case OpKind::Ftof:
+      // f8E8M0FNU takes rounding<zero> or rounding<positive_inf> (the verifier asks for one).
+      if (te == Elem::F8E8M0FNU && rnd && (*rnd == Rounding::Zero || *rnd == Rounding::PositiveInf)) {
+        std::string mode = *rnd == Rounding::Zero ? "1" : "2";
+        elementwise(L, op, ops, [&](const auto& x) { return "ts_dece8m0(ts_ence8m0((float)" + x[0] + ", " + mode + "))"; });
+        return true;
+      }
       if (rnd && *rnd != Rounding::NearestEven) L.unsupported(op, "directed rounding in 'ftof'");
       elementwise(L, op, ops, [&](const auto& x) { return Lowerer::round(te, "(" + T + ")" + x[0]); });
       return true;

@@ -1,5 +1,5 @@
 // Ops that move elements between threads: broadcast, permute, cat,
-// extract, reduce, scan and the matrix products. The sources go to the
+// extract, reduce, scan, the matrix products, pack and unpack. The sources go to the
 // block's staging memory (a barrier before, so the previous staging op's
 // readers are done, and one after the writes); then each thread reads the
 // elements its result slots need. reshape keeps every element on its
@@ -243,6 +243,55 @@ void mma(Lowerer& L, const Operation& op, bool integer) {
   else L.nest(Stmt{Stmt::Scope}, [&] { one("0"); });
 }
 
+// mmaf_scaled: every block of K / groups consecutive k shares one scale per
+// row of lhs and per column of rhs; each product is (a * sa) * (b * sb),
+// summed in k order in f32, as the reference does.
+void mmaScaled(Lowerer& L, const Operation& op) {
+  ValueId a = op.operands[0].value, b = op.operands[1].value, c = op.operands[2].value;
+  ValueId as = op.operands[3].value, bs = op.operands[4].value, r = op.results[0];
+  std::vector<uint64_t> offs = stageAll(L, {a, b, as, bs});
+  const std::vector<int64_t>& sa = L.type(a)->shape;
+  const std::vector<int64_t>& sr = L.type(r)->shape;
+  bool batched = sa.size() == 3;
+  int64_t M = sr[sr.size() - 2], N = sr.back(), K = sa.back(), G = L.type(as)->shape.back();
+  std::string block = num(G ? K / G : K);
+  L.declare(r);
+  auto one = [&](const std::string& k) {
+    std::string bi = batched ? "(" + k + ") / " + num(M * N) : "0";
+    std::string m = "(" + k + ") / " + num(N) + " % " + num(M), n = "(" + k + ") % " + num(N);
+    L.code("float s = " + (L.cyclic(c) ? L.at(c) : L.name(c)) + ";");
+    std::string x = L.staged(a, offs[0], bi + " * " + num(M * K) + " + " + m + " * " + num(K) + " + q");
+    std::string y = L.staged(b, offs[1], bi + " * " + num(K * N) + " + q * " + num(N) + " + " + n);
+    std::string xs = L.staged(as, offs[2], "(" + bi + " * " + num(M) + " + " + m + ") * " + num(G) + " + q / " + block);
+    std::string ys = L.staged(bs, offs[3], "(" + bi + " * " + num(G) + " + q / " + block + ") * " + num(N) + " + " + n);
+    L.nest(Stmt{Stmt::Loop, "for (ts_i64 q = 0; q < " + num(K) + "; ++q)"},
+           [&] { L.code("s = TS_ADDF(s, TS_MULF(TS_MULF(" + x + ", " + xs + "), TS_MULF(" + y + ", " + ys + ")));"); });
+    L.code(L.at(r) + " = s;");
+  };
+  if (L.cyclic(r)) L.elements(L.count(r), [&] { one("k"); });
+  else L.nest(Stmt{Stmt::Scope}, [&] { one("0"); });
+}
+
+// pack (elements to bytes) and unpack (bytes to elements), rank 1: the
+// storage bits move in 4-bit pieces, low bits first, as the reference packs
+// them (two f4 per byte, low nibble first).
+void repack(Lowerer& L, const Operation& op) {
+  ValueId s = op.operands[0].value, r = op.results[0];
+  Elem se = Lowerer::elemOf(L.type(s)), re = Lowerer::elemOf(L.type(r));
+  unsigned sbits = elemBits(se), rbits = elemBits(re);
+  uint64_t off = stageAll(L, {s})[0];
+  std::string T = L.held(L.type(r));
+  gather(L, r, [&](const Coords& c) {
+    std::string v = "((ts_u64)0";
+    for (unsigned b = 0; b < rbits; b += 4) {
+      std::string bit = "((" + c[0] + ") * " + num(rbits) + " + " + num(b) + ")";
+      std::string piece = Lowerer::bitsOf(se, L.staged(s, off, bit + " / " + num(sbits)));
+      v += " | (((" + piece + " >> (" + bit + " % " + num(sbits) + ")) & 15u) << " + num(b) + ")";
+    }
+    return Lowerer::fromBits(re, T, v + ")");
+  });
+}
+
 }  // namespace
 
 bool lowerShape(Lowerer& L, const Operation& op) {
@@ -256,6 +305,8 @@ bool lowerShape(Lowerer& L, const Operation& op) {
     case OpKind::Scan: scan(L, op); return true;
     case OpKind::Mmaf: mma(L, op, false); return true;
     case OpKind::Mmai: mma(L, op, true); return true;
+    case OpKind::MmafScaled: mmaScaled(L, op); return true;
+    case OpKind::Pack: case OpKind::Unpack: repack(L, op); return true;
     default: return false;
   }
 }

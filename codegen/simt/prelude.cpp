@@ -127,6 +127,68 @@ TS_FN float ts_rtf32(float f) {
   return TS_BITS_F32((x + 0xfffu + ((x >> 13) & 1u)) & 0xffffe000u);
 }
 
+/* Small float formats (f8E4M3FN, f8E5M2, f4E2M1FN) held in float, as
+   TS_E4M3 etc. name them: exponent and mantissa bits, bias, what an all-ones
+   exponent is (0 IEEE inf/NaN, 1 only S.1111.111 is NaN, 2 finite) and
+   whether out-of-range values saturate. Round to nearest even. */
+#define TS_E4M3 4, 3, 7, 1, 1
+#define TS_E5M2 5, 2, 15, 0, 1
+#define TS_E2M1 2, 1, 1, 2, 1
+TS_FN float ts_pow2(int e) {
+  return e >= -126 ? TS_BITS_F32((ts_u32)(e + 127) << 23) : TS_BITS_F32(0x00400000u >> (-127 - e));
+}
+TS_FN float ts_decf(ts_u32 bits, int eb, int mb, int bias, int top, int sat) {
+  ts_u32 man = bits & ((1u << mb) - 1u), ef = (bits >> mb) & ((1u << eb) - 1u), emax = (1u << eb) - 1u;
+  ts_u32 neg = (bits >> (eb + mb)) & 1u;
+  float sign = neg ? -1.0f : 1.0f;
+  /* a NaN keeps its sign and payload, quiet, as the reference widens it */
+  if ((ef == emax && top == 0 && man != 0u) || (ef == emax && top == 1 && man == (1u << mb) - 1u))
+    return TS_BITS_F32((neg << 31) | 0x7fc00000u | (man << (23 - mb)));
+  if (ef == emax && top == 0) return sign * TS_BITS_F32(0x7f800000u);
+  if (ef == 0u) return sign * ((float)man * ts_pow2(1 - bias - mb));
+  return sign * ((float)(man | (1u << mb)) * ts_pow2((int)ef - bias - mb));
+}
+TS_FN ts_u32 ts_encf(float x, int eb, int mb, int bias, int top, int sat) {
+  ts_u32 xb = TS_F32_BITS(x), a = xb & 0x7fffffffu, sign = (xb >> 31) << (eb + mb);
+  ts_u32 expAll = ((1u << eb) - 1u) << mb, manMask = (1u << mb) - 1u;
+  ts_u32 maxFin = top == 0 ? expAll - 1u : top == 1 ? (expAll | (manMask - 1u)) : (expAll | manMask);
+  if (a > 0x7f800000u) return top != 0 ? maxFin : sign | expAll | ((a & 0x7fffffu) >> (23 - mb)) | (1u << (mb - 1));
+  if (a == 0x7f800000u) return sign | (sat ? maxFin : expAll);
+  if (a == 0u) return sign;
+  /* |x| = M * 2^E exactly; k = floor(log2 |x|) */
+  ts_u64 M = (a >> 23) ? (ts_u64)((a & 0x7fffffu) | 0x800000u) : (ts_u64)a;
+  int E = (a >> 23) ? (int)(a >> 23) - 150 : -149, len = 0;
+  while ((M >> len) != 0u) ++len;
+  int k = E + len - 1, minExp = 1 - bias;
+  int s = (k > minExp ? k : minExp) - mb - E;
+  if (s > 62) s = 62;
+  ts_u64 q = M >> s, rem = M & ((((ts_u64)1) << s) - 1u), mid = ((ts_u64)1) << (s - 1);
+  ts_u64 n = q + ((rem > mid || (rem == mid && (q & 1u))) ? 1u : 0u);
+  int biasedMinus1 = k + bias - 1 > 0 ? k + bias - 1 : 0;
+  ts_u64 mag = ((ts_u64)biasedMinus1 << mb) + n;
+  return sign | (mag > maxFin ? (sat ? maxFin : expAll) : (ts_u32)mag);
+}
+TS_FN float ts_roundf(float x, int eb, int mb, int bias, int top, int sat) {
+  return ts_decf(ts_encf(x, eb, mb, bias, top, sat), eb, mb, bias, top, sat);
+}
+/* f8E8M0FNU: 2^(bits - 127), 0xff NaN. mode 0: nearest by value, ties to the
+   even encoding; 1: toward zero; 2: toward +inf */
+TS_FN float ts_dece8m0(ts_u32 bits) { return bits == 0xffu ? TS_BITS_F32(0x7fc00000u) : ts_pow2((int)bits - 127); }
+TS_FN ts_u32 ts_ence8m0(float x, int mode) {
+  ts_u32 a = TS_F32_BITS(x);
+  if ((a & 0x7fffffffu) > 0x7f800000u) return 0xffu;
+  if (!(x > 0.0f)) return 0u;
+  if (a == 0x7f800000u) return 0xfeu;
+  ts_u32 M = (a >> 23) ? ((a & 0x7fffffu) | 0x800000u) : a;
+  int E = (a >> 23) ? (int)(a >> 23) - 150 : -149, len = 0;
+  while ((M >> len) != 0u) ++len;
+  int k = E + len - 1;
+  ts_u32 frac = (M << (24 - len)) & 0x7fffffu; /* the bits below the leading one, as a normal's mantissa */
+  if (frac != 0u && (mode == 2 || (mode == 0 && (frac > 0x400000u || (frac == 0x400000u && ((k + 127) & 1)))))) ++k;
+  k = k < -127 ? -127 : k > 127 ? 127 : k;
+  return (ts_u32)(k + 127);
+}
+
 TS_FN ts_i64 ts_wrap(ts_i64 v, int bits) {
   if (bits >= 64) return v;
   if (bits == 1) return v & 1;

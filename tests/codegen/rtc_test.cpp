@@ -31,7 +31,8 @@ const char* kBody =
     "    %m = muli %f, %c : tile<256xi32>\n";
 
 simt::Kernel testKernel() {
-  Analysis a = analyze(kernel("%out: tile<ptr<i32>>", std::string(kBody) + store("%m", "256", "i32")));
+  static const std::string src = kernel("%out: tile<ptr<i32>>", std::string(kBody) + store("%m", "256", "i32"));
+  Analysis a = analyze(src);  // refers to src's text, as the kernel's parameter names do
   VerifiedProgram::Result vp = VerifiedProgram::of(a, a.chunks.at(0));
   EXPECT_TRUE(vp.program);
   auto k = simt::lower(*vp.program, *runtime::entriesOf(vp.program->program()).at(0));

@@ -97,9 +97,9 @@ TEST(SimtLower, WhatItDoesNotHandleIsAnErrorWithTheLine) {
   ASSERT_FALSE(up);
   EXPECT_EQ(llvm::toString(up.takeError()),
             "line 3: the SIMT lowering does not handle directed rounding ('positive_inf') yet (run it with --device cpu)");
-  auto f8 = lowered(kernel("%p: tile<ptr<f8E4M3FN>>", load("%x", 4, "f8E4M3FN", "%p")));
-  ASSERT_FALSE(f8);
-  EXPECT_NE(llvm::toString(f8.takeError()).find("does not handle element type f8E4M3FN yet"), std::string::npos);
+  auto f4 = lowered(kernel("%p: tile<ptr<f4E2M1FN>>", load("%x", 4, "f4E2M1FN", "%p")));
+  ASSERT_FALSE(f4);
+  EXPECT_NE(llvm::toString(f4.takeError()).find("does not handle pointers to 4-bit element type f4E2M1FN yet"), std::string::npos);
 }
 
 TEST(SimtLower, EntryNamesBecomeCIdentifiers) {
