@@ -143,7 +143,7 @@ def run_as_expected(case, p, problems):
     return not problems
 
 
-def run_case(binary, case, source, device=None):
+def run_case(binary, case, source, device=None, run_flags=()):
     """One row of the table: a dict. With a device, the run also compares itself with the CPU
     reference (--check); a kernel the SIMT lowering does not handle (exit 3) is `unlowered`."""
     row = {"name": case.name, "ok": False, "elements": 0, "worst": 0.0, "seconds": 0.0, "problems": [],
@@ -169,6 +169,7 @@ def run_case(binary, case, source, device=None):
                 row["unlowered"] = "a --sanitize case (cpu only)"
                 return row
             extra = [a for a in extra if a != "--deterministic"] + ["--device", device] + (["--check"] if case.check else [])
+            extra += list(run_flags)
         else:
             extra += ["--device", "cpu"]  # the reference, even where auto would find a GPU
         cmd += extra
@@ -202,6 +203,7 @@ def main():
     ap.add_argument("--external", default=os.environ.get("TILESIGHT_DUMPS_DIR") or None,
                     help="folder with the real compiler dumps that EXTERNAL names (default: $TILESIGHT_DUMPS_DIR)")
     ap.add_argument("--device", help="run on this device (opencl, opencl:N, ...) with --check against the CPU reference")
+    ap.add_argument("--run-flag", action="append", default=[], help="a flag for every device run (e.g. --no-tensor-cores)")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     o = ap.parse_args()
@@ -233,7 +235,7 @@ def main():
 
     rows = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, o.jobs)) as pool:
-        futures = [pool.submit(run_case, o.binary, c, s, o.device) for c, s in work]
+        futures = [pool.submit(run_case, o.binary, c, s, o.device, o.run_flag) for c, s in work]
         for f in futures:
             rows.append(f.result())
 

@@ -16,14 +16,29 @@ namespace {
 using nvrtcResult = int;
 using nvrtcProgram = void*;
 
-// libnvrtc.so.N files of a toolkit directory, newest major first (the
-// toolkit ships no unversioned name outside its -dev layout).
-std::vector<std::string> candidates() {
-  std::vector<std::string> names;
+// A libnvrtc to try and the toolkit include directories that go with it
+// (the generated source includes mma.h for tensor cores; without them the
+// kernel keeps its portable form).
+struct Candidate {
+  std::string library;
+  std::vector<std::string> includes;
+};
+
+// libnvrtc.so.N files of $CUDA_HOME and /usr/local/cuda, newest major first
+// (the toolkit ships no unversioned name outside its -dev layout), then the
+// library path's.
+std::vector<Candidate> candidates() {
+  std::vector<Candidate> out;
   std::vector<std::string> homes;
   if (const char* home = std::getenv("CUDA_HOME"); home && *home) homes.push_back(home);
   homes.push_back("/usr/local/cuda");
   for (const std::string& home : homes) {
+    std::vector<std::string> includes;
+    for (const char* sub : {"include", "include/cccl"}) {
+      llvm::SmallString<256> dir(home);
+      llvm::sys::path::append(dir, sub);
+      if (llvm::sys::fs::is_directory(dir)) includes.push_back(std::string(dir));
+    }
     for (const char* sub : {"lib64", "lib"}) {
       llvm::SmallString<256> dir(home);
       llvm::sys::path::append(dir, sub);
@@ -35,18 +50,21 @@ std::vector<std::string> candidates() {
         if (name.consume_front("libnvrtc.so.") && !name.getAsInteger(10, major)) found.emplace_back(major, it->path());
       }
       std::sort(found.rbegin(), found.rend());
-      for (auto& f : found) names.push_back(f.second);
+      for (auto& f : found) out.push_back({f.second, includes});
     }
   }
-  for (const char* soname : {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"}) names.push_back(soname);
-  return names;
+  for (const char* soname : {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"}) out.push_back({soname, {}});
+  return out;
 }
 
 }  // namespace
 
 Compiled compileCubin(const std::string& source, const std::string& arch) {
   Compiled c;
-  runtime::DynamicLibrary lib(candidates());
+  std::vector<Candidate> tried = candidates();
+  std::vector<std::string> names;
+  for (const Candidate& t : tried) names.push_back(t.library);
+  runtime::DynamicLibrary lib(names);
   if (!lib.loaded()) {
     c.error = "no NVRTC: libnvrtc cannot be loaded from $CUDA_HOME, /usr/local/cuda or the library path (" + lib.error() +
               "); install the CUDA toolkit or set CUDA_HOME";
@@ -60,6 +78,8 @@ Compiled compileCubin(const std::string& source, const std::string& arch) {
   auto cubinSize = lib.get<nvrtcResult (*)(nvrtcProgram, size_t*)>("nvrtcGetCUBINSize");
   auto getCubin = lib.get<nvrtcResult (*)(nvrtcProgram, char*)>("nvrtcGetCUBIN");
   auto destroy = lib.get<nvrtcResult (*)(nvrtcProgram*)>("nvrtcDestroyProgram");
+  auto ptxSize = lib.get<nvrtcResult (*)(nvrtcProgram, size_t*)>("nvrtcGetPTXSize");
+  auto getPtx = lib.get<nvrtcResult (*)(nvrtcProgram, char*)>("nvrtcGetPTX");
   auto errorString = lib.get<const char* (*)(nvrtcResult)>("nvrtcGetErrorString");
   if (!create || !compile || !logSize || !getLog || !cubinSize || !getCubin || !destroy) {
     c.error = lib.name() + " lacks an entry point tilesight needs (nvrtcGetCUBIN needs NVRTC 11.1 or newer)";
@@ -72,9 +92,13 @@ Compiled compileCubin(const std::string& source, const std::string& arch) {
   }
   // The generated source includes no header; --fmad=false: every op rounds
   // once, as the reference does.
-  std::string archOption = "--gpu-architecture=" + arch;
-  const char* options[] = {archOption.c_str(), "-std=c++17", "--fmad=false"};
-  nvrtcResult r = compile(prog, 3, options);
+  std::vector<std::string> texts{"--gpu-architecture=" + arch, "-std=c++17", "--fmad=false"};
+  for (const Candidate& t : tried)
+    if (t.library == lib.name())
+      for (const std::string& dir : t.includes) texts.push_back("-I" + dir);
+  std::vector<const char*> options;
+  for (const std::string& t : texts) options.push_back(t.c_str());
+  nvrtcResult r = compile(prog, static_cast<int>(options.size()), options.data());
   size_t size = 0;
   logSize(prog, &size);
   c.log.assign(size, '\0');
@@ -84,6 +108,11 @@ Compiled compileCubin(const std::string& source, const std::string& arch) {
   if (r == 0 && cubinSize(prog, &size) == 0 && size > 0) {
     c.image.resize(size);
     getCubin(prog, c.image.data());
+    size = 0;
+    if (ptxSize && getPtx && ptxSize(prog, &size) == 0 && size > 0) {
+      c.ptx.assign(size, '\0');
+      getPtx(prog, c.ptx.data());
+    }
   } else {
     const char* name = errorString ? errorString(r) : nullptr;
     c.error = "NVRTC (" + lib.name() + ") rejected the generated kernel for " + arch + " (" +

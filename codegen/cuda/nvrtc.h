@@ -13,6 +13,7 @@ struct Compiled {
   std::string log;            // the compiler's log (warnings, also on success)
   std::string library;        // the libnvrtc that compiled it
   std::vector<char> image;    // the cubin (an ELF)
+  std::string ptx;            // the PTX it was assembled from
 };
 
 // arch: "sm_90", "sm_80", ...

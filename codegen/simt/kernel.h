@@ -36,6 +36,10 @@ struct Stmt {
     Loop,      // text: a loop header ("for (...)", "while (1)"); body
     If,        // text: the condition; body, orElse
     Scope,     // body in braces
+    // body: the variant for CUDA on sm_80 and newer with tensor cores
+    // (TS_TENSOR_CORES, prelude.cpp); orElse: the portable one, which every
+    // other target and architecture runs.
+    TensorCores,
   };
   Stmt() = default;
   explicit Stmt(Kind k, std::string t = {}, int64_t n = 0) : kind(k), text(std::move(t)), count(n) {}
@@ -61,6 +65,7 @@ struct Kernel {
   unsigned residentBuffers = 0;
   unsigned threads = 32;        // per block
   uint64_t stageBytes = 0;      // block staging memory (shared / local)
+  uint64_t tensorCoreStageBytes = 0;  // what the TensorCores variants stage (CUDA only)
   std::vector<std::string> constants;  // constant tables, declared before the body
   std::vector<Stmt> body;
   // Status words the kernel writes (hidden last argument, 2 x i32, zero on

@@ -211,6 +211,15 @@ uint64_t Lowerer::stageWrite(ValueId v, uint64_t off) {
   return align8(static_cast<uint64_t>(n) * heldBytes(type(v)));
 }
 
+std::vector<uint64_t> Lowerer::stageAll(const std::vector<ValueId>& values) {
+  barrier();
+  std::vector<uint64_t> offs{0};
+  for (ValueId v : values) offs.push_back(offs.back() + stageWrite(v, offs.back()));
+  needStage(offs.back());
+  barrier();
+  return offs;
+}
+
 std::string Lowerer::staged(ValueId v, uint64_t off, const std::string& idx) const {
   return "TS_STAGE(" + held(type(v)) + ", " + std::to_string(off) + ")[" + idx + "]";
 }
@@ -438,6 +447,8 @@ llvm::Expected<Kernel> lower(const VerifiedProgram& vp, const Operation& entry, 
     k.name = "k_" + k.name;
   k.threads = threadsFor(p, options.maxThreads);
   Lowerer L(p, k);
+  L.tensorCores = options.tensorCores;
+  L.emulateTensorCores = options.emulateTensorCores;
   try {
     const Block& body = entry.regions[0].blocks[0];
     for (size_t i = 0; i < body.args.size(); ++i) {

@@ -11,6 +11,13 @@ namespace tilesight::simt {
 
 struct LowerOptions {
   unsigned maxThreads = 256;  // threads per block, at most (a power of two)
+  // CUDA: mmaf on tensor cores (WMMA, sm_80+) where its types and shapes
+  // allow; off, every target sums in the reference's order (bit-exact).
+  bool tensorCores = true;
+  // For tests: every target runs the tensor-core variant's staging, chunks
+  // and warp tiles, with the fragment operations as loops summing in the
+  // reference's order (so results are its bits), instead of the portable form.
+  bool emulateTensorCores = false;
 };
 
 llvm::Expected<Kernel> lower(const VerifiedProgram& program, const Operation& entry, const LowerOptions& options = {});

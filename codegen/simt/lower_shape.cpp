@@ -21,17 +21,6 @@ void gather(Lowerer& L, ValueId r, const std::function<std::string(const Coords&
   else L.code(L.name(r) + " = " + f(Coords(shape.size(), "0")) + ";");
 }
 
-// Stages values (in order, 8-byte aligned) and returns their offsets; the
-// last entry is where the staged bytes end.
-std::vector<uint64_t> stageAll(Lowerer& L, const std::vector<ValueId>& values) {
-  L.barrier();
-  std::vector<uint64_t> offs{0};
-  for (ValueId v : values) offs.push_back(offs.back() + L.stageWrite(v, offs.back()));
-  L.needStage(offs.back());
-  L.barrier();
-  return offs;
-}
-
 void copy(Lowerer& L, const Operation& op) {
   ValueId r = op.results[0], s = op.operands[0].value;
   L.declare(r);
@@ -47,7 +36,7 @@ void broadcast(Lowerer& L, const Operation& op) {
     else L.code(L.name(r) + " = " + L.name(s) + ";");
     return;
   }
-  uint64_t off = stageAll(L, {s})[0];
+  uint64_t off = L.stageAll({s})[0];
   const std::vector<int64_t>& from = L.type(s)->shape;
   gather(L, r, [&](const Coords& c) {
     Coords src(from.size());
@@ -59,7 +48,7 @@ void broadcast(Lowerer& L, const Operation& op) {
 
 void permute(Lowerer& L, const Operation& op) {
   ValueId r = op.results[0], s = op.operands[0].value;
-  uint64_t off = stageAll(L, {s})[0];
+  uint64_t off = L.stageAll({s})[0];
   const Attr* perm = op.attr("permutation");
   const std::vector<int64_t>& from = L.type(s)->shape;
   gather(L, r, [&](const Coords& c) {
@@ -71,7 +60,7 @@ void permute(Lowerer& L, const Operation& op) {
 
 void cat(Lowerer& L, const Operation& op) {
   ValueId r = op.results[0], a = op.operands[0].value, b = op.operands[1].value;
-  std::vector<uint64_t> offs = stageAll(L, {a, b});
+  std::vector<uint64_t> offs = L.stageAll({a, b});
   size_t d = static_cast<size_t>(op.attr("dim")->i);
   const std::vector<int64_t>& sa = L.type(a)->shape;
   const std::vector<int64_t>& sb = L.type(b)->shape;
@@ -86,7 +75,7 @@ void cat(Lowerer& L, const Operation& op) {
 void extract(Lowerer& L, const Operation& op) {
   ValueId r = op.results[0], s = op.operands[0].value;
   llvm::ArrayRef<Operand> idx = operandGroup(op, "indices");
-  uint64_t off = stageAll(L, {s})[0];
+  uint64_t off = L.stageAll({s})[0];
   const std::vector<int64_t>& from = L.type(s)->shape;
   const std::vector<int64_t>& to = L.type(r)->shape;
   gather(L, r, [&](const Coords& c) {
@@ -140,7 +129,7 @@ void stepBody(Lowerer& L, const Operation& op, const std::vector<uint64_t>& offs
 void reduce(Lowerer& L, const Operation& op) {
   std::vector<ValueId> srcs;
   for (const Operand& o : op.operands) srcs.push_back(o.value);
-  std::vector<uint64_t> offs = stageAll(L, srcs);
+  std::vector<uint64_t> offs = L.stageAll(srcs);
   Split s = split(L.type(srcs[0])->shape, static_cast<size_t>(op.attr("dim")->i));
   const Attr* ids = op.attr("identities");
   const Block& body = op.regions[0].blocks[0];
@@ -167,7 +156,7 @@ void reduce(Lowerer& L, const Operation& op) {
 void scan(Lowerer& L, const Operation& op) {
   std::vector<ValueId> srcs;
   for (const Operand& o : op.operands) srcs.push_back(o.value);
-  std::vector<uint64_t> offs = stageAll(L, srcs);
+  std::vector<uint64_t> offs = L.stageAll(srcs);
   uint64_t outOff = offs.back();  // the scanned lines follow the staged sources
   std::vector<uint64_t> outs;
   for (ValueId r : op.results) {
@@ -207,49 +196,13 @@ void scan(Lowerer& L, const Operation& op) {
 
 // result = acc + lhs x rhs (batched when rank 3), each element summed in k
 // order with one rounding per step, as the interpreter does.
-void mma(Lowerer& L, const Operation& op, bool integer) {
-  ValueId a = op.operands[0].value, b = op.operands[1].value, c = op.operands[2].value, r = op.results[0];
-  std::vector<uint64_t> offs = stageAll(L, {a, b});
-  const std::vector<int64_t>& sa = L.type(a)->shape;
-  const std::vector<int64_t>& sr = L.type(r)->shape;
-  bool batched = sa.size() == 3;
-  int64_t M = sr[sr.size() - 2], N = sr.back(), K = sa.back();
-  Elem re = Lowerer::elemOf(L.type(r));
-  std::string T = L.held(L.type(r));
-  L.declare(r);
-  auto one = [&](const std::string& k) {
-    std::string bi = batched ? "(" + k + ") / " + std::to_string(M * N) : "0";
-    std::string m = "(" + k + ") / " + std::to_string(N) + " % " + std::to_string(M), n = "(" + k + ") % " + std::to_string(N);
-    L.code(T + " s = " + (L.cyclic(c) ? L.at(c) : L.name(c)) + ";");
-    std::string ai = bi + " * " + std::to_string(M * K) + " + " + m + " * " + std::to_string(K) + " + q";
-    std::string bidx = bi + " * " + std::to_string(K * N) + " + q * " + std::to_string(N) + " + " + n;
-    std::string x = L.staged(a, offs[0], ai), y = L.staged(b, offs[1], bidx);
-    std::string step;
-    if (integer) {
-      bool sa2 = attrValue<Signedness>(op, "signedness_lhs").value_or(Signedness::Signed) == Signedness::Signed;
-      bool sb2 = attrValue<Signedness>(op, "signedness_rhs").value_or(Signedness::Signed) == Signedness::Signed;
-      auto ext = [](bool sg, const std::string& v) { return sg ? "(ts_i64)" + v : "(ts_i64)(ts_u8)" + v; };
-      step = "s = (" + T + ")ts_wrap((ts_i64)s + " + ext(sa2, x) + " * " + ext(sb2, y) + ", " +
-             std::to_string(Lowerer::intWidth(re)) + ");";
-    } else if (re == Elem::F64) {
-      step = "s = TS_ADDD(s, TS_MULD((double)" + x + ", (double)" + y + "));";
-    } else {
-      step = "s = " + Lowerer::round(re, "TS_ADDF(s, TS_MULF(" + x + ", " + y + "))") + ";";
-    }
-    L.nest(Stmt{Stmt::Loop, "for (ts_i64 q = 0; q < " + std::to_string(K) + "; ++q)"}, [&] { L.code(step); });
-    L.code(L.at(r) + " = s;");
-  };
-  if (L.cyclic(r)) L.elements(L.count(r), [&] { one("k"); });
-  else L.nest(Stmt{Stmt::Scope}, [&] { one("0"); });
-}
-
 // mmaf_scaled: every block of K / groups consecutive k shares one scale per
 // row of lhs and per column of rhs; each product is (a * sa) * (b * sb),
 // summed in k order in f32, as the reference does.
 void mmaScaled(Lowerer& L, const Operation& op) {
   ValueId a = op.operands[0].value, b = op.operands[1].value, c = op.operands[2].value;
   ValueId as = op.operands[3].value, bs = op.operands[4].value, r = op.results[0];
-  std::vector<uint64_t> offs = stageAll(L, {a, b, as, bs});
+  std::vector<uint64_t> offs = L.stageAll({a, b, as, bs});
   const std::vector<int64_t>& sa = L.type(a)->shape;
   const std::vector<int64_t>& sr = L.type(r)->shape;
   bool batched = sa.size() == 3;
@@ -279,7 +232,7 @@ void repack(Lowerer& L, const Operation& op) {
   ValueId s = op.operands[0].value, r = op.results[0];
   Elem se = Lowerer::elemOf(L.type(s)), re = Lowerer::elemOf(L.type(r));
   unsigned sbits = elemBits(se), rbits = elemBits(re);
-  uint64_t off = stageAll(L, {s})[0];
+  uint64_t off = L.stageAll({s})[0];
   std::string T = L.held(L.type(r));
   gather(L, r, [&](const Coords& c) {
     std::string v = "((ts_u64)0";
@@ -303,8 +256,7 @@ bool lowerShape(Lowerer& L, const Operation& op) {
     case OpKind::Extract: extract(L, op); return true;
     case OpKind::Reduce: reduce(L, op); return true;
     case OpKind::Scan: scan(L, op); return true;
-    case OpKind::Mmaf: mma(L, op, false); return true;
-    case OpKind::Mmai: mma(L, op, true); return true;
+    case OpKind::Mmaf: case OpKind::Mmai: lowerMma(L, op); return true;
     case OpKind::MmafScaled: mmaScaled(L, op); return true;
     case OpKind::Pack: case OpKind::Unpack: repack(L, op); return true;
     default: return false;

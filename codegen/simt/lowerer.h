@@ -26,6 +26,8 @@ struct Unsupported : std::runtime_error {
 class Lowerer {
 public:
   Lowerer(const Program& p, Kernel& k) : p_(p), k_(k), out_(&k.body) {}
+  bool tensorCores = true;  // give mmaf a CUDA tensor-core variant where one applies
+  bool emulateTensorCores = false;  // LowerOptions::emulateTensorCores
 
   const Program& program() const { return p_; }
   Kernel& kernel() { return k_; }
@@ -83,6 +85,9 @@ public:
   // Writes cyclic or uniform value v to staging memory at byte offset off
   // (its held type, element k at index k); returns the bytes it takes.
   uint64_t stageWrite(ValueId v, uint64_t off);
+  // Stages values (in order, 8-byte aligned) between two barriers; their
+  // offsets, then where the staged bytes end.
+  std::vector<uint64_t> stageAll(const std::vector<ValueId>& values);
   // The staged element at index `idx` of value v staged at off.
   std::string staged(ValueId v, uint64_t off, const std::string& idx) const;
   void needStage(uint64_t bytes) { k_.stageBytes = std::max(k_.stageBytes, bytes); }
@@ -117,6 +122,8 @@ bool lowerArith(Lowerer& L, const Operation& op);
 bool lowerShape(Lowerer& L, const Operation& op);
 bool lowerMemory(Lowerer& L, const Operation& op);
 bool lowerControl(Lowerer& L, const Operation& op);
+// mmaf and mmai (lower_mma.cpp): with a tensor-core variant where one applies.
+void lowerMma(Lowerer& L, const Operation& op);
 
 // Coordinates of row-major element `k` (a C expression) of `shape`, as C expressions.
 std::vector<std::string> coordsOf(const std::string& k, const std::vector<int64_t>& shape);

@@ -32,7 +32,19 @@ typedef unsigned long long ts_u64;
 #define TS_ISNAN(x) isnan(x)
 )";
 
-constexpr const char* kCuda = R"(#define TS_FN static __device__ __forceinline__
+// Tensor cores (WMMA) on sm_80 and newer, where the toolkit's mma.h is
+// found; everywhere else the TensorCores statements' portable variants.
+constexpr const char* kCuda = R"(#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && defined(__has_include)
+#if __has_include(<mma.h>)
+#include <mma.h>
+#include <cuda_bf16.h>
+#define TS_TENSOR_CORES 1
+#endif
+#endif
+#ifndef TS_TENSOR_CORES
+#define TS_TENSOR_CORES 0
+#endif
+#define TS_FN static __device__ __forceinline__
 #define TS_ADDF(a, b) __fadd_rn(a, b)
 #define TS_SUBF(a, b) __fsub_rn(a, b)
 #define TS_MULF(a, b) __fmul_rn(a, b)

@@ -3,6 +3,7 @@
 // C++ (hiprtc, hipcc) and OpenCL C 1.2. Each prints a self-contained
 // translation unit: a header comment (entry, threads per block, staging
 // bytes, argument order), the prelude, and the kernel.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -20,8 +21,13 @@ std::string printKernels(const std::vector<Kernel>& ks, Target t);
 // Bytes of static shared memory a CUDA or HIP block may declare; a kernel
 // that stages more declares it extern (dynamic) and the launch passes it.
 constexpr uint64_t kStaticSharedLimit = 48 * 1024;
+// The staging bytes k's source for t declares (CUDA's tensor-core variants
+// may stage more than the portable code).
+inline uint64_t stageBytes(const Kernel& k, Target t) {
+  return t == Target::Cuda ? std::max(k.stageBytes, k.tensorCoreStageBytes) : k.stageBytes;
+}
 // Whether k's CUDA/HIP source declares its staging extern (the launch passes
-// stageBytes as dynamic shared memory).
-inline bool dynamicStage(const Kernel& k, Target t) { return t != Target::OpenCL && k.stageBytes > kStaticSharedLimit; }
+// stageBytes(k, t) as dynamic shared memory).
+inline bool dynamicStage(const Kernel& k, Target t) { return t != Target::OpenCL && stageBytes(k, t) > kStaticSharedLimit; }
 
 }  // namespace tilesight::simt

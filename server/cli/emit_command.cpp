@@ -36,6 +36,9 @@ cl::opt<std::string> emitTarget("target", cl::desc("cuda|hip|opencl"), cl::value
                                 cl::sub(emitSubcommand()), cl::cat(emitCategory()));
 cl::opt<std::string> emitArch("arch", cl::desc("The architecture the source is meant for (sm_90, gfx90a); named in its header"),
                               cl::value_desc("ARCH"), cl::sub(emitSubcommand()), cl::cat(emitCategory()));
+cl::opt<bool> emitNoTensorCores("no-tensor-cores",
+                                 cl::desc("cuda: no tensor-core variant for mmaf (every target sums in the reference's order)"),
+                                 cl::sub(emitSubcommand()), cl::cat(emitCategory()));
 cl::opt<std::string> emitOut("o", cl::desc("Write the source to PATH instead of standard output"), cl::value_desc("PATH"),
                              cl::sub(emitSubcommand()), cl::cat(emitCategory()));
 
@@ -64,7 +67,9 @@ int runEmit() {
   if (entries.empty()) return usage("'" + emitFile + "' has no entry");
   std::vector<simt::Kernel> kernels;
   for (const Operation* entry : entries) {
-    auto kernel = simt::lower(*in.program, *entry);
+    simt::LowerOptions lowering;
+    lowering.tensorCores = !emitNoTensorCores;
+    auto kernel = simt::lower(*in.program, *entry, lowering);
     if (!kernel) {
       llvm::errs() << "tilesight emit: " << emitFile << ": entry " << entry->attr("sym_name")->s << ": "
                    << llvm::toString(kernel.takeError()) << "\n";

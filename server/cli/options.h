@@ -46,6 +46,8 @@ struct RunOptions {
   bool sanitize = false;
   bool check = false;  // compare a device run with the CPU reference
   std::string arch;    // cuda/hip: compile for this sm_XY / gfxN (default: the device's)
+  bool tensorCores = true;          // cuda: mmaf's tensor-core variant where one applies
+  bool emulateTensorCores = false;  // hidden, for tests: simt::LowerOptions::emulateTensorCores
   RunFormat format = RunFormat::Text;
   unsigned repeat = 1;
   unsigned threads = 0;

@@ -205,13 +205,16 @@ simt::Target targetOf(runtime::Backend b) {
 int runOnDevice(const RunOptions& o, const VerifiedProgram& verified, const Operation& entry,
                 const std::vector<runtime::ArgValue>& args, const DeviceChoice& device, Ran& ran,
                 std::vector<double>& times, interp::RunOutcome& r, FileReport& diags) {
-  auto kernel = simt::lower(verified, entry);
+  simt::LowerOptions lowering;
+  lowering.tensorCores = o.tensorCores;
+  lowering.emulateTensorCores = o.emulateTensorCores;
+  auto kernel = simt::lower(verified, entry, lowering);
   if (!kernel) return deviceFailed(llvm::toString(kernel.takeError()));
   simt::Target target = targetOf(device.backend);
   runtime::Launch l;
   l.kernel = kernel->name;
   l.threads = kernel->threads;
-  l.stageBytes = kernel->stageBytes;
+  l.stageBytes = simt::stageBytes(*kernel, target);
   l.dynamicStage = simt::dynamicStage(*kernel, target);
   l.grid = o.grid;
   l.repeat = o.repeat;

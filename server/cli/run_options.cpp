@@ -36,6 +36,12 @@ cl::opt<bool> checkOpt("check", cl::desc("On a GPU device: compare every output 
                        cl::sub(runSubcommand()), cl::cat(runCategory()));
 cl::opt<std::string> archOpt("arch", cl::desc("cuda/hip: the target to compile for (default: the device's own)"),
                              cl::value_desc("sm_XY|gfxN"), cl::sub(runSubcommand()), cl::cat(runCategory()));
+cl::opt<bool> noTensorCoresOpt("no-tensor-cores",
+                                cl::desc("cuda: sum mmaf in the reference's order instead of on tensor cores (bit-exact --check)"),
+                                cl::sub(runSubcommand()), cl::cat(runCategory()));
+// For tests of the lowering (ctest corpus.numpy_parity_opencl_tc): every device runs
+// mmaf's tensor-core variant with its fragment operations emulated by loops.
+cl::opt<bool> emulateTensorCoresOpt("emulate-tensor-cores", cl::Hidden, cl::sub(runSubcommand()), cl::cat(runCategory()));
 cl::opt<RunFormat> formatOpt("format", cl::desc("Output format"), cl::init(RunFormat::Text),
                              cl::values(clEnumValN(RunFormat::Text, "text", "one line per output, then the times"),
                                         clEnumValN(RunFormat::Json, "json", "one JSON object")),
@@ -65,6 +71,8 @@ RunOptions runOptions() {
   o.sanitize = sanitizeOpt;
   o.check = checkOpt;
   o.arch = archOpt;
+  o.tensorCores = !noTensorCoresOpt;
+  o.emulateTensorCores = emulateTensorCoresOpt;
   o.format = formatOpt;
   o.repeat = repeatOpt;
   o.threads = threadsOpt;

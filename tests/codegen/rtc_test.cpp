@@ -59,6 +59,28 @@ TEST(Nvrtc, CompilesALoweredKernelToACubinForSm80AndSm90) {
   }
 }
 
+TEST(Nvrtc, AnF16MatrixProductUsesTensorCoresOnSm80AndSm90AndNotBefore) {
+  static const std::string src = kernel(
+      "%a: tile<ptr<f16>>, %b: tile<ptr<f16>>, %out: tile<ptr<f32>>",
+      load("%x", 1024, "f16", "%a") + load("%y", 1024, "f16", "%b") +
+          "    %xa = reshape %x : tile<1024xf16> -> tile<32x32xf16>\n    %yb = reshape %y : tile<1024xf16> -> tile<32x32xf16>\n"
+          "    %z = constant <f32: 0.0> : tile<32x32xf32>\n"
+          "    %m = mmaf %xa, %yb, %z : tile<32x32xf16>, tile<32x32xf16>, tile<32x32xf32>\n" + store("%m", "32x32", "f32"));
+  Analysis a = analyze(src);
+  VerifiedProgram::Result vp = VerifiedProgram::of(a, a.chunks.at(0));
+  ASSERT_TRUE(vp.program);
+  auto k = simt::lower(*vp.program, *runtime::entriesOf(vp.program->program()).at(0));
+  ASSERT_TRUE(static_cast<bool>(k)) << llvm::toString(k.takeError());
+  std::string source = simt::printKernel(*k, simt::Target::Cuda);
+  for (const char* arch : {"sm_80", "sm_90", "sm_75"}) {
+    cuda::Compiled c = cuda::compileCubin(source, arch);
+    if (c.error.rfind("no NVRTC", 0) == 0) GTEST_SKIP() << c.error;
+    ASSERT_EQ(c.error, "") << arch;
+    bool mma = c.ptx.find("mma.sync") != std::string::npos;
+    EXPECT_EQ(mma, std::string(arch) != "sm_75") << arch;  // sm_75 keeps the portable loop
+  }
+}
+
 TEST(Nvrtc, ARejectedSourceComesBackWithTheCompilersLog) {
   cuda::Compiled c = cuda::compileCubin("extern \"C\" __global__ void k() { undeclared_name = 1; }", "sm_90");
   if (c.error.rfind("no NVRTC", 0) == 0) GTEST_SKIP() << c.error;
@@ -98,7 +120,7 @@ void launchOrSayWhy(runtime::Backend backend) {
   l.source = simt::printKernel(k, target);
   l.kernel = k.name;
   l.threads = k.threads;
-  l.stageBytes = k.stageBytes;
+  l.stageBytes = simt::stageBytes(k, target);
   l.dynamicStage = simt::dynamicStage(k, target);
   l.args.push_back({&out, {}});
   l.repeat = 2;

@@ -10,6 +10,7 @@
 #include "codegen/runtime/device_print.h"
 #include "codegen/simt/lower.h"
 #include "codegen/simt/print.h"
+#include "codegen/simt/staging_layout.h"
 #include "tests/codegen/interp_ops_util.h"
 
 namespace tilesight::testing {
@@ -163,6 +164,70 @@ TEST(SimtPrint, RecordsAreFormattedInReservationOrderAndAnOverflowIsCounted) {
   runtime::DevicePrints p = runtime::formatDevicePrints(*k, vp.program->program(), b);
   EXPECT_EQ(p.text, "v=[5, 6]\nv=[7, -8]\n");
   EXPECT_EQ(p.missingWords, 3u);
+}
+
+// mmaf of f16 32x32x32 into f32.
+std::string mmaProgram() {
+  return kernel("%a: tile<ptr<f16>>, %b: tile<ptr<f16>>, %out: tile<ptr<f32>>",
+                load("%x", 1024, "f16", "%a") + load("%y", 1024, "f16", "%b") +
+                    "    %xa = reshape %x : tile<1024xf16> -> tile<32x32xf16>\n"
+                    "    %yb = reshape %y : tile<1024xf16> -> tile<32x32xf16>\n"
+                    "    %z = constant <f32: 0.0> : tile<32x32xf32>\n"
+                    "    %m = mmaf %xa, %yb, %z : tile<32x32xf16>, tile<32x32xf16>, tile<32x32xf32>\n" +
+                    store("%m", "32x32", "f32"));
+}
+
+TEST(SimtTensorCores, CudaGetsAWmmaVariantWithThePortableLoopAsFallback) {
+  std::string src = mmaProgram();
+  simt::Kernel k = lowerOk(src);
+  std::string cu = simt::printKernel(k, simt::Target::Cuda);
+  EXPECT_NE(cu.find("#if TS_TENSOR_CORES\n"), std::string::npos) << cu;
+  EXPECT_NE(cu.find("nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __half, nvcuda::wmma::row_major> fa;"),
+            std::string::npos) << cu;
+  EXPECT_NE(cu.find("nvcuda::wmma::mma_sync(fc, fa, fb, fc);"), std::string::npos);
+  EXPECT_NE(cu.find("#else\n"), std::string::npos);
+  EXPECT_NE(cu.find("for (ts_i64 q = 0; q < 32; ++q)"), std::string::npos);  // the portable loop
+  // A and B as f16 rows of 40 elements (80 bytes: 5 segments, odd), C in f32 rows of 36.
+  EXPECT_NE(cu.find("TS_STAGE(__half, 0)[(k / 32) * 40 + k % 32] = __float2half_rn("), std::string::npos) << cu;
+  EXPECT_GT(k.tensorCoreStageBytes, 0u);
+  // HIP and OpenCL print the portable form only.
+  for (simt::Target t : {simt::Target::Hip, simt::Target::OpenCL}) {
+    std::string other = simt::printKernel(k, t);
+    EXPECT_EQ(other.find("wmma"), std::string::npos);
+    EXPECT_EQ(other.find("TS_TENSOR_CORES"), std::string::npos);
+  }
+  // Off: no variant.
+  Analysis a = analyze(src);
+  VerifiedProgram::Result vp = VerifiedProgram::of(a, a.chunks.at(0));
+  simt::LowerOptions off;
+  off.tensorCores = false;
+  auto plain = simt::lower(*vp.program, *runtime::entriesOf(vp.program->program()).at(0), off);
+  ASSERT_TRUE(static_cast<bool>(plain));
+  EXPECT_EQ(simt::printKernel(*plain, simt::Target::Cuda).find("#if TS_TENSOR_CORES\n"), std::string::npos);
+  // Emulated: the variant's structure for every target, fragments as loops.
+  simt::LowerOptions emulated;
+  emulated.emulateTensorCores = true;
+  auto e = simt::lower(*vp.program, *runtime::entriesOf(vp.program->program()).at(0), emulated);
+  ASSERT_TRUE(static_cast<bool>(e));
+  std::string cl = simt::printKernel(*e, simt::Target::OpenCL);
+  EXPECT_NE(cl.find("float fc[8];"), std::string::npos) << cl;
+  EXPECT_NE(cl.find("for (ts_i64 ts_c0 = 0; ts_c0 < 32; ts_c0 += 32)"), std::string::npos) << cl;
+}
+
+TEST(SimtTensorCores, StagingLayoutsAreInjectiveAndFreeOfBankConflicts) {
+  // f16 rows of 64: 128 bytes (8 segments, even) would put every row of an 8-row load in one
+  // bank group; 72 elements (9 segments) spreads them over all 8.
+  auto l = simt::stagingLayout(128, 64, 2);
+  ASSERT_TRUE(static_cast<bool>(l)) << llvm::toString(l.takeError());
+  EXPECT_EQ(l->ld, 72);
+  EXPECT_EQ(l->conflictDegree, 1);
+  EXPECT_EQ(layout::toString(l->layout), "(128,64):(72,1)");
+  layout::Properties p = layout::decide(l->layout);
+  EXPECT_TRUE(p.injective);
+  EXPECT_FALSE(p.surjective);  // the padding is never addressed
+  EXPECT_EQ(simt::stagingLayout(64, 256, 2)->ld, 264);  // 33 segments
+  EXPECT_EQ(simt::stagingLayout(128, 128, 4)->ld, 132);  // f32 rows of 528 bytes: 33 segments
+  EXPECT_EQ(simt::stagingLayout(32, 40, 2)->ld, 40);     // 80 bytes: 5 segments already
 }
 
 }  // namespace
