@@ -16,6 +16,7 @@
 // permute, cat, extract, reduce, scan, matrix products, gathers) go through
 // the block's staging memory with barriers.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,9 +37,10 @@ struct Stmt {
     Loop,      // text: a loop header ("for (...)", "while (1)"); body
     If,        // text: the condition; body, orElse
     Scope,     // body in braces
-    // body: the variant for CUDA on sm_80 and newer with tensor cores
-    // (TS_TENSOR_CORES, prelude.cpp); orElse: the portable one, which every
-    // other target and architecture runs.
+    // variants: forms for one target's matrix units, each under a
+    // preprocessor condition on the architecture (CUDA: TS_TENSOR_CORES,
+    // prelude.cpp; HIP: the gfx macros); orElse: the portable form, which
+    // every other target and architecture runs.
     TensorCores,
   };
   Stmt() = default;
@@ -47,6 +49,14 @@ struct Stmt {
   std::string text;
   int64_t count = 0;
   std::vector<Stmt> body, orElse;
+  struct Variant;
+  std::vector<Variant> variants;
+};
+
+struct Stmt::Variant {
+  Target target;
+  std::string condition;
+  std::vector<Stmt> body;
 };
 
 struct Param {
@@ -65,7 +75,8 @@ struct Kernel {
   unsigned residentBuffers = 0;
   unsigned threads = 32;        // per block
   uint64_t stageBytes = 0;      // block staging memory (shared / local)
-  uint64_t tensorCoreStageBytes = 0;  // what the TensorCores variants stage (CUDA only)
+  // What the TensorCores variants of each target stage, when more than the portable code.
+  std::map<Target, uint64_t> variantStageBytes;
   std::vector<std::string> constants;  // constant tables, declared before the body
   std::vector<Stmt> body;
   // Status words the kernel writes (hidden last argument, 2 x i32, zero on

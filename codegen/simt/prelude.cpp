@@ -64,6 +64,12 @@ constexpr const char* kPlainArith = R"(#define TS_ADDF(a, b) ((a) + (b))
 
 constexpr const char* kHip = R"(#pragma clang fp contract(off)
 #define TS_FN static __device__ inline
+/* fragments of AMD's matrix instructions (MFMA, RDNA WMMA) */
+typedef _Float16 ts_h4 __attribute__((ext_vector_type(4)));
+typedef _Float16 ts_h8 __attribute__((ext_vector_type(8)));
+typedef _Float16 ts_h16 __attribute__((ext_vector_type(16)));
+typedef float ts_f4 __attribute__((ext_vector_type(4)));
+typedef float ts_f8 __attribute__((ext_vector_type(8)));
 )";
 
 constexpr const char* kOpenCL = R"(#pragma OPENCL FP_CONTRACT OFF

@@ -107,17 +107,18 @@ private:
           break;
         }
         case Stmt::TensorCores: {
-          bool inner = false;
-          if (t_ != Target::Cuda) {
-            block(s.orElse, depth, inner);
-            break;
+          bool first = true, inner = false;
+          for (const Stmt::Variant& v : s.variants) {
+            if (v.target != t_) continue;
+            os_ << (first ? "#if " : "#elif ") << v.condition << "\n";
+            inner = false;
+            block(v.body, depth, inner);
+            first = false;
           }
-          os_ << "#if TS_TENSOR_CORES\n";
-          block(s.body, depth, inner);
-          os_ << "#else\n";
+          if (!first) os_ << "#else\n";
           inner = false;
           block(s.orElse, depth, inner);
-          os_ << "#endif\n";
+          if (!first) os_ << "#endif\n";
           break;
         }
         case Stmt::Barrier: break;

@@ -21,10 +21,11 @@ std::string printKernels(const std::vector<Kernel>& ks, Target t);
 // Bytes of static shared memory a CUDA or HIP block may declare; a kernel
 // that stages more declares it extern (dynamic) and the launch passes it.
 constexpr uint64_t kStaticSharedLimit = 48 * 1024;
-// The staging bytes k's source for t declares (CUDA's tensor-core variants
-// may stage more than the portable code).
+// The staging bytes k's source for t declares (a target's matrix-unit
+// variants may stage more than the portable code).
 inline uint64_t stageBytes(const Kernel& k, Target t) {
-  return t == Target::Cuda ? std::max(k.stageBytes, k.tensorCoreStageBytes) : k.stageBytes;
+  auto v = k.variantStageBytes.find(t);
+  return v == k.variantStageBytes.end() ? k.stageBytes : std::max(k.stageBytes, v->second);
 }
 // Whether k's CUDA/HIP source declares its staging extern (the launch passes
 // stageBytes(k, t) as dynamic shared memory).

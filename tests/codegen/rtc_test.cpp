@@ -3,7 +3,9 @@
 // and a launch on a device, which does. Each test skips with its reason
 // when its compiler or device is missing; a launch without a device must
 // fail with the reason, not crash.
+#include <cstdio>
 #include <cstring>
+#include <map>
 
 #include <gtest/gtest.h>
 
@@ -59,19 +61,24 @@ TEST(Nvrtc, CompilesALoweredKernelToACubinForSm80AndSm90) {
   }
 }
 
-TEST(Nvrtc, AnF16MatrixProductUsesTensorCoresOnSm80AndSm90AndNotBefore) {
+// An f16 32x32x32 mmaf into f32, lowered: every matrix-unit variant applies.
+simt::Kernel mmaKernel() {
   static const std::string src = kernel(
       "%a: tile<ptr<f16>>, %b: tile<ptr<f16>>, %out: tile<ptr<f32>>",
       load("%x", 1024, "f16", "%a") + load("%y", 1024, "f16", "%b") +
           "    %xa = reshape %x : tile<1024xf16> -> tile<32x32xf16>\n    %yb = reshape %y : tile<1024xf16> -> tile<32x32xf16>\n"
           "    %z = constant <f32: 0.0> : tile<32x32xf32>\n"
           "    %m = mmaf %xa, %yb, %z : tile<32x32xf16>, tile<32x32xf16>, tile<32x32xf32>\n" + store("%m", "32x32", "f32"));
-  Analysis a = analyze(src);
+  static Analysis a = analyze(src);
   VerifiedProgram::Result vp = VerifiedProgram::of(a, a.chunks.at(0));
-  ASSERT_TRUE(vp.program);
+  EXPECT_TRUE(vp.program);
   auto k = simt::lower(*vp.program, *runtime::entriesOf(vp.program->program()).at(0));
-  ASSERT_TRUE(static_cast<bool>(k)) << llvm::toString(k.takeError());
-  std::string source = simt::printKernel(*k, simt::Target::Cuda);
+  EXPECT_TRUE(static_cast<bool>(k));
+  return k ? std::move(*k) : simt::Kernel{};
+}
+
+TEST(Nvrtc, AnF16MatrixProductUsesTensorCoresOnSm80AndSm90AndNotBefore) {
+  std::string source = simt::printKernel(mmaKernel(), simt::Target::Cuda);
   for (const char* arch : {"sm_80", "sm_90", "sm_75"}) {
     cuda::Compiled c = cuda::compileCubin(source, arch);
     if (c.error.rfind("no NVRTC", 0) == 0) GTEST_SKIP() << c.error;
@@ -98,6 +105,35 @@ TEST(Hiprtc, CompilesALoweredKernelToACodeObjectForGfx90aAndGfx1030) {
     EXPECT_TRUE(isElf(c.image)) << arch;
     EXPECT_EQ(elfMachine(c.image), 224) << arch;  // EM_AMDGPU
   }
+}
+
+// The disassembly of an AMDGPU code object, or empty when llvm-objdump is missing.
+std::string disassemble(const std::vector<char>& image, const std::string& arch) {
+  std::string path = ::testing::TempDir() + "/mma_" + arch + ".co";
+  FILE* f = std::fopen(path.c_str(), "wb");
+  std::fwrite(image.data(), 1, image.size(), f);
+  std::fclose(f);
+  std::string text;
+  if (FILE* p = popen(("llvm-objdump-14 -d --mcpu=" + arch + " " + path + " 2>/dev/null").c_str(), "r")) {
+    char buf[4096];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) text.append(buf, n);
+    pclose(p);
+  }
+  return text;
+}
+
+TEST(Hiprtc, AnF16MatrixProductUsesMfmaOnGfx90aAndNotOnGfx1030) {
+  std::string source = simt::printKernel(mmaKernel(), simt::Target::Hip);
+  std::map<std::string, std::string> text;
+  for (const char* arch : {"gfx90a", "gfx1030"}) {
+    hip::CodeObject c = hip::compileCodeObject(source, arch);
+    if (c.error.rfind("no hiprtc", 0) == 0) GTEST_SKIP() << c.error;
+    ASSERT_EQ(c.error, "") << arch;
+    text[arch] = disassemble(c.image, arch);
+  }
+  if (text["gfx90a"].empty()) GTEST_SKIP() << "no llvm-objdump-14 to disassemble the code objects (both compiled)";
+  EXPECT_NE(text["gfx90a"].find("v_mfma_f32_16x16x16f16"), std::string::npos);
+  EXPECT_EQ(text["gfx1030"].find("mfma"), std::string::npos);
 }
 
 TEST(Hiprtc, ARejectedSourceComesBackWithTheCompilersLog) {

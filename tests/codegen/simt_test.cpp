@@ -8,6 +8,7 @@
 
 #include "codegen/runtime/compare.h"
 #include "codegen/runtime/device_print.h"
+#include "codegen/simt/fragment_maps.h"
 #include "codegen/simt/lower.h"
 #include "codegen/simt/print.h"
 #include "codegen/simt/staging_layout.h"
@@ -189,13 +190,20 @@ TEST(SimtTensorCores, CudaGetsAWmmaVariantWithThePortableLoopAsFallback) {
   EXPECT_NE(cu.find("for (ts_i64 q = 0; q < 32; ++q)"), std::string::npos);  // the portable loop
   // A and B as f16 rows of 40 elements (80 bytes: 5 segments, odd), C in f32 rows of 36.
   EXPECT_NE(cu.find("TS_STAGE(__half, 0)[(k / 32) * 40 + k % 32] = __float2half_rn("), std::string::npos) << cu;
-  EXPECT_GT(k.tensorCoreStageBytes, 0u);
-  // HIP and OpenCL print the portable form only.
-  for (simt::Target t : {simt::Target::Hip, simt::Target::OpenCL}) {
-    std::string other = simt::printKernel(k, t);
-    EXPECT_EQ(other.find("wmma"), std::string::npos);
-    EXPECT_EQ(other.find("TS_TENSOR_CORES"), std::string::npos);
-  }
+  EXPECT_GT(k.variantStageBytes.at(simt::Target::Cuda), 0u);
+  // HIP: MFMA for CDNA, RDNA WMMA for gfx11 and gfx12, the portable loop elsewhere; OpenCL: the loop.
+  std::string hip = simt::printKernel(k, simt::Target::Hip);
+  EXPECT_NE(hip.find("#if defined(__gfx908__) || defined(__gfx90a__)"), std::string::npos) << hip;
+  EXPECT_NE(hip.find("fc = __builtin_amdgcn_mfma_f32_16x16x16f16(fa, fb, fc, 0, 0, 0);"), std::string::npos);
+  EXPECT_NE(hip.find("#elif defined(__gfx1100__)"), std::string::npos);
+  EXPECT_NE(hip.find("fc = __builtin_amdgcn_wmma_f32_16x16x16_f16_w32(fa, fb, fc);"), std::string::npos);
+  EXPECT_NE(hip.find("fc = __builtin_amdgcn_wmma_f32_16x16x16_f16_w32_gfx12(fa, fb, fc);"), std::string::npos);
+  // MFMA's A: lane ln, local v holds A[ln % 16][4 (ln / 16) + v] (colex index row + 16 * column).
+  EXPECT_NE(hip.find("const int x = (ln % 16) + (ln / 16) * 64 + v * 16; fa[v] ="), std::string::npos) << hip;
+  EXPECT_EQ(hip.find("TS_TENSOR_CORES"), std::string::npos);
+  std::string cl = simt::printKernel(k, simt::Target::OpenCL);
+  EXPECT_EQ(cl.find("#if"), std::string::npos);
+  EXPECT_EQ(cl.find("ts_c0"), std::string::npos);  // no variant's chunk loop
   // Off: no variant.
   Analysis a = analyze(src);
   VerifiedProgram::Result vp = VerifiedProgram::of(a, a.chunks.at(0));
@@ -209,9 +217,26 @@ TEST(SimtTensorCores, CudaGetsAWmmaVariantWithThePortableLoopAsFallback) {
   emulated.emulateTensorCores = true;
   auto e = simt::lower(*vp.program, *runtime::entriesOf(vp.program->program()).at(0), emulated);
   ASSERT_TRUE(static_cast<bool>(e));
-  std::string cl = simt::printKernel(*e, simt::Target::OpenCL);
-  EXPECT_NE(cl.find("float fc[8];"), std::string::npos) << cl;
-  EXPECT_NE(cl.find("for (ts_i64 ts_c0 = 0; ts_c0 < 32; ts_c0 += 32)"), std::string::npos) << cl;
+  std::string emu = simt::printKernel(*e, simt::Target::OpenCL);
+  EXPECT_NE(emu.find("float fc[8];"), std::string::npos) << emu;
+  EXPECT_NE(emu.find("for (ts_i64 ts_c0 = 0; ts_c0 < 32; ts_c0 += 32)"), std::string::npos) << emu;
+}
+
+TEST(SimtTensorCores, AmdFragmentMapsCoverTheirOperandsAndTheAccumulatorOnce) {
+  for (simt::MatrixUnit u : {simt::MatrixUnit::Mfma, simt::MatrixUnit::WmmaGfx11, simt::MatrixUnit::WmmaGfx12}) {
+    auto m = simt::fragmentMaps(u);
+    ASSERT_TRUE(static_cast<bool>(m)) << llvm::toString(m.takeError());
+    EXPECT_EQ(m->lanes * m->cLocals, 256);
+    EXPECT_TRUE(layout::decide(m->c).bijective);
+  }
+  auto mfma = simt::fragmentMaps(simt::MatrixUnit::Mfma);
+  EXPECT_EQ(mfma->aLocals, 4);
+  EXPECT_EQ(layout::toString(mfma->c), "((16,4),4):((16,4),1)");  // D[4 (t / 16) + l][t % 16]
+  // gfx11's A and B are held twice (both half-waves): 32 lanes x 16 = 512 for 256 elements.
+  auto gfx11 = simt::fragmentMaps(simt::MatrixUnit::WmmaGfx11);
+  EXPECT_EQ(gfx11->aLocals, 16);
+  EXPECT_FALSE(layout::decide(gfx11->a).injective);
+  EXPECT_EQ(simt::indexExpr(gfx11->c, "ln", "v"), "(ln % 16) * 16 + (ln / 16) + v * 2");
 }
 
 TEST(SimtTensorCores, StagingLayoutsAreInjectiveAndFreeOfBankConflicts) {
