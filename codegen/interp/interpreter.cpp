@@ -18,27 +18,32 @@ namespace {
 void allocateGlobals(const Program& p, LaunchState& launch) {
   for (const Operation& op : p.ops) {
     if (!is(op, OpKind::Global)) continue;
-    const Attr* sym = op.attr("sym_name");
-    const Attr* value = op.attr("value");
-    const Attr* type = op.attr("type");
-    if (!sym || !value || !type || !type->type) continue;
-    std::optional<DenseValues> v = denseValues(*value);
-    TypeRef tileType = type->type;
-    auto t = Tile::make(tileType, tileType->numElements());
-    if (v) fillDense(*t, *v);
-    runtime::HostBuffer b;
-    b.name = sym->s;
-    b.elem = t->elem;
-    b.shape = tileType->shape;
-    b.bytes.assign(byteSpanOf(t->elem, t->n), 0);
+    runtime::HostBuffer b = globalBuffer(op);
+    if (b.name.empty()) continue;  // the verifier reported it
     runtime::HostBuffer& placed = launch.memory.add(std::move(b));
-    uint64_t base = pointerTo(t->elem, placed.address());
-    storeRun(*t, 0, base, 0, 1, t->n);
-    launch.globals[sym->s] = base;
+    launch.globals[placed.name] = pointerTo(placed.elem, placed.address());
   }
 }
 
 }  // namespace
+
+runtime::HostBuffer globalBuffer(const Operation& global) {
+  runtime::HostBuffer b;
+  const Attr* sym = global.attr("sym_name");
+  const Attr* value = global.attr("value");
+  const Attr* type = global.attr("type");
+  if (!sym || !type || !type->type) return b;
+  TypeRef tileType = type->type;
+  auto t = Tile::make(tileType, tileType->numElements());
+  std::optional<DenseValues> v = value ? denseValues(*value) : std::nullopt;
+  if (v) fillDense(*t, *v);
+  b.name = sym->s;
+  b.elem = t->elem;
+  b.shape = tileType->shape;
+  b.bytes.assign(byteSpanOf(t->elem, t->n), 0);
+  storeRun(*t, 0, pointerTo(t->elem, b.address()), 0, 1, t->n);
+  return b;
+}
 
 std::vector<RtValue> entryArguments(const std::vector<runtime::ArgValue>& args) {
   std::vector<RtValue> out;

@@ -34,6 +34,10 @@ struct RunOutcome {
   std::string printed;  // print_tko output
 };
 
+// A module global (a `global` op) as a buffer holding its initial value,
+// named by its symbol: the interpreter's, and a device's copy.
+runtime::HostBuffer globalBuffer(const Operation& global);
+
 // The entry arguments as the interpreter holds them: scalar tiles, pointers
 // as the addresses of their buffers.
 std::vector<RtValue> entryArguments(const std::vector<runtime::ArgValue>& args);

@@ -90,6 +90,12 @@ struct Kernel {
   // elements as 64-bit words (integers sign-extended, floats as f64 bits).
   // A record that does not fit is not written; the counter still moves.
   std::vector<const Operation*> prints;
+  // Module globals the body reads (get_global), in parameter order: a buffer
+  // each, right after the entry's parameters, holding the global's initial
+  // value (interp::globalBuffer). Then, when alloca is used, one scratch
+  // buffer of scratchBytesPerBlock bytes per tile block (zeroed).
+  std::vector<const Operation*> globals;
+  uint64_t scratchBytesPerBlock = 0;
 };
 
 }  // namespace tilesight::simt

@@ -59,11 +59,25 @@ std::string combine(AtomicMode mode, Elem e, const std::string& o, const std::st
   return v;
 }
 
+// addf on f16 and bf16 (the spec's only 16-bit atomics): a CAS loop on the
+// aligned 32-bit word that holds the element, replacing its half.
+void narrowAtomicAt(Lowerer& L, Elem e, const std::string& addr, const std::function<std::string(const std::string&)>& next) {
+  L.code("TS_GLOBAL ts_u32* ap = (TS_GLOBAL ts_u32*)((" + addr + ") & ~(ts_u64)3);");
+  L.code("const int sh = (int)(((" + addr + ") & 2) * 8);");
+  L.code("ts_u32 cur = *(volatile TS_GLOBAL ts_u32*)ap, prev;");
+  std::string part = "((prev >> sh) & 0xffffu)";
+  std::string updated = "(ts_u32)" + Lowerer::bitsOf(e, next(Lowerer::fromBits(e, "float", part)));
+  L.code("do { prev = cur; cur = TS_CAS32(ap, prev, (prev & ~(0xffffu << sh)) | ((" + updated +
+         " & 0xffffu) << sh)); } while (cur != prev);");
+  L.code("old = " + Lowerer::fromBits(e, "float", part) + ";");
+}
+
 // Statements of one atomic read-modify-write at `addr` (a ts_u64 expression);
 // the old value ends in `old` (declared by the caller, held type).
 void atomicAt(Lowerer& L, const Operation& op, Elem e, const std::string& addr, const std::function<std::string(const std::string&)>& next) {
+  if (e == Elem::F16 || e == Elem::BF16) return narrowAtomicAt(L, e, addr, next);
   if (e != Elem::I32 && e != Elem::I64 && e != Elem::F32 && e != Elem::F64)
-    L.unsupported(op, "atomics on " + std::string(elemName(e)) + " (32- and 64-bit elements only)");
+    L.unsupported(op, "atomics on " + std::string(elemName(e)) + " (16-bit floats, 32- and 64-bit elements only)");
   bool wide = elemBits(e) == 64;
   std::string U = wide ? "ts_u64" : "ts_u32";
   L.code("TS_GLOBAL " + U + "* ap = (TS_GLOBAL " + U + "*)(" + addr + ");");
@@ -124,6 +138,36 @@ void pointerAtomic(Lowerer& L, const Operation& op, bool cas) {
 }
 
 // --- pointers -----------------------------------------------------------------------------
+
+// get_global: the global's buffer, a parameter of its own (Kernel::globals).
+void getGlobal(Lowerer& L, const Operation& op) {
+  const Attr* name = op.attr("name");
+  const Operation* global = nullptr;
+  for (const Operation& g : L.program().ops)
+    if (g.info && g.info->kind == OpKind::Global && g.attr("sym_name") && name && g.attr("sym_name")->s == name->s) global = &g;
+  if (!global) L.unsupported(op, "a get_global of no global");
+  std::vector<const Operation*>& globals = L.kernel().globals;
+  auto at = std::find(globals.begin(), globals.end(), global);
+  if (at == globals.end()) at = globals.insert(globals.end(), global);
+  L.declare(op.results[0]);
+  L.code(L.name(op.results[0]) + " = (ts_u64)ts_g" + num(at - globals.begin()) + ";");
+}
+
+// alloca: a slice of the tile block's scratch (Kernel::scratchBytesPerBlock),
+// the same memory each time the op runs.
+void scratchSlice(Lowerer& L, const Operation& op) {
+  TypeRef t = L.type(op.results[0]);
+  Elem e = t->element->elem;
+  if (elemBits(e) < 8) L.unsupported(op, "alloca of 4-bit elements");
+  const Attr* n = op.attr("num_elem");
+  const Attr* align = op.attr("alignment");
+  uint64_t a = std::max<uint64_t>(8, align ? static_cast<uint64_t>(align->i) : 8);
+  uint64_t& used = L.kernel().scratchBytesPerBlock;
+  uint64_t at = (used + a - 1) / a * a;
+  used = at + static_cast<uint64_t>(n ? n->i : 0) * elemBits(e) / 8;
+  L.declare(op.results[0]);
+  L.code(L.name(op.results[0]) + " = ts_scratch_block + " + num(static_cast<int64_t>(at)) + ";");
+}
 
 void offset(Lowerer& L, const Operation& op) {
   ValueId p = operandValue(op, "ptr"), o = operandValue(op, "offset"), r = op.results[0];
@@ -333,6 +377,8 @@ bool lowerMemory(Lowerer& L, const Operation& op) {
     case OpKind::StorePtrTko: storePtr(L, op); return true;
     case OpKind::AtomicRmwTko: pointerAtomic(L, op, false); return true;
     case OpKind::AtomicCasTko: pointerAtomic(L, op, true); return true;
+    case OpKind::GetGlobal: getGlobal(L, op); return true;
+    case OpKind::Alloca: scratchSlice(L, op); return true;
     case OpKind::MakeTensorView: makeTensorView(L, op); return true;
     case OpKind::MakePartitionView: case OpKind::MakeStridedView: case OpKind::MakeGatherScatterView:
       L.setTensorOf(op.results[0], L.tensorOf(op.operands[0].value));

@@ -5,6 +5,8 @@
 
 #include <sstream>
 
+#include "analysis/ir/ir.h"
+
 namespace tilesight::simt {
 
 namespace {
@@ -19,6 +21,10 @@ public:
     signature();
     os_ << "{\n";
     os_ << "  const int ts_tid = TS_TID;\n";
+    if (k_.scratchBytesPerBlock)
+      os_ << "  const ts_u64 ts_scratch_block = (ts_u64)ts_scratch + (ts_u64)(TS_BID(0) + TS_NBLK(0) * (TS_BID(1) + "
+             "TS_NBLK(1) * TS_BID(2))) * "
+          << k_.scratchBytesPerBlock << "u;\n";
     stage();
     for (const std::string& c : k_.constants) os_ << "  " << c << "\n";
     bool lastBarrier = true;  // the block starts together
@@ -36,6 +42,9 @@ private:
     for (const Param& p : k_.params)
       os_ << " %" << p.name << " ("
           << (p.kind == Param::Pointer ? "device pointer" : p.bits == 1 ? "i1 as int" : p.ctype) << "),";
+    for (const Operation* g : k_.globals) os_ << " @" << g->attr("sym_name")->s << " (device pointer to its initial value),";
+    if (k_.scratchBytesPerBlock)
+      os_ << " alloca scratch (device pointer, " << k_.scratchBytesPerBlock << " zeroed bytes per tile block),";
     if (!k_.prints.empty()) os_ << " print buffer (device pointer to u64 words: [0] = 2, [1] = capacity),";
     os_ << " status (device pointer to 2 x i32, zeroed; [0] = 1 + failing op, [1] = its block).\n";
   }
@@ -52,6 +61,8 @@ private:
       if (p.kind == Param::Pointer) os_ << (cl ? "__global " : "") << "void* a" << i << ", ";
       else os_ << (p.bits == 1 ? "ts_i32" : p.ctype) << " a" << i << ", ";
     }
+    for (size_t i = 0; i < k_.globals.size(); ++i) os_ << (cl ? "__global " : "") << "void* ts_g" << i << ", ";
+    if (k_.scratchBytesPerBlock) os_ << (cl ? "__global " : "") << "void* ts_scratch, ";
     if (!k_.prints.empty()) os_ << (cl ? "__global " : "") << "ts_u64* ts_print, ";
     for (unsigned i = 0; i < k_.residentBuffers; ++i) os_ << (cl ? "__global " : "") << "void* ts_resident" << i << ", ";
     os_ << (cl ? "__global " : "") << "ts_i32* ts_status)\n";

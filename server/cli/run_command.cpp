@@ -226,7 +226,19 @@ int runOnDevice(const RunOptions& o, const VerifiedProgram& verified, const Oper
     l.args.push_back(std::move(ka));
     addListItems(args[i], i, l);
   }
-  // print_tko's records go to a buffer after the entry's arguments (Kernel::prints).
+  // Hidden buffers after the entry's arguments, in the kernel's parameter order: globals, alloca scratch, prints.
+  std::vector<runtime::HostBuffer> globals;
+  for (const Operation* g : kernel->globals) globals.push_back(interp::globalBuffer(*g));
+  for (runtime::HostBuffer& g : globals) l.args.push_back({&g, {}});
+  std::optional<runtime::HostBuffer> scratch;
+  if (kernel->scratchBytesPerBlock) {
+    scratch.emplace();
+    scratch->name = "alloca scratch";
+    scratch->elem = Elem::I8;
+    scratch->bytes.assign(kernel->scratchBytesPerBlock * static_cast<uint64_t>(o.grid[0] * o.grid[1] * o.grid[2]), 0);
+    l.args.push_back({&*scratch, {}});
+  }
+
   std::optional<runtime::HostBuffer> prints;
   if (!kernel->prints.empty()) l.args.push_back({&prints.emplace(runtime::printBuffer(kPrintBufferWords)), {}});
   // OpenCL binds the list items to parameters of their own (see Kernel::residentBuffers).

@@ -218,6 +218,81 @@ TEST(Devices, PrintsOnOpenClAsTheInterpreterDoes) {
   EXPECT_EQ(g, c);
 }
 
+TEST(Devices, SixteenBitAtomicAddsOnOpenClReplaceOnlyTheirHalfOfAWord) {
+  if (!hasOpenClDevice()) GTEST_SKIP() << "no OpenCL device (install-deps installs PoCL: pocl-opencl-icd)";
+  // 8 blocks add their id to 4 adjacent f16 and bf16 elements: two per 32-bit word, updated at once.
+  std::string body;
+  for (std::string t : {"f16", "bf16"}) {
+    std::string p = "%out_" + t;
+    body += "    %p1_" + t + " = reshape " + p + " : tile<ptr<" + t + ">> -> tile<1xptr<" + t + ">>\n"
+            "    %pb_" + t + " = broadcast %p1_" + t + " : tile<1xptr<" + t + ">> -> tile<4xptr<" + t + ">>\n"
+            "    %pp_" + t + " = offset %pb_" + t + ", %i : tile<4xptr<" + t + ">>, tile<4xi32> -> tile<4xptr<" + t + ">>\n"
+            "    %xf_" + t + " = itof %x signed : tile<i32> -> tile<" + t + ">\n"
+            "    %x1_" + t + " = reshape %xf_" + t + " : tile<" + t + "> -> tile<1x" + t + ">\n"
+            "    %v_" + t + " = broadcast %x1_" + t + " : tile<1x" + t + "> -> tile<4x" + t + ">\n"
+            "    %old_" + t + ", %t_" + t + " = atomic_rmw_tko relaxed device %pp_" + t + ", addf, %v_" + t +
+            " : tile<4xptr<" + t + ">>, tile<4x" + t + "> -> tile<4x" + t + ">, token\n";
+  }
+  std::string f = write("atomic16.tile", "cuda_tile.module @m {\n  entry @k(%out_f16: tile<ptr<f16>>, %out_bf16: tile<ptr<bf16>>) {\n"
+                                         "    %x, %y, %z = get_tile_block_id : tile<i32>\n    %i = iota : tile<4xi32>\n" +
+                                             body + "    return\n  }\n}\n");
+  CliRun r = run("run " + f + " --grid 8 --device opencl --check --arg out_f16=zeros:4:f16 --arg out_bf16=zeros:4:bf16 --format=json",
+                 "", {true});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["diagnostics"].empty()) << j.dump();
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_EQ(j["outputs"][k]["min"], 28.0) << j.dump();  // 0 + 1 + ... + 7 in every element
+    EXPECT_EQ(j["outputs"][k]["max"], 28.0);
+  }
+}
+
+TEST(Devices, GlobalsAndAllocaOnOpenClHoldWhatTheInterpreterHolds) {
+  if (!hasOpenClDevice()) GTEST_SKIP() << "no OpenCL device (install-deps installs PoCL: pocl-opencl-icd)";
+  // Each of 4 blocks reads a global table, adds its id, keeps the sum in its alloca scratch and
+  // copies it out: out[4 b + i] = table[i] + b.
+  std::string f = write("scratch.tile", R"(cuda_tile.module @m {
+  global @table <i32: [10, 20, 30, 40]> : tile<4xi32>
+  entry @k(%out: tile<ptr<i32>>) {
+    %x, %y, %z = get_tile_block_id : tile<i32>
+    %g = get_global @table : tile<ptr<i32>>
+    %s = alloca num_elem = 4, alignment = 16 : tile<ptr<i32>>
+    %i = iota : tile<4xi32>
+    %g1 = reshape %g : tile<ptr<i32>> -> tile<1xptr<i32>>
+    %gb = broadcast %g1 : tile<1xptr<i32>> -> tile<4xptr<i32>>
+    %gp = offset %gb, %i : tile<4xptr<i32>>, tile<4xi32> -> tile<4xptr<i32>>
+    %t, %t1 = load_ptr_tko weak %gp : tile<4xptr<i32>> -> tile<4xi32>, token
+    %x1 = reshape %x : tile<i32> -> tile<1xi32>
+    %xb = broadcast %x1 : tile<1xi32> -> tile<4xi32>
+    %v = addi %t, %xb : tile<4xi32>
+    %s1 = reshape %s : tile<ptr<i32>> -> tile<1xptr<i32>>
+    %sb = broadcast %s1 : tile<1xptr<i32>> -> tile<4xptr<i32>>
+    %sp = offset %sb, %i : tile<4xptr<i32>>, tile<4xi32> -> tile<4xptr<i32>>
+    %t2 = store_ptr_tko weak %sp, %v : tile<4xptr<i32>>, tile<4xi32> -> token
+    %w, %t3 = load_ptr_tko weak %sp token = %t2 : tile<4xptr<i32>> -> tile<4xi32>, token
+    %four = constant <i32: 4> : tile<i32>
+    %base = muli %x, %four : tile<i32>
+    %b1 = reshape %base : tile<i32> -> tile<1xi32>
+    %bb = broadcast %b1 : tile<1xi32> -> tile<4xi32>
+    %oi = addi %bb, %i : tile<4xi32>
+    %o1 = reshape %out : tile<ptr<i32>> -> tile<1xptr<i32>>
+    %ob = broadcast %o1 : tile<1xptr<i32>> -> tile<4xptr<i32>>
+    %op = offset %ob, %oi : tile<4xptr<i32>>, tile<4xi32> -> tile<4xptr<i32>>
+    %t4 = store_ptr_tko weak %op, %w : tile<4xptr<i32>>, tile<4xi32> -> token
+    return
+  }
+}
+)");
+  std::string out = tempPath("scratch.npy");
+  CliRun r = run("run " + f + " --grid 4 --device opencl --check --arg out=zeros:16:i32 --format=json --out out=" + out, "", {true});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["diagnostics"].empty()) << j.dump();
+  EXPECT_EQ(j["outputs"][0]["min"], 10.0);
+  EXPECT_EQ(j["outputs"][0]["max"], 43.0);
+  EXPECT_EQ(j["outputs"][0]["mean"], 26.5);  // (10+20+30+40)/4 + (0+1+2+3)/4
+}
+
 TEST(Emit, PrintsOneTranslationUnitPerTargetOrSaysWhyNot) {
   std::string f = write("vadd.tile", kVadd);
   CliRun cuda = run("emit " + f + " --target cuda --arch sm_90", "", {true});
