@@ -185,8 +185,11 @@ bool lowerFloat(Lowerer& L, const Operation& op, OpKind k) {
   Elem e = Lowerer::elemOf(L.type(op.operands[0].value));
   bool dbl = e == Elem::F64;
   std::optional<Rounding> rnd = roundingOf(op);
-  if (rnd && *rnd != Rounding::NearestEven && *rnd != Rounding::Approx && *rnd != Rounding::Full)
-    L.unsupported(op, "directed rounding ('" + std::string(keywordName(*rnd)) + "')");
+  bool directed = rnd && (*rnd == Rounding::Zero || *rnd == Rounding::NegativeInf || *rnd == Rounding::PositiveInf);
+  std::optional<int> directedOp = k == OpKind::Addf ? 0 : k == OpKind::Subf ? 1 : k == OpKind::Mulf ? 2
+                                : k == OpKind::Divf ? 3 : k == OpKind::Sqrt ? 4 : std::optional<int>{};
+  if (directed && (!directedOp || e == Elem::TF32))
+    L.unsupported(op, "directed rounding ('" + std::string(keywordName(*rnd)) + "') in this op");
   bool ftz = flagOf(op, "flush_to_zero");
   std::string zero = dbl ? "0.0" : "0.0f";
   auto flush = [&](const std::string& x) {
@@ -202,6 +205,16 @@ bool lowerFloat(Lowerer& L, const Operation& op, OpKind k) {
     });
   };
   std::string sfx = dbl ? "D" : "F";
+  if (directed) {  // the prelude's ts_directed* (mode 1 toward zero, 2 toward -inf, 3 toward +inf)
+    std::string mode = *rnd == Rounding::Zero ? "1" : *rnd == Rounding::NegativeInf ? "2" : "3";
+    std::string fn = e == Elem::F64 ? "ts_directedd(" : "ts_directedfmt(";
+    std::string tail = e == Elem::F64 ? ")" : e == Elem::F32 ? ", 0)" : e == Elem::F16 ? ", 1)" : ", 2)";
+    F([&](const auto& x) {
+      return fn + num(*directedOp) + ", " + x[0] + ", " + (x.size() > 1 ? x[1] : std::string(dbl ? "0.0" : "0.0f")) + ", " +
+             mode + tail;
+    });
+    return true;
+  }
   switch (k) {
     case OpKind::Addf: F([&](const auto& x) { return "TS_ADD" + sfx + "(" + x[0] + ", " + x[1] + ")"; }); return true;
     case OpKind::Subf: F([&](const auto& x) { return "TS_SUB" + sfx + "(" + x[0] + ", " + x[1] + ")"; }); return true;

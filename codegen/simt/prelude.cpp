@@ -207,6 +207,82 @@ TS_FN ts_u32 ts_ence8m0(float x, int mode) {
   return (ts_u32)(k + 127);
 }
 
+/* Directed rounding (mode 1 toward zero, 2 toward -inf, 3 toward +inf) of
+   op k (0 add, 1 sub, 2 mul, 3 div, 4 sqrt): the nearest result s and the
+   part nearest rounding dropped (err: exact by two-sum, or an fma
+   remainder) decide whether the directed result is s or its neighbour.
+   Overflow gives the largest finite value where the mode rounds toward it,
+   and an exact zero sum is -0 toward -inf, as IEEE 754 says. (In f64, a
+   remainder or product error below the smallest subnormal loses its sign.) */
+#define TS_DIRECTED(T, SFX, MAXV, INFV, ADD, SUB, MUL)                                                 \
+  TS_FN T ts_near##SFX(int k, T a, T b, T* err) {                                                    \
+    T s;                                                                                             \
+    if (k <= 1) {                                                                                    \
+      if (k == 1) b = -b;                                                                            \
+      s = ADD(a, b);                                                                                 \
+      T bb = SUB(s, a);                                                                              \
+      *err = ADD(SUB(a, SUB(s, bb)), SUB(b, bb));                                                    \
+    } else if (k == 2) {                                                                             \
+      s = MUL(a, b);                                                                                 \
+      *err = fma(a, b, -s);                                                                          \
+    } else if (k == 3) {                                                                             \
+      s = a / b;                                                                                     \
+      T r = fma(-s, b, a);                                                                           \
+      *err = b > (T)0 ? r : -r;                                                                      \
+    } else {                                                                                         \
+      s = sqrt(a);                                                                                   \
+      *err = fma(-s, s, a);                                                                          \
+    }                                                                                                \
+    if (TS_ISNAN(*err) || isinf(s) || (k == 3 && b == (T)0)) *err = (T)0;                            \
+    return s;                                                                                        \
+  }                                                                                                  \
+  TS_FN T ts_dir##SFX(T s, T err, int mode) {                                                        \
+    if (!(err != (T)0) || TS_ISNAN(s)) return s;                                                     \
+    int up = err > (T)0;                                                                             \
+    if (mode == 3) return up ? nextafter(s, INFV) : s;                                               \
+    if (mode == 2) return up ? s : nextafter(s, -INFV);                                              \
+    if (s > (T)0) return up ? s : nextafter(s, (T)0);                                                \
+    if (s < (T)0) return up ? nextafter(s, (T)0) : s;                                                \
+    return s;                                                                                        \
+  }                                                                                                  \
+  TS_FN int ts_overflows##SFX(int k, T a, T b, T s) {                                                \
+    return isinf(s) && !isinf(a) && (k == 4 || !isinf(b)) && !(k == 3 && b == (T)0);                 \
+  }                                                                                                  \
+  TS_FN T ts_directed##SFX(int k, T a, T b, int mode) {                                              \
+    T err, s = ts_near##SFX(k, a, b, &err), b2 = k == 1 ? -b : b;                                    \
+    if (ts_overflows##SFX(k, a, b, s)) return s > (T)0 ? (mode == 3 ? s : MAXV) : (mode == 2 ? s : -MAXV); \
+    if (k <= 1 && s == (T)0 && mode == 2) return (a == (T)0 && b2 == (T)0 && !signbit(a) && !signbit(b2)) ? (T)0 : -(T)0; \
+    return ts_dir##SFX(s, err, mode);                                                                \
+  }
+TS_DIRECTED(double, d, 1.7976931348623157e308, TS_BITS_F64(0x7ff0000000000000u), TS_ADDD, TS_SUBD, TS_MULD)
+/* f32 (fmt 0), f16 (1) and bf16 (2), held in float: the op in double (its
+   nearest s and dropped part err are exact there, far from underflow), then
+   s rounded toward the mode's direction in the format. r, a neighbour of s
+   in the format, moves one step where the exact value lies past it. */
+TS_FN float ts_step16(float r, int up, int bf) {
+  ts_u32 h = bf ? ts_f2bf(r) : ts_f2h(r), neg = h >> 15;
+  if ((h & 0x7fffu) == 0u) return up ? (bf ? ts_bf2f(1u) : ts_h2f(1u)) : (bf ? ts_bf2f(0x8001u) : ts_h2f(0x8001u));
+  h = (up != (int)neg) ? h + 1u : h - 1u;
+  return bf ? ts_bf2f(h) : ts_h2f(h);
+}
+TS_FN float ts_stepfmt(float r, int up, int fmt) {
+  if (fmt == 0) return nextafter(r, up ? TS_BITS_F32(0x7f800000u) : TS_BITS_F32(0xff800000u));
+  return ts_step16(r, up, fmt == 2);
+}
+TS_FN float ts_directedfmt(int k, float a, float b, int mode, int fmt) {
+  double err, s = ts_neard(k, (double)a, (double)b, &err);
+  float b2 = k == 1 ? -b : b;
+  if (k <= 1 && s == 0.0 && mode == 2) return (a == 0.0f && b2 == 0.0f && !signbit(a) && !signbit(b2)) ? 0.0f : -0.0f;
+  float f = (float)s, r = fmt == 0 ? f : fmt == 1 ? ts_rf16(f) : ts_rbf16(f);
+  if (TS_ISNAN(s) || isinf(s)) return r;
+  float maxv = fmt == 0 ? 3.40282347e38f : fmt == 1 ? 65504.0f : ts_bf2f(0x7f7fu);
+  if (isinf(r)) r = s > 0.0 ? maxv : -maxv;
+  double side = (double)r != s ? s - (double)r : err; /* the sign of (exact - r) */
+  if (!(side != 0.0)) return r;
+  if (side > 0.0) return (mode == 3 || (mode == 1 && r < 0.0f)) ? ts_stepfmt(r, 1, fmt) : r;
+  return (mode == 2 || (mode == 1 && r > 0.0f)) ? ts_stepfmt(r, 0, fmt) : r;
+}
+
 TS_FN ts_i64 ts_wrap(ts_i64 v, int bits) {
   if (bits >= 64) return v;
   if (bits == 1) return v & 1;

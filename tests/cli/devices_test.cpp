@@ -312,10 +312,10 @@ TEST(Emit, PrintsOneTranslationUnitPerTargetOrSaysWhyNot) {
   EXPECT_NE(missing.out.find("tilesight emit: cannot read"), std::string::npos) << missing.out;
   EXPECT_EQ(run("emit " + f + " --target cuda --entry nope").status, 2);
   // An op the lowering does not handle: exit 3, naming it and its line.
-  std::string p = write("up.tile", "cuda_tile.module @m {\n  entry @k(%a: tile<f32>) {\n    %s = addf %a, %a rounding<positive_inf> : tile<f32>\n    return\n  }\n}\n");
+  std::string p = write("up.tile", "cuda_tile.module @m {\n  entry @k(%a: tile<f32>) {\n    %s = fma %a, %a, %a rounding<positive_inf> : tile<f32>\n    return\n  }\n}\n");
   CliRun un = run("emit " + p + " --target cuda");
   EXPECT_EQ(un.status, 3);
-  EXPECT_NE(un.out.find("line 3: the SIMT lowering does not handle directed rounding ('positive_inf') yet"), std::string::npos) << un.out;
+  EXPECT_NE(un.out.find("line 3: the SIMT lowering does not handle directed rounding ('positive_inf') in this op yet"), std::string::npos) << un.out;
   EXPECT_EQ(run("run " + p + " --device opencl --arg a=1").status, 3);  // not lowered, or no device
   std::string o = tempPath("k.cl");
   EXPECT_EQ(run("emit " + f + " --target opencl -o " + o).status, 0);

@@ -95,10 +95,10 @@ TEST(SimtPrint, EachTargetItsDialectAndOneBarrierWhereTwoMeet) {
 }
 
 TEST(SimtLower, WhatItDoesNotHandleIsAnErrorWithTheLine) {
-  auto up = lowered("cuda_tile.module @m {\n  entry @k(%a: tile<f32>) {\n    %s = addf %a, %a rounding<positive_inf> : tile<f32>\n    return\n  }\n}\n");
+  auto up = lowered("cuda_tile.module @m {\n  entry @k(%a: tile<f32>) {\n    %s = fma %a, %a, %a rounding<positive_inf> : tile<f32>\n    return\n  }\n}\n");
   ASSERT_FALSE(up);
   EXPECT_EQ(llvm::toString(up.takeError()),
-            "line 3: the SIMT lowering does not handle directed rounding ('positive_inf') yet (run it with --device cpu)");
+            "line 3: the SIMT lowering does not handle directed rounding ('positive_inf') in this op yet (run it with --device cpu)");
   auto f4 = lowered(kernel("%p: tile<ptr<f4E2M1FN>>", load("%x", 4, "f4E2M1FN", "%p")));
   ASSERT_FALSE(f4);
   EXPECT_NE(llvm::toString(f4.takeError()).find("does not handle pointers to 4-bit element type f4E2M1FN yet"), std::string::npos);
