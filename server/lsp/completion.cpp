@@ -307,17 +307,19 @@ bool subsequence(std::string_view typed, std::string_view label) {
 }
 
 json itemJson(const FeatureContext &cx, const Item &it, Range edit) {
+  std::string text = it.newText.empty() ? it.label : it.newText;
+  bool snippet = it.snippet && cx.client.snippets;
+  if (it.snippet && !snippet)
+    text = snippetAsText(text); // a client without snippets inserts the text as is
   json j = {{"label", it.label},
             {"kind", it.kind},
-            {"textEdit",
-             {{"range", cx.range(edit)},
-              {"newText", it.newText.empty() ? it.label : it.newText}}}};
+            {"textEdit", {{"range", cx.range(edit)}, {"newText", text}}}};
   if (!it.detail.empty())
     j["detail"] = it.detail;
-  if (it.snippet)
+  if (snippet)
     j["insertTextFormat"] = 2;
   if (!it.documentation.empty())
-    j["documentation"] = {{"kind", "markdown"}, {"value", it.documentation}};
+    j["documentation"] = cx.markup(it.documentation, cx.client.markdownDocs);
   return j;
 }
 

@@ -11,10 +11,29 @@
 
 namespace tilesight::lsp {
 
+// What the client said it can take (initialize's capabilities); the LSP
+// defaults when it said nothing: no snippets, markdown and plain text both.
+struct ClientFeatures {
+  bool snippets = false;         // textDocument.completion.completionItem.snippetSupport
+  bool markdownHover = true;     // textDocument.hover.contentFormat lists markdown (or is absent)
+  bool markdownDocs = true;      // ...completionItem.documentationFormat lists markdown (or is absent)
+};
+
+// Markdown as plain text, for clients that take only that: code fences,
+// emphasis and backquotes dropped, escapes resolved.
+std::string plainText(const std::string &markdown);
+
 struct FeatureContext {
   const Snapshot &snap;
   PositionEncoding encoding;
   const Settings &settings;
+  const ClientFeatures &client;
+
+  // {"kind": "markdown"|"plaintext", "value": ...} as the client takes it.
+  json markup(const std::string &markdown, bool markdownOk) const {
+    return markdownOk ? json{{"kind", "markdown"}, {"value", markdown}}
+                      : json{{"kind", "plaintext"}, {"value", plainText(markdown)}};
+  }
 
   uint32_t offsetOf(const json &position) const {
     return toOffset(*snap.source, parsePosition(position), encoding);

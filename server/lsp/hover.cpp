@@ -49,9 +49,12 @@ std::string valueList(const Program &p,
 }
 
 std::string opHover(const Program &p, const Operation &op) {
-  std::string md = "**" + opName(op) + "**";
-  if (op.info && !op.info->doc.empty())
-    md += "\n\n" + std::string(op.info->doc);
+  // An op that did not parse (operands missing...) keeps its name: the op
+  // table still knows it.
+  const OpInfo *info = op.info ? op.info : OpTable::get().lookup(op.name);
+  std::string md = "**" + (info ? info->fullName : std::string(op.name)) + "**";
+  if (info && !info->doc.empty())
+    md += "\n\n" + std::string(info->doc);
   if (!op.operands.empty()) {
     llvm::SmallVector<ValueId, 4> ids;
     for (const Operand &o : op.operands)
@@ -62,7 +65,7 @@ std::string opHover(const Program &p, const Operation &op) {
   }
   if (!op.results.empty())
     md += "\n\nresults: " + valueList(p, op.results);
-  if (!op.info && !op.generic)
+  if (!info && !op.generic)
     md += "\n\nnot a CUDA Tile IR op";
   return md;
 }
@@ -194,7 +197,7 @@ json hover(const FeatureContext &cx, const json &params) {
       hoverAt(cx.snap, cx.offsetOf(member(params, "position")));
   if (!h)
     return nullptr;
-  return {{"contents", {{"kind", "markdown"}, {"value", h->markdown}}},
+  return {{"contents", cx.markup(h->markdown, cx.client.markdownHover)},
           {"range", cx.range(h->range)}};
 }
 

@@ -1,5 +1,6 @@
 #include "server/lsp/op_snippets.h"
 
+#include <cctype>
 #include <vector>
 
 #include "analysis/syntax/keywords.h"
@@ -144,6 +145,39 @@ private:
 
 std::string opSnippet(const OpInfo &op) {
   return SnippetBuilder(op).build(op.syntax);
+}
+
+std::string snippetAsText(const std::string &snippet) {
+  std::string out;
+  for (size_t i = 0; i < snippet.size(); ++i) {
+    char c = snippet[i];
+    if (c == '\\' && i + 1 < snippet.size()) {
+      out += snippet[++i];
+    } else if (c == '$' && i + 1 < snippet.size() && std::isdigit(static_cast<unsigned char>(snippet[i + 1]))) {
+      while (i + 1 < snippet.size() && std::isdigit(static_cast<unsigned char>(snippet[i + 1])))
+        ++i; // $1: a tab stop
+    } else if (c == '$' && i + 1 < snippet.size() && snippet[i + 1] == '{') {
+      size_t j = i + 2;
+      while (j < snippet.size() && std::isdigit(static_cast<unsigned char>(snippet[j])))
+        ++j;
+      if (j < snippet.size() && snippet[j] == '|') { // ${1|a,b|}: the first choice
+        size_t end = snippet.find("|}", j);
+        std::string choices = snippet.substr(j + 1, end == std::string::npos ? std::string::npos : end - j - 1);
+        out += choices.substr(0, choices.find(','));
+        i = end == std::string::npos ? snippet.size() : end + 1;
+      } else if (j < snippet.size() && snippet[j] == ':') { // ${1:text}: the text (no nesting in ours)
+        size_t end = snippet.find('}', j);
+        out += snippet.substr(j + 1, end == std::string::npos ? std::string::npos : end - j - 1);
+        i = end == std::string::npos ? snippet.size() : end;
+      } else { // ${1}
+        size_t end = snippet.find('}', j);
+        i = end == std::string::npos ? snippet.size() : end;
+      }
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
 } // namespace tilesight::lsp

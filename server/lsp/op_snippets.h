@@ -11,4 +11,9 @@ namespace tilesight::lsp {
 // with a hand-written parser complete to their name.
 std::string opSnippet(const OpInfo &op);
 
+// A snippet as the text it inserts when no placeholder is visited: each
+// placeholder its default (a choice its first option), tab stops nothing,
+// escapes resolved. For clients without snippet support.
+std::string snippetAsText(const std::string &snippet);
+
 } // namespace tilesight::lsp

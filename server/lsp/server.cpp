@@ -1,8 +1,11 @@
 #include "server/lsp/server.h"
 
+#include <cctype>
 #include <chrono>
+#include <optional>
 #include <utility>
 
+#include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Format.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -36,6 +39,53 @@ std::string milliseconds(std::chrono::steady_clock::time_point start) {
   llvm::raw_string_ostream os(text);
   os << llvm::format("%.2f", ms);
   return os.str();
+}
+
+// The "id" member of a message that does not parse: the first `"id":`
+// followed by an integer or a string, as far as the text goes.
+std::optional<json> idInBrokenMessage(std::string_view body) {
+  for (size_t at = body.find("\"id\""); at != std::string_view::npos;
+       at = body.find("\"id\"", at + 1)) {
+    size_t i = at + 4;
+    while (i < body.size() && std::isspace(static_cast<unsigned char>(body[i])))
+      ++i;
+    if (i >= body.size() || body[i] != ':')
+      continue;
+    ++i;
+    while (i < body.size() && std::isspace(static_cast<unsigned char>(body[i])))
+      ++i;
+    size_t end = i;
+    if (end < body.size() && body[end] == '"') {
+      end = body.find('"', end + 1);
+      if (end == std::string_view::npos)
+        return std::nullopt;
+      return json(std::string(body.substr(i + 1, end - i - 1)));
+    }
+    if (end < body.size() && body[end] == '-')
+      ++end;
+    while (end < body.size() && std::isdigit(static_cast<unsigned char>(body[end])))
+      ++end;
+    int64_t v = 0;
+    if (end > i && llvm::StringRef(body.data() + i, end - i).getAsInteger(10, v) == false)
+      return json(v);
+  }
+  return std::nullopt;
+}
+
+// Whether the nested member at `path` is absent, or an array holding `value`.
+bool absentOrLists(const json &j, std::initializer_list<const char *> path, const char *value) {
+  const json *at = &j;
+  for (const char *key : path) {
+    if (!at->is_object() || !at->contains(key))
+      return true;
+    at = &(*at)[key];
+  }
+  if (!at->is_array())
+    return true;
+  for (const json &v : *at)
+    if (v.is_string() && v.get<std::string>() == value)
+      return true;
+  return false;
 }
 
 // Whether the nested member at `path` is `true`.
@@ -104,6 +154,13 @@ void LspServer::handle(std::string_view body) {
     message = json::parse(body);
   } catch (const json::parse_error &e) {
     log_.error(std::string("JSON parse error: ") + e.what());
+    // A client waits for the answer to a request, so one whose id can be
+    // read from the broken text gets a ParseError; without one there is
+    // nobody to answer (JSON-RPC's null id would match no request).
+    if (std::optional<json> id = idInBrokenMessage(body))
+      conn_.replyError(*id, error_code::ParseError,
+                       std::string("the message is not valid JSON: ") +
+                           e.what());
     return;
   }
   Incoming m = classify(message);
@@ -206,6 +263,14 @@ void LspServer::initialize(const json &params, Reply &reply) {
   encoding_ = negotiateEncoding(params);
   clientPullsConfiguration_ =
       boolAt(params, {"capabilities", "workspace", "configuration"});
+  client_.snippets = boolAt(params, {"capabilities", "textDocument", "completion",
+                                     "completionItem", "snippetSupport"});
+  client_.markdownHover = absentOrLists(
+      params, {"capabilities", "textDocument", "hover", "contentFormat"}, "markdown");
+  client_.markdownDocs = absentOrLists(params,
+                                       {"capabilities", "textDocument", "completion",
+                                        "completionItem", "documentationFormat"},
+                                       "markdown");
   state_ = State::Running;
   log_.info(std::string("position encoding: ") + encodingName(encoding_));
   if (auto opts = params.find("initializationOptions"); opts != params.end())
@@ -461,7 +526,7 @@ void LspServer::answerDocumentRequest(FeatureFn feature, const Incoming &m,
     return reply.result(nullptr);
   }
   std::shared_ptr<const Settings> settings = this->settings();
-  FeatureContext cx{*snap->second, encoding_, *settings};
+  FeatureContext cx{*snap->second, encoding_, *settings, client_};
   try {
     reply.result(feature(cx, m.params));
   } catch (const RpcError &e) {

@@ -85,6 +85,7 @@ private:
   Connection conn_;
   Logger &log_;
   PositionEncoding encoding_ = PositionEncoding::Utf16;
+  ClientFeatures client_;  // from initialize; read by requests after it
   State state_ = State::Uninitialized;
   bool shutdownRequested_ = false;
   bool clientPullsConfiguration_ = false;

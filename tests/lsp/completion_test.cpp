@@ -17,7 +17,8 @@ json completeAt(std::string marked) {
   auto snap = analyzeDocument("file:///c.tile", 1,
                               std::make_shared<const SourceText>(marked));
   Settings settings;
-  FeatureContext cx{*snap, PositionEncoding::Utf8, settings};
+  ClientFeatures client{true, true, true};  // a client with snippets and markdown
+  FeatureContext cx{*snap, PositionEncoding::Utf8, settings, client};
   json params = {
       {"textDocument", {{"uri", "file:///c.tile"}}},
       {"position", positionJson(*snap->source, static_cast<uint32_t>(at),

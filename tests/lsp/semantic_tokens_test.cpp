@@ -11,7 +11,8 @@ json tokens(const std::string &text, PositionEncoding e) {
   auto snap = analyzeDocument("file:///t.tile", 1,
                               std::make_shared<const SourceText>(text));
   Settings settings;
-  FeatureContext cx{*snap, e, settings};
+  ClientFeatures client;
+  FeatureContext cx{*snap, e, settings, client};
   return semanticTokensFull(cx, json::object())["data"];
 }
 
