@@ -29,6 +29,7 @@ constexpr int InternalError = -32603;
 constexpr int ServerNotInitialized = -32002;
 constexpr int RequestCancelled = -32800;
 constexpr int ContentModified = -32801;
+constexpr int RequestFailed = -32803;
 } // namespace error_code
 
 // Thrown by handlers to answer with an error (e.g. InvalidParams).

@@ -227,4 +227,19 @@ std::optional<Mention> mentionAt(const std::vector<Mention> &mentions,
   return std::nullopt;
 }
 
+std::optional<Entity> entityAt(const Snapshot &snap, uint32_t offset) {
+  const ChunkAnalysis *chunk = chunkAt(snap, offset);
+  if (!chunk)
+    return std::nullopt;
+  std::vector<Mention> mentions = chunkMentions(snap, *chunk);
+  std::optional<Mention> under = mentionAt(mentions, offset);
+  if (!under)
+    return std::nullopt;
+  Entity e{*under, {}};
+  for (const Mention &m : mentions)
+    if (m.key == under->key)
+      e.all.push_back(m);
+  return e;
+}
+
 } // namespace tilesight::lsp

@@ -44,4 +44,12 @@ std::vector<Mention> chunkMentions(const Snapshot &snap,
 std::optional<Mention> mentionAt(const std::vector<Mention> &mentions,
                                  uint32_t offset);
 
+// The entity under `offset` within its chunk: the mention there and every
+// mention of the same entity, in order (navigation, rename).
+struct Entity {
+  Mention under;
+  std::vector<Mention> all;
+};
+std::optional<Entity> entityAt(const Snapshot &snap, uint32_t offset);
+
 } // namespace tilesight::lsp

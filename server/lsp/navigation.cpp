@@ -10,28 +10,6 @@ namespace {
 // LSP DocumentHighlightKind.
 constexpr int kRead = 2, kWrite = 3;
 
-struct Entity {
-  Mention under;            // the mention at the request's position
-  std::vector<Mention> all; // every mention of its entity, in order
-};
-
-// The entity under the request's position, within its chunk.
-std::optional<Entity> entityAt(const FeatureContext &cx, const json &params) {
-  uint32_t offset = cx.offsetOf(member(params, "position"));
-  const ChunkAnalysis *chunk = chunkAt(cx.snap, offset);
-  if (!chunk)
-    return std::nullopt;
-  std::vector<Mention> mentions = chunkMentions(cx.snap, *chunk);
-  std::optional<Mention> under = mentionAt(mentions, offset);
-  if (!under)
-    return std::nullopt;
-  Entity e{*under, {}};
-  for (const Mention &m : mentions)
-    if (m.key == under->key)
-      e.all.push_back(m);
-  return e;
-}
-
 json location(const FeatureContext &cx, Range r) {
   return {{"uri", cx.snap.uri}, {"range", cx.range(r)}};
 }
@@ -39,7 +17,7 @@ json location(const FeatureContext &cx, Range r) {
 } // namespace
 
 json definition(const FeatureContext &cx, const json &params) {
-  std::optional<Entity> e = entityAt(cx, params);
+  std::optional<Entity> e = entityAt(cx.snap, cx.offsetOf(member(params, "position")));
   if (!e)
     return nullptr;
   if (e->under.isDef)
@@ -55,7 +33,7 @@ json references(const FeatureContext &cx, const json &params) {
   if (!flag.is_boolean())
     throw RpcError(error_code::InvalidParams,
                    "\"includeDeclaration\" must be a boolean");
-  std::optional<Entity> e = entityAt(cx, params);
+  std::optional<Entity> e = entityAt(cx.snap, cx.offsetOf(member(params, "position")));
   if (!e)
     return nullptr;
   json out = json::array();
@@ -66,7 +44,7 @@ json references(const FeatureContext &cx, const json &params) {
 }
 
 json documentHighlight(const FeatureContext &cx, const json &params) {
-  std::optional<Entity> e = entityAt(cx, params);
+  std::optional<Entity> e = entityAt(cx.snap, cx.offsetOf(member(params, "position")));
   if (!e)
     return nullptr;
   json out = json::array();

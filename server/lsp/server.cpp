@@ -15,6 +15,7 @@
 #include "server/lsp/hover.h"
 #include "server/lsp/inlay_hints.h"
 #include "server/lsp/navigation.h"
+#include "server/lsp/rename.h"
 #include "server/lsp/semantic_tokens.h"
 #include "server/lsp/symbols.h"
 
@@ -128,7 +129,9 @@ LspServer::LspServer(MessageWriter &out, Logger &log)
                {"textDocument/semanticTokens/full", &semanticTokensFull},
                {"textDocument/inlayHint", &inlayHints},
                {"textDocument/completion", &completion},
-               {"textDocument/codeAction", &codeActions}};
+               {"textDocument/codeAction", &codeActions},
+               {"textDocument/prepareRename", &prepareRename},
+               {"textDocument/rename", &rename}};
   notifications_ = {{"initialized", &LspServer::initialized},
                     {"exit", &LspServer::exit},
                     {"$/cancelRequest", &LspServer::cancelRequest},
@@ -290,7 +293,8 @@ void LspServer::initialize(const json &params, Reply &reply) {
       {"inlayHintProvider", true},
       {"completionProvider",
        {{"triggerCharacters", completionTriggerCharacters()}}},
-      {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}}};
+      {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
+      {"renameProvider", {{"prepareProvider", true}}}};
   reply.result({{"capabilities", std::move(capabilities)},
                 {"serverInfo",
                  {{"name", "tilesight"}, {"version", TILESIGHT_VERSION}}}});

@@ -138,6 +138,23 @@ local function check_definition(buf, client)
       N_DEF[1] + 1, N_DEF[2]), json(range))
 end
 
+-- Rename %n from a use: Neovim asks prepareRename, then applies the
+-- WorkspaceEdit to the buffer (the argument and both uses on each line).
+local function check_rename(buf)
+  vim.api.nvim_win_set_cursor(0, { N_USE[1] + 1, N_USE[2] })
+  vim.lsp.buf.rename('%count')
+  local function line(n)
+    return vim.api.nvim_buf_get_lines(buf, n, n + 1, true)[1]
+  end
+  check(vim.wait(WAIT_MS, function()
+    return line(N_USE[1]):find('%d = addi %count, %count', 1, true) ~= nil
+  end, 20), 'rename %n to %count: both uses in `addi`', line(N_USE[1]))
+  check(line(N_DEF[1]):find('(%count: tile<i32>)', 1, true) ~= nil,
+    'and the block argument', line(N_DEF[1]))
+  check(line(N_USE[1] + 1):find('muli %d, %count', 1, true) ~= nil,
+    'and the use in `muli`', line(N_USE[1] + 1))
+end
+
 local function check_stop(client)
   local id = client.id
   vim.lsp.stop_client(id)
@@ -179,6 +196,7 @@ local function run()
 
   check_hover(buf, client)
   check_definition(buf, client)
+  check_rename(buf)
   check_stop(client)
 end
 

@@ -1,0 +1,117 @@
+#include "server/lsp/rename.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "server/lsp/jsonrpc.h"
+#include "server/lsp/mentions.h"
+
+namespace tilesight::lsp {
+
+namespace {
+
+char sigilOf(EntityKey::Kind k) {
+  switch (k) {
+  case EntityKey::Value:
+    return '%';
+  case EntityKey::Symbol:
+    return '@';
+  case EntityKey::Alias:
+    return '#';
+  case EntityKey::Label:
+    return '^';
+  }
+  return '%';
+}
+
+const char *kindName(EntityKey::Kind k) {
+  switch (k) {
+  case EntityKey::Value:
+    return "value";
+  case EntityKey::Symbol:
+    return "symbol";
+  case EntityKey::Alias:
+    return "alias";
+  case EntityKey::Label:
+    return "block label";
+  }
+  return "name";
+}
+
+// The name a mention spells: its text, without a value's `#1` result index.
+std::string_view nameOf(const Snapshot &snap, const Mention &m) {
+  std::string_view text = snap.source->text().substr(m.range.begin, m.range.end - m.range.begin);
+  if (m.key.kind == EntityKey::Value)
+    if (size_t hash = text.find('#', 1); hash != std::string_view::npos)
+      text = text.substr(0, hash);
+  return text;
+}
+
+bool idChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.' || c == '-'; }
+
+// Whether `name` (with its sigil) is a name of kind k as the parser reads it:
+// values and labels take MLIR's suffix ids (digits, or a letter or one of
+// `$._-` first); symbols and aliases a bare identifier.
+bool validName(EntityKey::Kind k, std::string_view name) {
+  if (name.size() < 2 || name[0] != sigilOf(k))
+    return false;
+  std::string_view id = name.substr(1);
+  bool digits = std::all_of(id.begin(), id.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  if (k == EntityKey::Value || k == EntityKey::Label)
+    return digits || ((std::isalpha(static_cast<unsigned char>(id[0])) || std::string_view("$._-").find(id[0]) != std::string_view::npos) &&
+                      std::all_of(id.begin(), id.end(), idChar));
+  return (std::isalpha(static_cast<unsigned char>(id[0])) || id[0] == '_') &&
+         std::all_of(id.begin(), id.end(), [](char c) { return idChar(c) && c != '-'; });
+}
+
+[[noreturn]] void refuse(const std::string &why) { throw RpcError(error_code::RequestFailed, why); }
+
+// The entity to rename at the request's position; refused where there is
+// none or it has no definition to rename with it.
+Entity renamable(const FeatureContext &cx, const json &params) {
+  std::optional<Entity> e = entityAt(cx.snap, cx.offsetOf(member(params, "position")));
+  if (!e)
+    refuse("nothing to rename here: place the cursor on a value, symbol, #alias or block label");
+  bool defined = std::any_of(e->all.begin(), e->all.end(), [](const Mention &m) { return m.isDef; });
+  if (!defined)
+    refuse(std::string(nameOf(cx.snap, e->under)) + " is not defined in this chunk: nothing to rename it with");
+  return *e;
+}
+
+Range nameRange(const FeatureContext &cx, const Mention &m) {
+  return {m.range.begin, m.range.begin + static_cast<uint32_t>(nameOf(cx.snap, m).size())};
+}
+
+} // namespace
+
+json prepareRename(const FeatureContext &cx, const json &params) {
+  Entity e = renamable(cx, params);
+  return {{"range", cx.range(nameRange(cx, e.under))}, {"placeholder", std::string(nameOf(cx.snap, e.under))}};
+}
+
+json rename(const FeatureContext &cx, const json &params) {
+  const json &requested = member(params, "newName");
+  if (!requested.is_string())
+    throw RpcError(error_code::InvalidParams, "\"newName\" must be a string");
+  Entity e = renamable(cx, params);
+  EntityKey::Kind kind = e.under.key.kind;
+  std::string name = requested.get<std::string>();
+  if (!name.empty() && name[0] != sigilOf(kind))
+    name = sigilOf(kind) + name; // typed without its sigil
+  if (!validName(kind, name))
+    refuse("'" + name + "' is not a " + kindName(kind) + " name");
+  std::string_view old = nameOf(cx.snap, e.under);
+  if (name == old)
+    return {{"changes", json::object()}};
+  for (const Mention &m : chunkMentions(cx.snap, *chunkAt(cx.snap, e.under.range.begin)))
+    if (m.key.kind == kind && !(m.key == e.under.key) && nameOf(cx.snap, m) == name)
+      refuse("the " + std::string(kindName(kind)) + " " + name + " already exists at line " +
+             std::to_string(cx.snap.source->lineCol(m.range.begin).line + 1) + ": renaming " + std::string(old) +
+             " to it would " + (kind == EntityKey::Value ? "redefine or capture it" : "make the name ambiguous"));
+  json edits = json::array();
+  for (const Mention &m : e.all)
+    edits.push_back({{"range", cx.range(nameRange(cx, m))}, {"newText", name}});
+  return {{"changes", {{cx.snap.uri, std::move(edits)}}}};
+}
+
+} // namespace tilesight::lsp
