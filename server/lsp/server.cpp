@@ -15,6 +15,7 @@
 #include "server/lsp/hover.h"
 #include "server/lsp/inlay_hints.h"
 #include "server/lsp/navigation.h"
+#include "server/lsp/pull_diagnostics.h"
 #include "server/lsp/rename.h"
 #include "server/lsp/semantic_tokens.h"
 #include "server/lsp/symbols.h"
@@ -131,7 +132,8 @@ LspServer::LspServer(MessageWriter &out, Logger &log)
                {"textDocument/completion", &completion},
                {"textDocument/codeAction", &codeActions},
                {"textDocument/prepareRename", &prepareRename},
-               {"textDocument/rename", &rename}};
+               {"textDocument/rename", &rename},
+               {"textDocument/diagnostic", &pullDiagnostics}};
   notifications_ = {{"initialized", &LspServer::initialized},
                     {"exit", &LspServer::exit},
                     {"$/cancelRequest", &LspServer::cancelRequest},
@@ -294,7 +296,9 @@ void LspServer::initialize(const json &params, Reply &reply) {
       {"completionProvider",
        {{"triggerCharacters", completionTriggerCharacters()}}},
       {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
-      {"renameProvider", {{"prepareProvider", true}}}};
+      {"renameProvider", {{"prepareProvider", true}}},
+      {"diagnosticProvider",
+       {{"interFileDependencies", false}, {"workspaceDiagnostics", false}}}};
   reply.result({{"capabilities", std::move(capabilities)},
                 {"serverInfo",
                  {{"name", "tilesight"}, {"version", TILESIGHT_VERSION}}}});

@@ -1,0 +1,12 @@
+#pragma once
+// textDocument/diagnostic (pull diagnostics, LSP 3.17), beside the pushed
+// publishDiagnostics: the document's diagnostics from its newest analysis,
+// as a full report whose resultId is the analyzed version, or "unchanged"
+// when the client already has that version's.
+#include "server/lsp/feature.h"
+
+namespace tilesight::lsp {
+
+json pullDiagnostics(const FeatureContext &cx, const json &params);
+
+} // namespace tilesight::lsp
