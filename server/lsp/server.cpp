@@ -18,6 +18,7 @@
 #include "server/lsp/pull_diagnostics.h"
 #include "server/lsp/rename.h"
 #include "server/lsp/semantic_tokens.h"
+#include "server/lsp/signature_help.h"
 #include "server/lsp/symbols.h"
 
 #ifndef TILESIGHT_VERSION
@@ -133,7 +134,8 @@ LspServer::LspServer(MessageWriter &out, Logger &log)
                {"textDocument/codeAction", &codeActions},
                {"textDocument/prepareRename", &prepareRename},
                {"textDocument/rename", &rename},
-               {"textDocument/diagnostic", &pullDiagnostics}};
+               {"textDocument/diagnostic", &pullDiagnostics},
+               {"textDocument/signatureHelp", &signatureHelp}};
   notifications_ = {{"initialized", &LspServer::initialized},
                     {"exit", &LspServer::exit},
                     {"$/cancelRequest", &LspServer::cancelRequest},
@@ -297,6 +299,8 @@ void LspServer::initialize(const json &params, Reply &reply) {
        {{"triggerCharacters", completionTriggerCharacters()}}},
       {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
       {"renameProvider", {{"prepareProvider", true}}},
+      {"signatureHelpProvider",
+       {{"triggerCharacters", signatureHelpTriggerCharacters()}}},
       {"diagnosticProvider",
        {{"interFileDependencies", false}, {"workspaceDiagnostics", false}}}};
   reply.result({{"capabilities", std::move(capabilities)},
