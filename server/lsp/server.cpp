@@ -121,7 +121,8 @@ LspServer::LspServer(MessageWriter &out, Logger &log)
     : conn_(out, log), log_(log), settings_(std::make_shared<Settings>()),
       scheduler_(log) {
   requests_ = {{"initialize", &LspServer::initialize},
-               {"shutdown", &LspServer::shutdown}};
+               {"shutdown", &LspServer::shutdown},
+               {"workspace/symbol", &LspServer::workspaceSymbol}};
   features_ = {{"textDocument/hover", &lsp::hover},
                {"textDocument/definition", &definition},
                {"textDocument/references", &references},
@@ -299,6 +300,7 @@ void LspServer::initialize(const json &params, Reply &reply) {
        {{"triggerCharacters", completionTriggerCharacters()}}},
       {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
       {"renameProvider", {{"prepareProvider", true}}},
+      {"workspaceSymbolProvider", true},
       {"signatureHelpProvider",
        {{"triggerCharacters", signatureHelpTriggerCharacters()}}},
       {"diagnosticProvider",
@@ -311,6 +313,22 @@ void LspServer::initialize(const json &params, Reply &reply) {
 void LspServer::initialized(const json &) {
   if (clientPullsConfiguration_)
     pullConfiguration();
+}
+
+void LspServer::workspaceSymbol(const json &params, Reply &reply) {
+  const json &query = member(params, "query");
+  if (!query.is_string())
+    throw RpcError(error_code::InvalidParams, "\"query\" must be a string");
+  auto shared = std::make_shared<Reply>(std::move(reply));
+  scheduler_.request("", [this, shared, q = query.get<std::string>()](bool) {
+    std::shared_ptr<const Settings> settings = this->settings();
+    json out = json::array();
+    for (const auto &[uri, snap] : snapshots_) {
+      FeatureContext cx{*snap, encoding_, *settings, client_};
+      workspaceSymbols(cx, q, out);
+    }
+    shared->result(std::move(out));
+  });
 }
 
 void LspServer::shutdown(const json &, Reply &reply) {

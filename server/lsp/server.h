@@ -55,6 +55,9 @@ private:
 
   void initialize(const json &params, Reply &reply);
   void shutdown(const json &params, Reply &reply);
+  // workspace/symbol: every open document's symbols, on the worker (which
+  // owns the snapshots), after the edits sent before it.
+  void workspaceSymbol(const json &params, Reply &reply);
   void initialized(const json &params);
   void exit(const json &params);
   void finishWork(); // at exit or the end of input

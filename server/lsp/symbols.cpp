@@ -1,5 +1,7 @@
 #include "server/lsp/symbols.h"
 
+#include <cctype>
+
 #include <algorithm>
 #include <map>
 
@@ -156,6 +158,40 @@ json documentSymbols(const FeatureContext &cx, const json &) {
   for (Entry &e : entries)
     out.push_back(std::move(e.symbol));
   return out;
+}
+
+namespace {
+
+bool matches(const std::string &name, const std::string &query) {
+  size_t i = 0;
+  for (char c : name)
+    if (i < query.size() && std::tolower(static_cast<unsigned char>(c)) ==
+                                std::tolower(static_cast<unsigned char>(query[i])))
+      ++i;
+  return i == query.size();
+}
+
+void flatten(const FeatureContext &cx, const json &symbols, const std::string &container,
+             const std::string &query, json &out) {
+  for (const json &s : symbols) {
+    std::string name = s.value("name", "");
+    if (matches(name, query)) {
+      json w = {{"name", name},
+                {"kind", s["kind"]},
+                {"location", {{"uri", cx.snap.uri}, {"range", s["selectionRange"]}}}};
+      if (!container.empty())
+        w["containerName"] = container;
+      out.push_back(std::move(w));
+    }
+    if (s.contains("children"))
+      flatten(cx, s["children"], name, query, out);
+  }
+}
+
+} // namespace
+
+void workspaceSymbols(const FeatureContext &cx, const std::string &query, json &out) {
+  flatten(cx, documentSymbols(cx, json::object()), "", query, out);
 }
 
 } // namespace tilesight::lsp
