@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "server/lsp/jsonrpc.h"
 #include "server/lsp/mentions.h"
 
 namespace tilesight::lsp {
@@ -83,18 +84,16 @@ std::vector<Token> normalized(std::string_view text, std::vector<Token> ts) {
   return kept;
 }
 
-} // namespace
 
-json semanticTokensLegend() {
-  return {{"tokenTypes",
-           {"keyword", "function", "variable", "parameter", "type", "macro"}},
-          {"tokenModifiers", {"declaration"}}};
-}
 
-json semanticTokensFull(const FeatureContext &cx, const json &) {
+// The tokens of the chunks that overlap [begin, end), those inside it,
+// encoded as LSP's relative integers.
+json tokensIn(const FeatureContext &cx, uint32_t begin, uint32_t end) {
   std::string_view text = cx.snap.source->text();
   std::vector<Token> tokens;
   for (const ChunkAnalysis &c : cx.snap.analysis.chunks) {
+    if (c.chunk.end < begin || c.chunk.begin > end)
+      continue;
     for (const Operation &op : c.parsed.program.ops)
       if (op.nameRange.end > op.nameRange.begin)
         tokens.push_back({op.nameRange, Keyword, 0});
@@ -107,6 +106,8 @@ json semanticTokensFull(const FeatureContext &cx, const json &) {
   data.reserve(tokens.size() * 5);
   Position prev;
   for (const Token &t : normalized(text, std::move(tokens))) {
+    if (t.range.begin < begin || t.range.end > end)
+      continue;
     Position b = toPosition(*cx.snap.source, t.range.begin, cx.encoding);
     Position e = toPosition(*cx.snap.source, t.range.end, cx.encoding);
     uint32_t line = b.line - prev.line;
@@ -116,6 +117,26 @@ json semanticTokensFull(const FeatureContext &cx, const json &) {
     prev = b;
   }
   return {{"data", std::move(data)}};
+}
+
+} // namespace
+
+json semanticTokensLegend() {
+  return {{"tokenTypes",
+           {"keyword", "function", "variable", "parameter", "type", "macro"}},
+          {"tokenModifiers", {"declaration"}}};
+}
+
+json semanticTokensFull(const FeatureContext &cx, const json &) {
+  return tokensIn(cx, 0, cx.snap.source->size());
+}
+
+json semanticTokensRange(const FeatureContext &cx, const json &params) {
+  const json &range = member(params, "range");
+  uint32_t begin = cx.offsetOf(member(range, "start")), end = cx.offsetOf(member(range, "end"));
+  if (end < begin)
+    throw RpcError(error_code::InvalidParams, "the range ends before it starts");
+  return tokensIn(cx, begin, end);
 }
 
 } // namespace tilesight::lsp

@@ -1,5 +1,5 @@
 #pragma once
-// Semantic tokens (full document), from the side table and op name ranges.
+// Semantic tokens (the full document or a range), from the side table and op name ranges.
 // Token types: keyword (op names), function (@symbols), variable (SSA
 // values), parameter (block arguments), type (the head word of a written
 // type), macro (#/! aliases); the modifier `declaration` marks definitions.
@@ -12,5 +12,7 @@ namespace tilesight::lsp {
 // The legend announced in the server's capabilities.
 json semanticTokensLegend();
 json semanticTokensFull(const FeatureContext &cx, const json &params);
+// Only the tokens inside params.range (the chunks it overlaps are read).
+json semanticTokensRange(const FeatureContext &cx, const json &params);
 
 } // namespace tilesight::lsp
