@@ -84,8 +84,6 @@ std::vector<Token> normalized(std::string_view text, std::vector<Token> ts) {
   return kept;
 }
 
-
-
 // The tokens of the chunks that overlap [begin, end), those inside it,
 // encoded as LSP's relative integers.
 json tokensIn(const FeatureContext &cx, uint32_t begin, uint32_t end) {
