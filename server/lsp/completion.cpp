@@ -329,21 +329,34 @@ json completionTriggerCharacters() {
   return json::array({"%", "@", "#", "!", ".", "<"});
 }
 
+// The most items one answer carries (a file with thousands of values in
+// scope would otherwise send them all on each keystroke after `%`).
+constexpr size_t kMaxItems = 200;
+
 json completion(const FeatureContext &cx, const json &params) {
   uint32_t cur = cx.offsetOf(member(params, "position"));
   std::string_view text = cx.snap.source->text();
   json items = json::array();
+  bool incomplete = false;
   for (const ChunkAnalysis &c : cx.snap.analysis.chunks) {
     if (cur < c.chunk.begin || cur > c.chunk.end)
       continue;
     CompletionContext context = completionContextAt(text, c.chunk.begin, cur);
     std::string_view typed = text.substr(context.begin, cur - context.begin);
-    for (const Item &it : itemsFor(context, c, text, cur))
-      if (subsequence(typed, it.label))
-        items.push_back(itemJson(cx, it, {context.begin, cur}));
+    // Filtered before any item is built; past the cap the client asks
+    // again as the prefix grows (isIncomplete).
+    for (const Item &it : itemsFor(context, c, text, cur)) {
+      if (!subsequence(typed, it.label))
+        continue;
+      if (items.size() == kMaxItems) {
+        incomplete = true;
+        break;
+      }
+      items.push_back(itemJson(cx, it, {context.begin, cur}));
+    }
     break;
   }
-  return {{"isIncomplete", false}, {"items", std::move(items)}};
+  return {{"isIncomplete", incomplete}, {"items", std::move(items)}};
 }
 
 } // namespace tilesight::lsp

@@ -9,8 +9,8 @@
 namespace tilesight::lsp {
 namespace {
 
-// The items offered at the `|` in `marked` (which is removed).
-json completeAt(std::string marked) {
+// The completion list (isIncomplete and items) at the `|` in `marked`.
+json completionAt(std::string marked) {
   size_t at = marked.find('|');
   EXPECT_NE(at, std::string::npos);
   marked.erase(at, 1);
@@ -23,8 +23,11 @@ json completeAt(std::string marked) {
       {"textDocument", {{"uri", "file:///c.tile"}}},
       {"position", positionJson(*snap->source, static_cast<uint32_t>(at),
                                 PositionEncoding::Utf8)}};
-  return completion(cx, params)["items"];
+  return completion(cx, params);
 }
+
+// The items offered at the `|` in `marked` (which is removed).
+json completeAt(std::string marked) { return completionAt(std::move(marked))["items"]; }
 
 std::vector<std::string> labels(const json &items) {
   std::vector<std::string> out;
@@ -45,6 +48,18 @@ TEST(Completion, EveryOpAtTheStartOfAStatement) {
     expected.push_back(std::string(op.name));
   EXPECT_EQ(labels(completeAt(body("    |"))), expected);
   EXPECT_EQ(labels(completeAt(body("    %x = |"))), expected);
+}
+
+TEST(Completion, AFileWithManyValuesAnswersTheFirst200AndSaysTheListIsIncomplete) {
+  std::string lines;
+  for (int i = 0; i < 300; ++i) lines += "    %v" + std::to_string(i) + " = addi %a, %a : tile<i32>\n";
+  json all = completionAt(body(lines + "    %x = addi %|"));
+  EXPECT_EQ(all["items"].size(), 200u);
+  EXPECT_TRUE(all["isIncomplete"]);
+  // A longer prefix narrows it below the cap: complete again.
+  json narrow = completionAt(body(lines + "    %x = addi %v29|"));
+  EXPECT_FALSE(narrow["isIncomplete"]);
+  EXPECT_EQ(labels(narrow["items"]).front(), "%v29");
 }
 
 TEST(Completion, DialectPrefixIsKept) {
