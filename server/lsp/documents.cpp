@@ -14,10 +14,11 @@ bool endsWith(std::string_view s, std::string_view suffix) {
 std::shared_ptr<const Snapshot>
 analyzeDocument(const std::string &uri, int64_t version,
                 std::shared_ptr<const SourceText> source,
-                const CheckOptions &checks) {
+                const CheckOptions &checks, uint64_t analysisId) {
   auto snap = std::make_shared<Snapshot>();
   snap->uri = uri;
   snap->version = version;
+  snap->analysisId = analysisId;
   snap->source = std::move(source);
   bool split =
       endsWith(uri, ".mlir") && splitChunks(snap->source->text()).size() > 1;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -17,13 +18,24 @@
 
 namespace tilesight::lsp {
 
+struct MentionIndex; // mentions.h
+
 // One analyzed version of a document. The analysis points into `source`,
 // which the snapshot keeps alive; feature code reads only snapshots.
 struct Snapshot {
   std::string uri;
   int64_t version = 0;
+  // Which analysis of the document this is (the server counts them): a
+  // version analyzed again under new settings gets a new one (pull
+  // diagnostics' resultId).
+  uint64_t analysisId = 0;
   std::shared_ptr<const SourceText> source;
   Analysis analysis;
+  // Every chunk's mentions, indexed by entity: built by the first feature
+  // that needs them (mentions.h), then shared by every request on this
+  // version.
+  mutable std::once_flag mentionsBuilt;
+  mutable std::shared_ptr<const MentionIndex> mentionIndex;
 };
 
 // Analyzes one document version (MLIR's rule: a .mlir file with a `// -----`
@@ -32,7 +44,7 @@ struct Snapshot {
 std::shared_ptr<const Snapshot>
 analyzeDocument(const std::string &uri, int64_t version,
                 std::shared_ptr<const SourceText> source,
-                const CheckOptions &checks = {});
+                const CheckOptions &checks = {}, uint64_t analysisId = 0);
 
 // The newest text of an open document (the I/O thread's view).
 struct Document {

@@ -17,6 +17,8 @@ struct ClientFeatures {
   bool snippets = false;         // textDocument.completion.completionItem.snippetSupport
   bool markdownHover = true;     // textDocument.hover.contentFormat lists markdown (or is absent)
   bool markdownDocs = true;      // ...completionItem.documentationFormat lists markdown (or is absent)
+  bool pullsDiagnostics = false; // textDocument.diagnostic: it pulls, so nothing is pushed
+  bool diagnosticRefresh = false; // workspace.diagnostics.refreshSupport
 };
 
 // Markdown as plain text, for clients that take only that: code fences,

@@ -105,10 +105,10 @@ void Connection::request(std::string_view method, json params,
   }
   log_.info("<-- " + std::string(method) + "(" + std::to_string(id) +
             ") request to the client");
-  send({{"jsonrpc", "2.0"},
-        {"id", id},
-        {"method", method},
-        {"params", std::move(params)}});
+  json message = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
+  if (!params.is_null()) // a request without parameters has no "params" (JSON-RPC: null is not one)
+    message["params"] = std::move(params);
+  send(std::move(message));
 }
 
 bool Connection::deliver(const json &response) {

@@ -210,9 +210,33 @@ const ChunkAnalysis *chunkAt(const Snapshot &snap, uint32_t offset) {
   return nullptr;
 }
 
-std::vector<Mention> chunkMentions(const Snapshot &snap,
-                                   const ChunkAnalysis &chunk) {
-  return MentionBuilder(snap, chunk).build();
+namespace {
+
+std::tuple<uint8_t, uint32_t, std::string_view> entityOf(const EntityKey &k) { return {k.kind, k.id, k.name}; }
+
+const MentionIndex &indexOf(const Snapshot &snap) {
+  std::call_once(snap.mentionsBuilt, [&] {
+    auto index = std::make_shared<MentionIndex>();
+    for (const ChunkAnalysis &c : snap.analysis.chunks) {
+      MentionIndex::Chunk chunk{MentionBuilder(snap, c).build(), {}};
+      for (uint32_t i = 0; i < chunk.mentions.size(); ++i)
+        chunk.byEntity[entityOf(chunk.mentions[i].key)].push_back(i);
+      index->chunks.push_back(std::move(chunk));
+    }
+    snap.mentionIndex = std::move(index);
+  });
+  return *snap.mentionIndex;
+}
+
+const MentionIndex::Chunk &indexedChunk(const Snapshot &snap, const ChunkAnalysis &chunk) {
+  return indexOf(snap).chunks[static_cast<size_t>(&chunk - snap.analysis.chunks.data())];
+}
+
+} // namespace
+
+const std::vector<Mention> &chunkMentions(const Snapshot &snap,
+                                          const ChunkAnalysis &chunk) {
+  return indexedChunk(snap, chunk).mentions;
 }
 
 std::optional<Mention> mentionAt(const std::vector<Mention> &mentions,
@@ -231,14 +255,13 @@ std::optional<Entity> entityAt(const Snapshot &snap, uint32_t offset) {
   const ChunkAnalysis *chunk = chunkAt(snap, offset);
   if (!chunk)
     return std::nullopt;
-  std::vector<Mention> mentions = chunkMentions(snap, *chunk);
-  std::optional<Mention> under = mentionAt(mentions, offset);
+  const MentionIndex::Chunk &index = indexedChunk(snap, *chunk);
+  std::optional<Mention> under = mentionAt(index.mentions, offset);
   if (!under)
     return std::nullopt;
   Entity e{*under, {}};
-  for (const Mention &m : mentions)
-    if (m.key == under->key)
-      e.all.push_back(m);
+  for (uint32_t i : index.byEntity.at(entityOf(under->key)))
+    e.all.push_back(index.mentions[i]);
   return e;
 }
 

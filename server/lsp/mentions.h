@@ -5,7 +5,9 @@
 // the side table, plus the two kinds of use it does not record (alias uses
 // inside `#layout<...>` bodies and block label uses in successor lists),
 // which are found by scanning the text they live in.
+#include <map>
 #include <optional>
+#include <tuple>
 #include <string_view>
 #include <vector>
 
@@ -36,13 +38,24 @@ struct Mention {
 // The chunk holding `offset`, or null.
 const ChunkAnalysis *chunkAt(const Snapshot &snap, uint32_t offset);
 
-// The mentions of a chunk, sorted by position, none overlapping.
-std::vector<Mention> chunkMentions(const Snapshot &snap,
-                                   const ChunkAnalysis &chunk);
+// The mentions of a chunk, sorted by position, none overlapping (from the
+// snapshot's index: built once per version).
+const std::vector<Mention> &chunkMentions(const Snapshot &snap,
+                                          const ChunkAnalysis &chunk);
 
 // The mention under `offset` (or ending at it, when none contains it).
 std::optional<Mention> mentionAt(const std::vector<Mention> &mentions,
                                  uint32_t offset);
+
+// Per chunk of a snapshot (parallel to analysis.chunks): its mentions and,
+// per entity, the positions of its mentions in that list.
+struct MentionIndex {
+  struct Chunk {
+    std::vector<Mention> mentions;
+    std::map<std::tuple<uint8_t, uint32_t, std::string_view>, std::vector<uint32_t>> byEntity;
+  };
+  std::vector<Chunk> chunks;
+};
 
 // The entity under `offset` within its chunk: the mention there and every
 // mention of the same entity, in order (navigation, rename).

@@ -3,7 +3,7 @@
 namespace tilesight::lsp {
 
 json pullDiagnostics(const FeatureContext &cx, const json &params) {
-  std::string resultId = std::to_string(cx.snap.version);
+  std::string resultId = std::to_string(cx.snap.analysisId);
   if (auto previous = params.find("previousResultId");
       previous != params.end() && previous->is_string() && previous->get<std::string>() == resultId)
     return {{"kind", "unchanged"}, {"resultId", resultId}};

@@ -1,8 +1,9 @@
 #pragma once
 // textDocument/diagnostic (pull diagnostics, LSP 3.17), beside the pushed
 // publishDiagnostics: the document's diagnostics from its newest analysis,
-// as a full report whose resultId is the analyzed version, or "unchanged"
-// when the client already has that version's.
+// as a full report whose resultId names that analysis (a version analyzed
+// again under new settings gets a new one), or "unchanged" when the client
+// already has it.
 #include "server/lsp/feature.h"
 
 namespace tilesight::lsp {

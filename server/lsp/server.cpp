@@ -276,6 +276,12 @@ void LspServer::initialize(const json &params, Reply &reply) {
                                      "completionItem", "snippetSupport"});
   client_.markdownHover = absentOrLists(
       params, {"capabilities", "textDocument", "hover", "contentFormat"}, "markdown");
+  client_.pullsDiagnostics = params.is_object() && params.contains("capabilities") &&
+                             params["capabilities"].is_object() &&
+                             params["capabilities"].contains("textDocument") &&
+                             params["capabilities"]["textDocument"].is_object() &&
+                             params["capabilities"]["textDocument"].contains("diagnostic");
+  client_.diagnosticRefresh = boolAt(params, {"capabilities", "workspace", "diagnostics", "refreshSupport"});
   client_.markdownDocs = absentOrLists(params,
                                        {"capabilities", "textDocument", "completion",
                                         "completionItem", "documentationFormat"},
@@ -438,7 +444,7 @@ void LspServer::analyzeAndPublish(const std::string &uri, int64_t version,
   // the new one is built: dropping it first halves the peak memory.
   snapshots_.erase(uri);
   std::shared_ptr<const Snapshot> snap =
-      analyzeDocument(uri, version, std::move(text), settings->checks);
+      analyzeDocument(uri, version, std::move(text), settings->checks, ++analyses_);
   snapshots_[uri] = snap;
   json diagnostics = json::array();
   for (const Diagnostic &d : snap->analysis.diagnostics)
@@ -456,6 +462,16 @@ void LspServer::analyzeAndPublish(const std::string &uri, int64_t version,
   if (scheduler_.updateQueued(uri))
     return log_.info(what + "; not published, a newer version is queued");
   log_.info(what);
+  // A client that pulls shows pushed diagnostics as a second list: it gets
+  // a refresh instead (its pulls answer from this analysis).
+  if (client_.pullsDiagnostics) {
+    if (client_.diagnosticRefresh)
+      conn_.request("workspace/diagnostic/refresh", nullptr, [this](const json &, const json &error) {
+        if (!error.is_null())
+          log_.error("workspace/diagnostic/refresh failed: " + error.dump());
+      });
+    return;
+  }
   conn_.notify("textDocument/publishDiagnostics",
                {{"uri", uri},
                 {"version", version},
@@ -509,8 +525,9 @@ void LspServer::didClose(const json &params) {
   // queued requests about it answer ContentModified.
   scheduler_.update(uri, std::chrono::microseconds(0), [this, uri] {
     snapshots_.erase(uri);
-    conn_.notify("textDocument/publishDiagnostics",
-                 {{"uri", uri}, {"diagnostics", json::array()}});
+    if (!client_.pullsDiagnostics) // a pulling client drops a closed document's own
+      conn_.notify("textDocument/publishDiagnostics",
+                   {{"uri", uri}, {"diagnostics", json::array()}});
   });
 }
 

@@ -89,6 +89,7 @@ private:
   Logger &log_;
   PositionEncoding encoding_ = PositionEncoding::Utf16;
   ClientFeatures client_;  // from initialize; read by requests after it
+  uint64_t analyses_ = 0;  // analyses started (the worker's): Snapshot::analysisId
   State state_ = State::Uninitialized;
   bool shutdownRequested_ = false;
   bool clientPullsConfiguration_ = false;

@@ -291,6 +291,36 @@ async function checkTyping(page, before) {
   await expectProblems(page, 'kernel.tile', before, 'after undoing it');
 }
 
+/** The kernel editor's text as shown (Monaco renders spaces as no-break spaces). */
+async function kernelText(page) {
+  const lines = await page.locator('.monaco-editor[data-uri$="kernel.tile"] .view-line').allTextContents();
+  return lines.join('\n').replace(/\u00a0/g, ' ');
+}
+
+async function checkRename(page) {
+  // F2 on the use of %a in make_tensor_view (line 8): the definition in the
+  // entry's arguments and the use become %arr; then undone.
+  const line = fs.readFileSync(path.join(dirs.workspace, 'kernel.tile'), 'utf8').split('\n')[7];
+  await goTo(page, 8, line.indexOf('%a,') + 2);
+  await page.keyboard.press('F2');
+  // The rename box opens once the server answered prepareRename; its input
+  // holds the name, which fill() replaces.
+  const input = page.locator('.rename-box .rename-input').first();
+  await input.waitFor({ timeout: WAIT_MS });
+  await input.fill('%arr');
+  await input.press('Enter');
+  const renamed = await poll(page, async () => {
+    const text = await kernelText(page);
+    return text.includes('(%arr: tile<ptr<f32>>') && text.includes('make_tensor_view %arr,');
+  });
+  if (!renamed) throw new Error(`rename (F2) of %a to %arr did not edit both mentions:\n${await kernelText(page)}`);
+  ok('rename (F2) of %a to %arr edits its definition and its use');
+  await page.keyboard.press('Control+Z');
+  if (!(await poll(page, async () => (await kernelText(page)).includes('(%a: tile<ptr<f32>>')))) {
+    throw new Error('undoing the rename did not bring %a back');
+  }
+}
+
 async function checkSettingsReachServer(page, before) {
   await editSettings(page, { 'tilesight.checks': ['type'] });
   await expectProblems(page, 'kernel.tile', cliDiagnostics('kernel.tile', ['--disable=type']),
@@ -380,6 +410,7 @@ async function main() {
     await checkLayoutHover(page);
     await checkTypeHover(page);
     await checkTyping(page, before);
+    await checkRename(page);
     await checkSettingsReachServer(page, before);
     await checkLayoutPicture(page);
     await checkMlirDetection(page);
@@ -391,7 +422,7 @@ async function main() {
     await browser.close();
     proc.kill();
   }
-  console.log('PASS: VS Code shows tilesight\'s diagnostics, hover tables and layout pictures');
+  console.log('PASS: VS Code shows tilesight\'s diagnostics, hover tables and layout pictures, and renames');
 }
 
 main().catch((e) => {
