@@ -23,7 +23,7 @@ Analysis analyze(std::string_view text, const AnalyzeOptions& options) {
     ca.parsed.program.source = text;
     parseChunk(text, c.begin, c.end, ca.parsed, sink);
     verifyProgram(ca.parsed, sink);
-    checkLayoutAliases(ca.parsed, sink, ca.layouts, layoutBudget);
+    checkLayoutAliases(ca.parsed, sink, ca.layouts, layoutBudget, options.layoutCache);
     runChecks(ca.parsed, options.checks, layoutBudget, sink);
     std::vector<Diagnostic> d = sink.take();
     std::erase_if(d, [&](const Diagnostic& x) { return !options.checks.enabled(x.code); });

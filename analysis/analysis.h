@@ -22,6 +22,9 @@ struct AnalyzeOptions {
   double layoutWorkBudget = layout::kBatchWorkBudget;
   double layoutTotalBudget = layout::kBatchWorkBudget;
   CheckOptions checks;  // the dataflow checks: grid, aliasing, codes turned off
+  // Where #layout alias results are kept across analyses (an editor's, per
+  // document); null: evaluate every alias.
+  LayoutAliasCache* layoutCache = nullptr;
 };
 
 struct ChunkAnalysis {

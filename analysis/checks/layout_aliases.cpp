@@ -1,5 +1,7 @@
 #include "analysis/checks/layout_aliases.h"
 
+#include <algorithm>
+
 #include <cstdio>
 #include <string>
 #include <unordered_map>
@@ -42,10 +44,54 @@ std::string budgetText(double work) {
   return buf;
 }
 
+std::string tilerText(const layout::Tiler& t) {
+  if (t.kind == layout::Tiler::OneLayout) return layout::toString(t.layout);
+  std::string s = "[";
+  for (const auto& m : t.modes) s += (m ? layout::toString(*m) : "_") + ";";
+  return s + "]";
+}
+
+// Every field of a value, spelled out: two values with the same text are the same value.
+std::string valueKey(const layout::Value& v) {
+  return std::to_string(static_cast<int>(v.kind)) + "|" + std::to_string(v.integer) + "|" + layout::toString(v.layout) +
+         "|" + (v.swizzle ? v.swizzle->toString() : "") + "|" + (v.identity ? "identity" : "") + "|" +
+         tilerText(v.tiler) + "|" + layout::toString(v.tvTiler) + "|" + v.note;
+}
+
+// The body and the values of the aliases it may name (any whose `#name` it contains), by name.
+std::string cacheKey(std::string_view body, const std::unordered_map<std::string, layout::Value>& env) {
+  std::vector<std::string> named;
+  for (const auto& [name, value] : env)
+    if (body.find("#" + name) != std::string_view::npos) named.push_back(name);
+  std::sort(named.begin(), named.end());
+  std::string key(body);
+  for (const std::string& n : named) key += "\n#" + n + "=" + valueKey(env.at(n));
+  return key;
+}
+
 }  // namespace
 
+std::optional<LayoutAliasCache::Entry> LayoutAliasCache::find(const std::string& key) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(key);
+  if (it == entries_.end()) return std::nullopt;
+  ++hits_;
+  return it->second;
+}
+
+void LayoutAliasCache::put(const std::string& key, Entry e) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (entries_.size() >= kMaxEntries) entries_.clear();
+  entries_.insert_or_assign(key, std::move(e));
+}
+
+size_t LayoutAliasCache::hits() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return hits_;
+}
+
 void checkLayoutAliases(const ParseResult& parsed, DiagSink& diags, std::vector<LayoutAliasFact>& facts,
-                        layout::WorkBudget& budget) {
+                        layout::WorkBudget& budget, LayoutAliasCache* cache) {
   std::unordered_map<std::string, layout::Value> env;
   std::vector<std::string> failed;
   for (const AliasDef& a : parsed.aliases) {
@@ -63,7 +109,9 @@ void checkLayoutAliases(const ParseResult& parsed, DiagSink& diags, std::vector<
       return it == env.end() ? std::nullopt : std::optional<layout::Value>(it->second);
     };
     std::string name(a.name.substr(1));
-    auto r = layout::evaluateAttr(body, lookup);
+    std::string key = cache ? cacheKey(body, env) : std::string();
+    std::optional<LayoutAliasCache::Entry> cached = cache ? cache->find(key) : std::nullopt;
+    auto r = cached ? layout::ExprResult<layout::LayoutAttr>(cached->attr) : layout::evaluateAttr(body, lookup);
     if (!r.ok()) {
       uint32_t at = bodyBegin + static_cast<uint32_t>(std::min(r.error().column, body.size()));
       auto& d = diags.error({at, std::min(at + 1, bodyRange.end)}, "layout.invalid",
@@ -74,8 +122,9 @@ void checkLayoutAliases(const ParseResult& parsed, DiagSink& diags, std::vector<
     }
     const layout::LayoutAttr& attr = r.value();
     double allowed = budget.next();
-    layout::Properties props = layout::valueProperties(attr.value, allowed);
+    layout::Properties props = cached ? cached->properties : layout::valueProperties(attr.value, allowed);
     budget.charge(props);
+    if (cache && !cached && props.decided) cache->put(key, {attr, props});
     layout::ClaimVerdict verdict = attr.claim ? layout::claimVerdict(*attr.claim, props) : layout::ClaimVerdict::Holds;
     uint32_t at = bodyBegin + static_cast<uint32_t>(attr.claimColumn);
     std::string claim = attr.claim ? layout::claimName(*attr.claim) : "";

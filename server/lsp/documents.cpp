@@ -14,7 +14,8 @@ bool endsWith(std::string_view s, std::string_view suffix) {
 std::shared_ptr<const Snapshot>
 analyzeDocument(const std::string &uri, int64_t version,
                 std::shared_ptr<const SourceText> source,
-                const CheckOptions &checks, uint64_t analysisId) {
+                const CheckOptions &checks, uint64_t analysisId,
+                LayoutAliasCache *layoutCache) {
   auto snap = std::make_shared<Snapshot>();
   snap->uri = uri;
   snap->version = version;
@@ -25,7 +26,7 @@ analyzeDocument(const std::string &uri, int64_t version,
   snap->analysis =
       analyze(snap->source->text(),
               {split, layout::kInteractiveWorkBudget,
-               layout::kInteractiveTotalBudget, checks});
+               layout::kInteractiveTotalBudget, checks, layoutCache});
   return snap;
 }
 

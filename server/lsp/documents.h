@@ -44,7 +44,8 @@ struct Snapshot {
 std::shared_ptr<const Snapshot>
 analyzeDocument(const std::string &uri, int64_t version,
                 std::shared_ptr<const SourceText> source,
-                const CheckOptions &checks = {}, uint64_t analysisId = 0);
+                const CheckOptions &checks = {}, uint64_t analysisId = 0,
+                LayoutAliasCache *layoutCache = nullptr);
 
 // The newest text of an open document (the I/O thread's view).
 struct Document {

@@ -436,6 +436,13 @@ void LspServer::scheduleAnalysis(const Document &doc,
                     });
 }
 
+LayoutAliasCache *LspServer::aliasCacheOf(const std::string &uri) {
+  std::unique_ptr<LayoutAliasCache> &cache = aliasCaches_[uri];
+  if (!cache)
+    cache = std::make_unique<LayoutAliasCache>();
+  return cache.get();
+}
+
 void LspServer::analyzeAndPublish(const std::string &uri, int64_t version,
                                   std::shared_ptr<const SourceText> text,
                                   std::shared_ptr<const Settings> settings) {
@@ -444,7 +451,8 @@ void LspServer::analyzeAndPublish(const std::string &uri, int64_t version,
   // the new one is built: dropping it first halves the peak memory.
   snapshots_.erase(uri);
   std::shared_ptr<const Snapshot> snap =
-      analyzeDocument(uri, version, std::move(text), settings->checks, ++analyses_);
+      analyzeDocument(uri, version, std::move(text), settings->checks, ++analyses_,
+                      aliasCacheOf(uri));
   snapshots_[uri] = snap;
   json diagnostics = json::array();
   for (const Diagnostic &d : snap->analysis.diagnostics)
@@ -525,6 +533,7 @@ void LspServer::didClose(const json &params) {
   // queued requests about it answer ContentModified.
   scheduler_.update(uri, std::chrono::microseconds(0), [this, uri] {
     snapshots_.erase(uri);
+    aliasCaches_.erase(uri);
     if (!client_.pullsDiagnostics) // a pulling client drops a closed document's own
       conn_.notify("textDocument/publishDiagnostics",
                    {{"uri", uri}, {"diagnostics", json::array()}});

@@ -107,6 +107,10 @@ private:
 
   // Worker only: the latest analysis of each open document.
   std::map<std::string, std::shared_ptr<const Snapshot>> snapshots_;
+  // Per open document, its #layout alias results across versions (the
+  // worker's, like the snapshots): an edit elsewhere does not redo them.
+  std::map<std::string, std::unique_ptr<LayoutAliasCache>> aliasCaches_;
+  LayoutAliasCache *aliasCacheOf(const std::string &uri);
 
   Scheduler scheduler_; // last: its worker uses the members above
 };
