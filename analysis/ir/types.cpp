@@ -69,6 +69,12 @@ int64_t Type::numElements() const {
   return n;
 }
 
+ShapeSplit splitAround(const std::vector<int64_t>& shape, size_t d) {
+  ShapeSplit s;
+  for (size_t i = 0; i < shape.size(); ++i) (i < d ? s.outer : i == d ? s.len : s.inner) *= shape[i];
+  return s;
+}
+
 std::string shapeString(const std::vector<int64_t>& shape, char sep) {
   std::string s;
   for (size_t i = 0; i < shape.size(); ++i) {

@@ -103,6 +103,11 @@ private:
 };
 
 std::string shapeString(const std::vector<int64_t>& shape, char sep = 'x');
+// A shape around dimension d as outer x len x inner (reduce and scan walk it so).
+struct ShapeSplit {
+  int64_t outer = 1, len = 1, inner = 1;
+};
+ShapeSplit splitAround(const std::vector<int64_t>& shape, size_t d);
 // Spelling of a type in messages: quoted canonical form, '!cuda_tile.tile<4xf32>'.
 std::string quoted(TypeRef t);
 

@@ -8,6 +8,7 @@
 #include <llvm/Support/Path.h>
 
 #include "codegen/runtime/dynamic_library.h"
+#include "codegen/runtime/rtc_output.h"
 
 namespace tilesight::cuda {
 
@@ -99,20 +100,11 @@ Compiled compileCubin(const std::string& source, const std::string& arch) {
   std::vector<const char*> options;
   for (const std::string& t : texts) options.push_back(t.c_str());
   nvrtcResult r = compile(prog, static_cast<int>(options.size()), options.data());
-  size_t size = 0;
-  logSize(prog, &size);
-  c.log.assign(size, '\0');
-  if (size) getLog(prog, c.log.data());
-  while (!c.log.empty() && (c.log.back() == '\0' || c.log.back() == '\n')) c.log.pop_back();
-  size = 0;
-  if (r == 0 && cubinSize(prog, &size) == 0 && size > 0) {
-    c.image.resize(size);
-    getCubin(prog, c.image.data());
-    size = 0;
-    if (ptxSize && getPtx && ptxSize(prog, &size) == 0 && size > 0) {
-      c.ptx.assign(size, '\0');
-      getPtx(prog, c.ptx.data());
-    }
+  c.log = runtime::compilerLog(runtime::compilerOutput(prog, logSize, getLog));
+  std::string cubin = r == 0 ? runtime::compilerOutput(prog, cubinSize, getCubin) : std::string();
+  if (!cubin.empty()) {
+    c.image.assign(cubin.begin(), cubin.end());
+    c.ptx = runtime::compilerOutput(prog, ptxSize, getPtx);
   } else {
     const char* name = errorString ? errorString(r) : nullptr;
     c.error = "NVRTC (" + lib.name() + ") rejected the generated kernel for " + arch + " (" +

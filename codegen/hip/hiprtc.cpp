@@ -1,6 +1,7 @@
 #include "codegen/hip/hiprtc.h"
 
 #include "codegen/runtime/dynamic_library.h"
+#include "codegen/runtime/rtc_output.h"
 
 namespace tilesight::hip {
 
@@ -43,15 +44,10 @@ CodeObject compileCodeObject(const std::string& source, const std::string& arch)
   std::vector<const char*> options{"-O3"};
   if (!arch.empty()) options.push_back(archOption.c_str());
   hiprtcResult r = compile(prog, static_cast<int>(options.size()), options.data());
-  size_t size = 0;
-  logSize(prog, &size);
-  c.log.assign(size, '\0');
-  if (size) getLog(prog, c.log.data());
-  while (!c.log.empty() && (c.log.back() == '\0' || c.log.back() == '\n')) c.log.pop_back();
-  size = 0;
-  if (r == 0 && codeSize(prog, &size) == 0 && size > 0) {
-    c.image.resize(size);
-    getCode(prog, c.image.data());
+  c.log = runtime::compilerLog(runtime::compilerOutput(prog, logSize, getLog));
+  std::string code = r == 0 ? runtime::compilerOutput(prog, codeSize, getCode) : std::string();
+  if (!code.empty()) {
+    c.image.assign(code.begin(), code.end());
   } else {
     const char* name = errorString ? errorString(r) : nullptr;
     c.error = "hiprtc (" + lib.name() + ") rejected the generated kernel for " + (arch.empty() ? "the device" : arch) +

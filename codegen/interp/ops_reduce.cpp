@@ -11,18 +11,8 @@ namespace tilesight::interp {
 
 namespace {
 
-struct Split {  // a shape around dimension d: outer x len x inner
-  int64_t outer = 1, len = 1, inner = 1;
-};
-
-Split split(const std::vector<int64_t>& shape, size_t d) {
-  Split s;
-  for (size_t i = 0; i < shape.size(); ++i) (i < d ? s.outer : i == d ? s.len : s.inner) *= shape[i];
-  return s;
-}
-
 // Element j along the dimension of every (outer, inner) position, as a tile.
-TileRef slice(const Tile& src, TypeRef type, const Split& s, int64_t j) {
+TileRef slice(const Tile& src, TypeRef type, const ShapeSplit& s, int64_t j) {
   auto t = Tile::make(type, s.outer * s.inner);
   size_t size = src.elementSize();
   for (int64_t o = 0; o < s.outer; ++o)
@@ -31,7 +21,7 @@ TileRef slice(const Tile& src, TypeRef type, const Split& s, int64_t j) {
   return t;
 }
 
-void place(Tile& dst, const Tile& part, const Split& s, int64_t j) {
+void place(Tile& dst, const Tile& part, const ShapeSplit& s, int64_t j) {
   size_t size = dst.elementSize();
   for (int64_t o = 0; o < s.outer; ++o)
     std::memcpy(dst.data<char>() + ((o * s.len + j) * s.inner) * size, part.data<char>() + o * s.inner * size,
@@ -128,7 +118,7 @@ void reduceOrScan(BlockExec& x, const Operation& op, bool scan) {
   const Attr* ids = op.attr("identities");
   const Block& body = op.regions[0].blocks[0];
   size_t n = op.operands.size();
-  Split s = split(x.tile(op.operands[0].value).type->shape, dim);
+  ShapeSplit s = splitAround(x.tile(op.operands[0].value).type->shape, dim);
   int64_t lanes = s.outer * s.inner;
   std::vector<TileRef> accs;
   std::vector<std::shared_ptr<Tile>> results;

@@ -88,16 +88,6 @@ void extract(Lowerer& L, const Operation& op) {
 
 // --- reduce and scan ------------------------------------------------------------------
 
-struct Split {  // a shape around dimension d: outer x len x inner
-  int64_t outer = 1, len = 1, inner = 1;
-};
-
-Split split(const std::vector<int64_t>& shape, size_t d) {
-  Split s;
-  for (size_t i = 0; i < shape.size(); ++i) (i < d ? s.outer : i == d ? s.len : s.inner) *= shape[i];
-  return s;
-}
-
 // A reduce/scan identity as written: `0.0 : f32`, or an integer that a
 // float type reads as a bit pattern (`0xFF800000 : f32` is -inf).
 std::string identityOf(Lowerer& L, const Attr& a, TypeRef type) {
@@ -113,7 +103,7 @@ std::string identityOf(Lowerer& L, const Attr& a, TypeRef type) {
 // element args read from staging at base + t * inner, accumulator args
 // the variables accs; its yield assigns the accumulators.
 void stepBody(Lowerer& L, const Operation& op, const std::vector<uint64_t>& offs, const std::vector<std::string>& accs,
-              const std::string& line, const Split& s) {
+              const std::string& line, const ShapeSplit& s) {
   const Block& body = op.regions[0].blocks[0];
   for (size_t i = 0; i < op.operands.size(); ++i) {
     ValueId e = body.args[2 * i], a = body.args[2 * i + 1];
@@ -130,7 +120,7 @@ void reduce(Lowerer& L, const Operation& op) {
   std::vector<ValueId> srcs;
   for (const Operand& o : op.operands) srcs.push_back(o.value);
   std::vector<uint64_t> offs = L.stageAll(srcs);
-  Split s = split(L.type(srcs[0])->shape, static_cast<size_t>(op.attr("dim")->i));
+  ShapeSplit s = splitAround(L.type(srcs[0])->shape, static_cast<size_t>(op.attr("dim")->i));
   const Attr* ids = op.attr("identities");
   const Block& body = op.regions[0].blocks[0];
   for (ValueId r : op.results) L.declare(r);
@@ -164,7 +154,7 @@ void scan(Lowerer& L, const Operation& op) {
     outOff += Lowerer::align8(static_cast<uint64_t>(L.count(r)) * L.heldBytes(L.type(r)));
   }
   L.needStage(outOff);
-  Split s = split(L.type(srcs[0])->shape, static_cast<size_t>(op.attr("dim")->i));
+  ShapeSplit s = splitAround(L.type(srcs[0])->shape, static_cast<size_t>(op.attr("dim")->i));
   bool reverse = op.attr("reverse") && op.attr("reverse")->i;
   const Attr* ids = op.attr("identities");
   const Block& body = op.regions[0].blocks[0];

@@ -10,33 +10,15 @@ namespace tilesight::lsp {
 
 namespace {
 
-char sigilOf(EntityKey::Kind k) {
-  switch (k) {
-  case EntityKey::Value:
-    return '%';
-  case EntityKey::Symbol:
-    return '@';
-  case EntityKey::Alias:
-    return '#';
-  case EntityKey::Label:
-    return '^';
-  }
-  return '%';
-}
+// Each kind's sigil and its name in messages (EntityKey::Kind order).
+struct KindSpelling {
+  char sigil;
+  const char *name;
+};
+constexpr KindSpelling kKinds[] = {{'%', "value"}, {'@', "symbol"}, {'#', "alias"}, {'^', "block label"}};
 
-const char *kindName(EntityKey::Kind k) {
-  switch (k) {
-  case EntityKey::Value:
-    return "value";
-  case EntityKey::Symbol:
-    return "symbol";
-  case EntityKey::Alias:
-    return "alias";
-  case EntityKey::Label:
-    return "block label";
-  }
-  return "name";
-}
+char sigilOf(EntityKey::Kind k) { return kKinds[k].sigil; }
+const char *kindName(EntityKey::Kind k) { return kKinds[k].name; }
 
 // The name a mention spells: its text, without a value's `#1` result index.
 std::string_view nameOf(const Snapshot &snap, const Mention &m) {
