@@ -67,9 +67,9 @@ llvm::Expected<FragmentMaps> fragmentMaps(MatrixUnit u) {
   m.aLocals = layout::size(layout::mode(m.a, 1));
   m.bLocals = layout::size(layout::mode(m.b, 1));
   m.cLocals = layout::size(layout::mode(m.c, 1));
-  if (llvm::Error e = covers(m.a, false, "A")) return std::move(e);
-  if (llvm::Error e = covers(m.b, false, "B")) return std::move(e);
-  if (llvm::Error e = covers(m.c, true, "C")) return std::move(e);
+  if (llvm::Error e = covers(m.a, false, "A")) return e;
+  if (llvm::Error e = covers(m.b, false, "B")) return e;
+  if (llvm::Error e = covers(m.c, true, "C")) return e;
   return m;
 }
 
