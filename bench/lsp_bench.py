@@ -13,6 +13,13 @@ the other, over stdio:
            diagnostics before the next (latency, not throughput);
   hover    requests at positions spread over the file, on SSA value uses and
            op names, one at a time;
+  navigate definition, references and documentHighlight on value uses
+           spread over the file, completion just after a use's `%`, and
+           semanticTokens/range over 60 lines there (each where the server
+           advertises it), one at a time; semanticTokens/full five times;
+  after edit  the first requests on a new version: an edit, its
+           diagnostics, then a definition far from the edit and a full
+           semantic tokens request (what a version's indexes cost);
   memory   VmRSS and VmHWM of the server process with the file open, after
            the edits and hovers;
   exit     shutdown + exit, then the exit code.
@@ -124,8 +131,9 @@ class Connection:
     def notify(self, method, params):
         self._write(message(method, params))
 
-    def request(self, method, params, timeout):
-        """Sends a request; returns (result, seconds until its response)."""
+    def request(self, method, params, timeout, errors_ok=False):
+        """Sends a request; returns (result, seconds until its response).
+        With errors_ok an error response is returned as its result."""
         self.next_id += 1
         rid = self.next_id
         data = frame(message(method, params, rid))
@@ -134,6 +142,8 @@ class Connection:
         arrived, msg = self.wait(lambda: self.responses.pop(rid, None),
                                  timeout, method)
         if "error" in msg:
+            if errors_ok:
+                return {"error": msg["error"]}, arrived - sent
             raise ServerDied(f"{method} failed: {msg['error']}")
         return msg.get("result"), arrived - sent
 
@@ -271,6 +281,23 @@ def hover_positions(lines, form, count):
     return positions
 
 
+def value_positions(lines, form, count):
+    """`count` positions on the last value use of op lines spread over the
+    file: (line, column of its `%`)."""
+    op_lines = [i for i, l in enumerate(lines) if OP_NAME[form].search(l)]
+    positions = []
+    for k in range(count):
+        # From the sampled op line on, the first one that uses a value.
+        for i in op_lines[int(k * len(op_lines) / count):]:
+            name = OP_NAME[form].search(lines[i])
+            uses = [m for m in VALUE.finditer(lines[i])
+                    if m.start() > name.start()]
+            if uses:
+                positions.append((i, uses[-1].start()))
+                break
+    return positions
+
+
 class Workload:
     def __init__(self, path, form, edits, hovers):
         self.uri = "file://" + urllib.parse.quote(os.path.abspath(path))
@@ -289,6 +316,7 @@ class Workload:
                          for v in self.values]
         self.edits = edits
         self.hovers = hover_positions(self.lines, form, hovers)
+        self.values_at = value_positions(self.lines, form, max(1, hovers // 2))
 
     def change(self, k, full):
         if full:
@@ -358,6 +386,76 @@ def measure_hovers(conn, w, timeout, r):
         r["hover_answered"] += result is not None
 
 
+def supported(caps):
+    """The navigation requests the server advertises: method -> params
+    builder (line, column of a value's `%`) -> params."""
+    kinds = {}
+    doc = lambda w: {"textDocument": {"uri": w.uri}}
+    def pos(w, line, col, **extra):
+        return dict(doc(w), position={"line": line, "character": col}, **extra)
+    if caps.get("definitionProvider"):
+        kinds["definition"] = ("textDocument/definition",
+                               lambda w, l, c: pos(w, l, c + 2))
+    if caps.get("referencesProvider"):
+        kinds["references"] = ("textDocument/references", lambda w, l, c: pos(
+            w, l, c + 2, context={"includeDeclaration": True}))
+    if caps.get("documentHighlightProvider"):
+        kinds["highlight"] = ("textDocument/documentHighlight",
+                              lambda w, l, c: pos(w, l, c + 2))
+    if caps.get("completionProvider") is not None:
+        kinds["completion"] = ("textDocument/completion",
+                               lambda w, l, c: pos(w, l, c + 1))
+    tokens = caps.get("semanticTokensProvider") or {}
+    if tokens.get("range"):
+        kinds["tokens_range"] = ("textDocument/semanticTokens/range",
+                                 lambda w, l, c: dict(doc(w), range={
+                                     "start": {"line": max(0, l - 30),
+                                               "character": 0},
+                                     "end": {"line": l + 30, "character": 0}}))
+    return kinds, bool(tokens.get("full"))
+
+
+def measure_navigation(conn, w, caps, timeout, r):
+    kinds, full = supported(caps)
+    for key, (method, params) in kinds.items():
+        r[key + "_ms"] = []
+        for line, col in w.values_at:
+            result, seconds = conn.request(method, params(w, line, col),
+                                           timeout)
+            r[key + "_ms"].append(seconds * 1000)
+    if full:
+        r["tokens_full_ms"] = []
+        for _ in range(5):
+            _, seconds = conn.request("textDocument/semanticTokens/full",
+                                      {"textDocument": {"uri": w.uri}}, timeout)
+            r["tokens_full_ms"].append(seconds * 1000)
+
+
+def measure_after_edits(conn, w, caps, full_sync, first_k, count, timeout, r):
+    """Edits again; after each one's diagnostics, a definition far from the
+    edit and then the full semantic tokens of that version."""
+    kinds, full = supported(caps)
+    if "definition" not in kinds and not full:
+        return
+    far = w.values_at[len(w.values_at) // 8] if w.values_at else (0, 0)
+    r["def_after_edit_ms"], r["tokens_after_edit_ms"] = [], []
+    for k in range(first_k, first_k + count):
+        version = k + 2
+        since = conn.mark()
+        conn.notify("textDocument/didChange", {
+            "textDocument": {"uri": w.uri, "version": version},
+            "contentChanges": [w.change(k, full_sync)]})
+        conn.wait_diagnostics(w.uri, version, since, timeout)
+        if "definition" in kinds:
+            method, params = kinds["definition"]
+            _, seconds = conn.request(method, params(w, *far), timeout)
+            r["def_after_edit_ms"].append(seconds * 1000)
+        if full:
+            _, seconds = conn.request("textDocument/semanticTokens/full",
+                                      {"textDocument": {"uri": w.uri}}, timeout)
+            r["tokens_after_edit_ms"].append(seconds * 1000)
+
+
 def run_server(argv, w, init_options, timeout, log_path):
     """Measures one server on one workload. Never raises for the server's
     sake: a hang or a crash is recorded in r["status"]."""
@@ -370,6 +468,8 @@ def run_server(argv, w, init_options, timeout, log_path):
     try:
         caps = initialize(conn, init_options, timeout)
         r["sync"] = sync_kind(caps)
+        r["features"] = sorted(supported(caps)[0]) + (
+            ["tokens_full"] if supported(caps)[1] else [])
         phase = "open"
         since = conn.mark()
         sent = time.perf_counter()
@@ -385,6 +485,12 @@ def run_server(argv, w, init_options, timeout, log_path):
             measure_edits(conn, w, r["sync"] == "full", timeout, r)
         phase = "hover"
         measure_hovers(conn, w, timeout, r)
+        phase = "navigate"
+        measure_navigation(conn, w, caps, timeout, r)
+        if r["sync"] != "none":
+            phase = "after edit"
+            measure_after_edits(conn, w, caps, r["sync"] == "full", w.edits,
+                                min(10, max(1, w.edits)), timeout, r)
         phase = "memory"
         r.update(conn.memory())
         phase = "shutdown"
@@ -409,8 +515,13 @@ def percentile(samples, p):
     return s[max(0, math.ceil(p / 100 * len(s)) - 1)]
 
 
+MEASURED = ("change", "hover", "definition", "references", "highlight",
+            "completion", "tokens_range", "tokens_full", "def_after_edit",
+            "tokens_after_edit")
+
+
 def summarize(r):
-    for key in ("change", "hover"):
+    for key in MEASURED:
         samples = r.get(key + "_ms") or []
         for p in (50, 99):
             r[f"{key}_p{p}_ms"] = percentile(samples, p)
@@ -444,6 +555,17 @@ ROWS = [  # label, key, digits, with a speed-up
     ("hover p99 ms", "hover_p99_ms", 3, True),
     ("hover max ms", "hover_max_ms", 3, False),
     ("hovers answered (not null)", "hover_answered", 0, False),
+    ("definition p50 ms", "definition_p50_ms", 3, True),
+    ("definition p99 ms", "definition_p99_ms", 3, True),
+    ("references p99 ms", "references_p99_ms", 3, True),
+    ("highlight p99 ms", "highlight_p99_ms", 3, True),
+    ("completion after % p50 ms", "completion_p50_ms", 3, True),
+    ("completion after % p99 ms", "completion_p99_ms", 3, True),
+    ("semantic tokens range p99 ms", "tokens_range_p99_ms", 3, True),
+    ("semantic tokens full p50 ms", "tokens_full_p50_ms", 2, True),
+    ("semantic tokens full max ms", "tokens_full_max_ms", 2, False),
+    ("after edit: definition p99 ms", "def_after_edit_p99_ms", 2, True),
+    ("after edit: tokens full p99 ms", "tokens_after_edit_p99_ms", 2, True),
     ("diagnostics on open", "open_diagnostics", 0, False),
     ("diagnostics after last edit", "diagnostics", 0, False),
     ("VmRSS MiB after open", "VmRSS_open", 1, False),
@@ -493,7 +615,22 @@ TARGETS = [
      lambda runs: column(runs, TS, "hover_p99_ms"), 2.0, False, "ms"),
     ("tilesight VmRSS with the file open", 50000,
      lambda runs: column(runs, TS, "VmRSS"), 60.0, False, "MiB"),
-]
+    ("tilesight peak RSS (VmHWM), every feature", 50000,
+     lambda runs: column(runs, TS, "VmHWM"), 60.0, False, "MiB"),
+] + [(name, 200000, lambda runs, f=field: column(runs, TS, f), limit, False,
+      unit) for name, field, limit, unit in [
+    ("tilesight change->diagnostics p99", "change_p99_ms", 50.0, "ms"),
+    ("tilesight definition p99", "definition_p99_ms", 10.0, "ms"),
+    ("tilesight references p99", "references_p99_ms", 10.0, "ms"),
+    ("tilesight highlight p99", "highlight_p99_ms", 10.0, "ms"),
+    ("tilesight definition p99, first after an edit", "def_after_edit_p99_ms",
+     10.0, "ms"),
+    ("tilesight semantic tokens full, after an edit",
+     "tokens_after_edit_p99_ms", 150.0, "ms"),
+    ("tilesight semantic tokens range p99", "tokens_range_p99_ms", 10.0,
+     "ms"),
+    ("tilesight completion p99", "completion_p99_ms", 30.0, "ms"),
+    ("tilesight peak RSS (VmHWM), every feature", "VmHWM", 250.0, "MiB")]]
 
 
 def judge(results):
@@ -519,7 +656,7 @@ def print_targets(rows, results, out):
         print("\nTargets", file=out)
     for t in rows:
         value = "-" if t["value"] is None else f"{t['value']:.2f} {t['unit']}"
-        print(f"  {t['name']:44} at {t['ops']:>5} ops  {t['limit']:>10}  "
+        print(f"  {t['name']:48} at {t['ops']:>6} ops  {t['limit']:>10}  "
               f"{value:>11}  {t['verdict']}", file=out)
 
 

@@ -129,27 +129,38 @@ std::string generateErrors(int errors) {
   return out + "    return\n  }\n}\n";
 }
 
-std::string generateProgram(int ops, Form form) {
+std::string generateProgram(int ops, Form form, int entries) {
   Gen g{form, {}, 0, {}, {}};
   g.out.reserve(static_cast<size_t>(ops) * 110);
-  if (form == Form::Custom) g.out += "cuda_tile.module @bench {\n  entry @kernel() {\n";
-  else g.out += "\"cuda_tile.module\"() ({\n  \"cuda_tile.entry\"() ({\n";
-  for (int i = 0; i < 8; ++i) g.constant(i % 2 == 0);
-  int emitted = 8;
-  for (int k = 0; emitted < ops; ++k) {
-    switch (k % 6) {
-      case 0: g.binary("addf", true, k); ++emitted; break;
-      case 1: g.binary("mulf", true, k); ++emitted; break;
-      case 2: g.binary("addi", false, k); ++emitted; break;
-      case 3: g.binary("xori", false, k); ++emitted; break;
-      case 4: g.selectOp(k); emitted += 2; break;
-      default: g.constant(k % 4 == 1); ++emitted; break;
+  entries = entries < 1 ? 1 : entries;
+  g.out += form == Form::Custom ? "cuda_tile.module @bench {\n" : "\"cuda_tile.module\"() ({\n";
+  int emitted = 0;
+  for (int e = 0; e < entries; ++e) {
+    // Entries are isolated: each starts its own value pools.
+    g.floats.clear();
+    g.ints.clear();
+    std::string name = entries == 1 ? "kernel" : "kernel" + std::to_string(e);
+    if (form == Form::Custom) g.out += "  entry @" + name + "() {\n";
+    else g.out += "  \"cuda_tile.entry\"() ({\n";
+    int target = static_cast<int>(static_cast<int64_t>(ops) * (e + 1) / entries);
+    for (int i = 0; i < 8; ++i) g.constant(i % 2 == 0);
+    emitted += 8;
+    for (int k = 0; emitted < target; ++k) {
+      switch (k % 6) {
+        case 0: g.binary("addf", true, k); ++emitted; break;
+        case 1: g.binary("mulf", true, k); ++emitted; break;
+        case 2: g.binary("addi", false, k); ++emitted; break;
+        case 3: g.binary("xori", false, k); ++emitted; break;
+        case 4: g.selectOp(k); emitted += 2; break;
+        default: g.constant(k % 4 == 1); ++emitted; break;
+      }
     }
+    if (form == Form::Custom) g.out += "    return\n  }\n";
+    else
+      g.out += "    \"cuda_tile.return\"() : () -> ()\n  }) {function_type = () -> (), sym_name = \"" + name +
+               "\"} : () -> ()\n";
   }
-  if (form == Form::Custom) g.out += "    return\n  }\n}\n";
-  else
-    g.out += "    \"cuda_tile.return\"() : () -> ()\n  }) {function_type = () -> (), sym_name = \"kernel\"} : () -> ()\n"
-             "}) {sym_name = \"bench\"} : () -> ()\n";
+  g.out += form == Form::Custom ? "}\n" : "}) {sym_name = \"bench\"} : () -> ()\n";
   return g.out;
 }
 

@@ -6,7 +6,9 @@
 namespace tilesight::bench {
 
 enum class Form { Custom, Generic };
-std::string generateProgram(int ops, Form form);
+// `entries` entries of about ops/entries ops each (isolated regions, the
+// unit an editor's incremental analysis reuses).
+std::string generateProgram(int ops, Form form, int entries = 1);
 
 // About N ops of memory-heavy kernels (views, token-threaded loops, block ids,
 // pointer tiles) in the custom form, clean under every check.

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The language server next to mlir-lsp-server-14 on generated programs of 1k,
-# 10k and 50k ops (SIZES): change -> diagnostics latency, hover latency and
-# resident memory (bench/lsp_bench.py measures, this script prepares).
+# 10k and 50k ops (SIZES; 200000 is the large case), in entries of about
+# OPS_PER_ENTRY (default 1000) ops each: change -> diagnostics latency, hover,
+# navigation, completion and semantic tokens latency, resident memory
+# (bench/lsp_bench.py measures, this script prepares).
 # tilesight reads the custom form, mlir-lsp-server-14 the same program in
 # generic form.
 # Arguments go to the client: --debounce-ms D, --json PATH, --edits, --hovers.
@@ -12,6 +14,7 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 SIZES=${SIZES:-1000,10000,50000}
+OPS_PER_ENTRY=${OPS_PER_ENTRY:-1000}
 TILESIGHT_EXTRA_PACKAGES="mlir-14-tools python3" scripts/install-deps.sh
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD" -j "$JOBS" --target tilesight tilesight_bench_gen \
@@ -21,8 +24,9 @@ for a in "$@"; do [[ $a == --self-check ]] && SIZES=300; done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for n in ${SIZES//,/ }; do
-  "$BUILD"/bench/tilesight_bench_gen "$n" custom >"$tmp/ops$n.tile"
-  "$BUILD"/bench/tilesight_bench_gen "$n" generic >"$tmp/ops$n.mlir"
+  entries=$(( (n + OPS_PER_ENTRY - 1) / OPS_PER_ENTRY ))
+  "$BUILD"/bench/tilesight_bench_gen "$n" custom "$entries" >"$tmp/ops$n.tile"
+  "$BUILD"/bench/tilesight_bench_gen "$n" generic "$entries" >"$tmp/ops$n.mlir"
 done
 mkdir "$tmp/logs"
 python3 bench/lsp_bench.py --dir "$tmp" --sizes "$SIZES" \

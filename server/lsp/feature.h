@@ -3,6 +3,9 @@
 // completion, code actions) gets: one analyzed version of the document, the
 // negotiated position encoding and the settings. Features read the snapshot
 // only; they never re-parse, never block, never write.
+#include <string>
+#include <variant>
+
 #include <nlohmann/json.hpp>
 
 #include "server/lsp/documents.h"
@@ -25,11 +28,16 @@ struct ClientFeatures {
 // emphasis and backquotes dropped, escapes resolved.
 std::string plainText(const std::string &markdown);
 
+class SemanticTokensHistory; // semantic_tokens.h
+
 struct FeatureContext {
   const Snapshot &snap;
   PositionEncoding encoding;
   const Settings &settings;
   const ClientFeatures &client;
+  // The server's per-document memory of semantic tokens (deltas); null
+  // where none is kept.
+  SemanticTokensHistory *tokenHistory = nullptr;
 
   // {"kind": "markdown"|"plaintext", "value": ...} as the client takes it.
   json markup(const std::string &markdown, bool markdownOk) const {
@@ -43,8 +51,15 @@ struct FeatureContext {
   json range(Range r) const { return rangeJson(*snap.source, r, encoding); }
 };
 
+// A result already written as JSON text: for results of millions of
+// integers (semantic tokens), where a json tree would cost ~16 bytes each.
+struct RawJson {
+  std::string text;
+};
+using FeatureResult = std::variant<json, RawJson>;
+
 // A document request handler: LSP params in, LSP result out. Throws RpcError
 // for malformed params.
-using FeatureFn = json (*)(const FeatureContext &, const json &params);
+using FeatureFn = FeatureResult (*)(const FeatureContext &, const json &params);
 
 } // namespace tilesight::lsp

@@ -88,6 +88,12 @@ void Connection::reply(const json &id, json result) {
   send({{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
 }
 
+void Connection::replyRaw(const json &id, std::string_view resultJson) {
+  std::string head = "{\"jsonrpc\":\"2.0\",\"id\":" + id.dump() + ",\"result\":";
+  if (!out_.write({head, resultJson, "}"}))
+    log_.error("cannot write to the client");
+}
+
 void Connection::replyError(const json &id, int code,
                             std::string_view message) {
   send({{"jsonrpc", "2.0"},
@@ -166,6 +172,13 @@ void Reply::result(json value) {
   if (!claim("reply"))
     return;
   conn_->reply(id_, std::move(value));
+  conn_ = nullptr;
+}
+
+void Reply::rawResult(std::string_view resultJson) {
+  if (!claim("reply"))
+    return;
+  conn_->replyRaw(id_, resultJson);
   conn_ = nullptr;
 }
 

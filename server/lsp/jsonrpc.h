@@ -70,6 +70,8 @@ public:
   Connection(MessageWriter &out, Logger &log) : out_(out), log_(log) {}
   void notify(std::string_view method, json params);
   void reply(const json &id, json result);
+  // A result already written as JSON text (trusted: the server wrote it).
+  void replyRaw(const json &id, std::string_view resultJson);
   void replyError(const json &id, int code, std::string_view message);
   void request(std::string_view method, json params, ResponseHandler onDone);
   // Hands a client's response to the handler of the request with its id;
@@ -98,6 +100,7 @@ public:
   ~Reply();
 
   void result(json value);
+  void rawResult(std::string_view resultJson); // JSON text the server wrote
   void error(int code, std::string_view message);
 
 private:

@@ -1,6 +1,7 @@
 #include "server/lsp/mentions.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 #include "analysis/source/source_text.h"
@@ -179,15 +180,31 @@ private:
   // Sorted by position; a mention overlapping an earlier one (the shared
   // definition of a `%x:2` group) is dropped.
   std::vector<Mention> sortedDisjoint() {
-    std::stable_sort(out_.begin(), out_.end(),
-                     [](const Mention &a, const Mention &b) {
-                       return a.range.begin < b.range.begin;
-                     });
     std::vector<Mention> kept;
-    for (const Mention &m : out_)
-      if (kept.empty() || kept.back().range.end <= m.range.begin)
-        kept.push_back(m);
+    kept.reserve(out_.size());
+    for (uint32_t i : stableOrder())
+      if (kept.empty() || kept.back().range.end <= out_[i].range.begin)
+        kept.push_back(out_[i]);
     return kept;
+  }
+
+  // The indices of out_ in stable order of position. The side table is
+  // nearly sorted (a definition follows the operands of its op), so the
+  // in-order run is kept and only the others are sorted, then merged.
+  std::vector<uint32_t> stableOrder() const {
+    std::vector<uint32_t> run, rest;
+    run.reserve(out_.size());
+    for (uint32_t i = 0; i < out_.size(); ++i)
+      (run.empty() || out_[run.back()].range.begin <= out_[i].range.begin ? run : rest).push_back(i);
+    // Ties by index: the order of a stable sort.
+    auto before = [&](uint32_t a, uint32_t b) {
+      return std::pair(out_[a].range.begin, a) < std::pair(out_[b].range.begin, b);
+    };
+    std::sort(rest.begin(), rest.end(), before);
+    std::vector<uint32_t> order;
+    order.reserve(out_.size());
+    std::merge(run.begin(), run.end(), rest.begin(), rest.end(), std::back_inserter(order), before);
+    return order;
   }
 
   std::string_view text_;
@@ -214,13 +231,36 @@ namespace {
 
 std::tuple<uint8_t, uint32_t, std::string_view> entityOf(const EntityKey &k) { return {k.kind, k.id, k.name}; }
 
+// Groups the value mentions by entity with a counting sort: one slot per
+// value, no node per entity.
+void groupValues(const Program &p, MentionIndex::Chunk &c) {
+  size_t n = p.values.size();
+  c.groupOf.resize(n);
+  for (ValueId v = 0; v < n; ++v)
+    c.groupOf[v] = v > 0 && p.values[v].range.begin == p.values[v - 1].range.begin ? c.groupOf[v - 1] : v;
+  c.groupStart.assign(n + 1, 0);
+  for (const Mention &m : c.mentions)
+    if (m.key.kind == EntityKey::Value)
+      ++c.groupStart[c.groupOf[m.value] + 1];
+  for (size_t g = 0; g < n; ++g)
+    c.groupStart[g + 1] += c.groupStart[g];
+  c.valueMentions.resize(c.groupStart[n]);
+  std::vector<uint32_t> next(c.groupStart.begin(), c.groupStart.end() - 1);
+  for (uint32_t i = 0; i < c.mentions.size(); ++i)
+    if (c.mentions[i].key.kind == EntityKey::Value)
+      c.valueMentions[next[c.groupOf[c.mentions[i].value]]++] = i;
+}
+
 const MentionIndex &indexOf(const Snapshot &snap) {
   std::call_once(snap.mentionsBuilt, [&] {
     auto index = std::make_shared<MentionIndex>();
+    index->chunks.reserve(snap.analysis.chunks.size());
     for (const ChunkAnalysis &c : snap.analysis.chunks) {
-      MentionIndex::Chunk chunk{MentionBuilder(snap, c).build(), {}};
+      MentionIndex::Chunk chunk{MentionBuilder(snap, c).build(), {}, {}, {}, {}};
+      groupValues(c.parsed.program, chunk);
       for (uint32_t i = 0; i < chunk.mentions.size(); ++i)
-        chunk.byEntity[entityOf(chunk.mentions[i].key)].push_back(i);
+        if (chunk.mentions[i].key.kind != EntityKey::Value)
+          chunk.named[entityOf(chunk.mentions[i].key)].push_back(i);
       index->chunks.push_back(std::move(chunk));
     }
     snap.mentionIndex = std::move(index);
@@ -233,6 +273,8 @@ const MentionIndex::Chunk &indexedChunk(const Snapshot &snap, const ChunkAnalysi
 }
 
 } // namespace
+
+void buildMentionIndex(const Snapshot &snap) { indexOf(snap); }
 
 const std::vector<Mention> &chunkMentions(const Snapshot &snap,
                                           const ChunkAnalysis &chunk) {
@@ -260,8 +302,14 @@ std::optional<Entity> entityAt(const Snapshot &snap, uint32_t offset) {
   if (!under)
     return std::nullopt;
   Entity e{*under, {}};
-  for (uint32_t i : index.byEntity.at(entityOf(under->key)))
-    e.all.push_back(index.mentions[i]);
+  if (under->key.kind == EntityKey::Value) {
+    ValueId g = index.groupOf[under->value];
+    for (uint32_t k = index.groupStart[g]; k < index.groupStart[g + 1]; ++k)
+      e.all.push_back(index.mentions[index.valueMentions[k]]);
+  } else {
+    for (uint32_t i : index.named.at(entityOf(under->key)))
+      e.all.push_back(index.mentions[i]);
+  }
   return e;
 }
 

@@ -48,14 +48,24 @@ std::optional<Mention> mentionAt(const std::vector<Mention> &mentions,
                                  uint32_t offset);
 
 // Per chunk of a snapshot (parallel to analysis.chunks): its mentions and,
-// per entity, the positions of its mentions in that list.
+// per entity, the positions of its mentions in that list. Values (nearly
+// every mention) are grouped in flat arrays, one slot per value; symbols,
+// aliases and labels in a map.
 struct MentionIndex {
   struct Chunk {
     std::vector<Mention> mentions;
-    std::map<std::tuple<uint8_t, uint32_t, std::string_view>, std::vector<uint32_t>> byEntity;
+    // Value v's entity is groupOf[v] (the first value of a `%x:2` group);
+    // its mentions are valueMentions[groupStart[g] .. groupStart[g + 1]).
+    std::vector<ValueId> groupOf;
+    std::vector<uint32_t> groupStart, valueMentions;
+    std::map<std::tuple<uint8_t, uint32_t, std::string_view>, std::vector<uint32_t>> named;
   };
   std::vector<Chunk> chunks;
 };
+
+// Builds the snapshot's index now if no request has (the server warms it
+// after publishing diagnostics, while the user reads them).
+void buildMentionIndex(const Snapshot &snap);
 
 // The entity under `offset` within its chunk: the mention there and every
 // mention of the same entity, in order (navigation, rename).

@@ -75,6 +75,37 @@ Position toPosition(const SourceText &src, uint32_t offset,
   return {lc.line, e == PositionEncoding::Utf8 ? lc.col : src.utf16Col(lc)};
 }
 
+Position PositionCursor::at(uint32_t offset) {
+  offset = std::min(offset, src_.size());
+  if (offset < offset_) { // not forward: start over at this offset's line
+    LineCol lc = src_.lineCol(offset);
+    line_ = lc.line;
+    lineBegin_ = offset_ = offset - lc.col;
+    nextLine_ = character_ = 0;
+  }
+  auto nextLineBegin = [&] {
+    if (nextLine_ == 0)
+      nextLine_ = line_ + 1 < src_.lineCount() ? src_.offsetOf({line_ + 1, 0}) : src_.size() + 1;
+    return nextLine_;
+  };
+  while (offset >= nextLineBegin()) {
+    ++line_;
+    lineBegin_ = offset_ = nextLine_;
+    nextLine_ = character_ = 0;
+  }
+  std::string_view text = src_.text();
+  for (; offset_ < offset; ++offset_) {
+    auto c = static_cast<unsigned char>(text[offset_]);
+    // As toPosition: UTF-8 columns are bytes; UTF-16 columns stop at the
+    // line's text (inside a "\r\n" they do not count the "\r").
+    if (e_ == PositionEncoding::Utf8)
+      ++character_;
+    else if ((c & 0xC0) != 0x80 && !isLineEnd(text[offset_])) // 2 units beyond the BMP
+      character_ += c >= 0xF0 ? 2 : 1;
+  }
+  return {line_, character_};
+}
+
 json positionJson(const SourceText &src, uint32_t offset, PositionEncoding e) {
   Position p = toPosition(src, offset, e);
   return {{"line", p.line}, {"character", p.character}};

@@ -29,6 +29,20 @@ Position parsePosition(const json &j);
 uint32_t toOffset(const SourceText &src, Position p, PositionEncoding e);
 Position toPosition(const SourceText &src, uint32_t offset, PositionEncoding e);
 json positionJson(const SourceText &src, uint32_t offset, PositionEncoding e);
+
+// toPosition for offsets that never decrease (a sorted token list): it walks
+// the lines and columns forward instead of searching for each one.
+class PositionCursor {
+public:
+  PositionCursor(const SourceText &src, PositionEncoding e) : src_(src), e_(e) {}
+  Position at(uint32_t offset);
+
+private:
+  const SourceText &src_;
+  PositionEncoding e_;
+  uint32_t line_ = 0, lineBegin_ = 0, nextLine_ = 0; // nextLine_: 0 = unknown
+  uint32_t offset_ = 0, character_ = 0;              // the last answer
+};
 json rangeJson(const SourceText &src, Range r, PositionEncoding e);
 
 // An LSP Diagnostic: range, severity, code with a link to its section of

@@ -1,6 +1,7 @@
 #include "server/lsp/semantic_tokens.h"
 
 #include <algorithm>
+#include <charconv>
 
 #include "server/lsp/jsonrpc.h"
 #include "server/lsp/mentions.h"
@@ -27,10 +28,27 @@ struct Token {
   uint32_t modifiers = 0;
 };
 
-void addMentions(const Snapshot &snap, const ChunkAnalysis &c,
-                 std::vector<Token> &out) {
+bool inside(Range r, uint32_t begin, uint32_t end) {
+  return r.begin >= begin && r.end <= end;
+}
+
+// Tokens are gathered when they overlap the range and kept when they lie
+// inside it once normalized (cut to one line).
+bool overlaps(Range r, uint32_t begin, uint32_t end) {
+  return r.end > begin && r.begin < end;
+}
+
+// The chunk's mentions overlapping [begin, end): they are sorted and
+// disjoint, so a range request reads only its own.
+void addMentions(const Snapshot &snap, const ChunkAnalysis &c, uint32_t begin,
+                 uint32_t end, std::vector<Token> &out) {
   const Program &p = c.parsed.program;
-  for (const Mention &m : chunkMentions(snap, c)) {
+  const std::vector<Mention> &ms = chunkMentions(snap, c);
+  auto first = std::partition_point(ms.begin(), ms.end(), [&](const Mention &m) {
+    return m.range.end <= begin;
+  });
+  for (auto it = first; it != ms.end() && it->range.begin < end; ++it) {
+    const Mention &m = *it;
     uint32_t mods = m.isDef ? kDeclaration : 0;
     switch (m.key.kind) {
     case EntityKey::Value:
@@ -52,10 +70,10 @@ void addMentions(const Snapshot &snap, const ChunkAnalysis &c,
 // A written type is coloured by its head (`tile` of `tile<4xf32>`, `ptr`
 // nested in it): the shape and numbers inside stay with the grammar, and
 // nested types do not overlap.
-void addTypes(std::string_view text, const ChunkAnalysis &c,
-              std::vector<Token> &out) {
+void addTypes(std::string_view text, const ChunkAnalysis &c, uint32_t begin,
+              uint32_t end, std::vector<Token> &out) {
   for (const Occurrence &o : c.parsed.side.occurrences) {
-    if (o.kind != Occurrence::TypeUse)
+    if (o.kind != Occurrence::TypeUse || !overlaps(o.range, begin, end))
       continue;
     std::string_view t =
         text.substr(o.range.begin, o.range.end - o.range.begin);
@@ -65,13 +83,32 @@ void addTypes(std::string_view text, const ChunkAnalysis &c,
   }
 }
 
-// Sorted, not overlapping, each within one line.
-std::vector<Token> normalized(std::string_view text, std::vector<Token> ts) {
-  std::stable_sort(ts.begin(), ts.end(), [](const Token &a, const Token &b) {
-    return a.range.begin < b.range.begin;
-  });
+bool byStart(const Token &a, const Token &b) {
+  return a.range.begin < b.range.begin;
+}
+
+// Sorted by start (stable: op names before mentions before types at one
+// start), not overlapping, each within one line. Each list is sorted on its
+// own, then the three are merged as they are read.
+std::vector<Token> normalized(std::string_view text, std::vector<Token> names,
+                              const std::vector<Token> &mentions,
+                              std::vector<Token> types) {
+  for (std::vector<Token> *ts : {&names, &types})
+    if (!std::is_sorted(ts->begin(), ts->end(), byStart))
+      std::stable_sort(ts->begin(), ts->end(), byStart);
+  const std::vector<Token> *lists[] = {&names, &mentions, &types};
+  size_t next[] = {0, 0, 0};
   std::vector<Token> kept;
-  for (Token t : ts) {
+  kept.reserve(names.size() + mentions.size() + types.size());
+  for (;;) {
+    int pick = -1; // the earliest start; on a tie the earlier list
+    for (int l = 0; l < 3; ++l)
+      if (next[l] < lists[l]->size() &&
+          (pick < 0 || byStart((*lists[l])[next[l]], (*lists[pick])[next[pick]])))
+        pick = l;
+    if (pick < 0)
+      break;
+    Token t = (*lists[pick])[next[pick]++];
     if (!kept.empty() && t.range.begin < kept.back().range.end)
       continue;
     size_t nl = text.substr(t.range.begin, t.range.end - t.range.begin)
@@ -84,40 +121,140 @@ std::vector<Token> normalized(std::string_view text, std::vector<Token> ts) {
   return kept;
 }
 
-// The tokens of the chunks that overlap [begin, end), those inside it,
-// encoded as LSP's relative integers.
-json tokensIn(const FeatureContext &cx, uint32_t begin, uint32_t end) {
-  std::string_view text = cx.snap.source->text();
-  std::vector<Token> tokens;
-  for (const ChunkAnalysis &c : cx.snap.analysis.chunks) {
-    if (c.chunk.end < begin || c.chunk.begin > end)
-      continue;
-    for (const Operation &op : c.parsed.program.ops)
-      if (op.nameRange.end > op.nameRange.begin)
-        tokens.push_back({op.nameRange, Keyword, 0});
-    addMentions(cx.snap, c, tokens);
-    addTypes(text, c, tokens);
+void appendNumber(std::string &out, uint32_t v) {
+  char buf[16];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, end);
+}
+
+void appendArray(std::string &out, const std::vector<uint32_t> &data) {
+  out += '[';
+  for (size_t i = 0; i < data.size(); ++i) {
+    if (i)
+      out += ',';
+    appendNumber(out, data[i]);
   }
-  // Each token: line delta, start delta (from the previous token's start on
-  // the same line), length, type, modifiers; columns in the encoding.
-  std::vector<uint32_t> data;
-  data.reserve(tokens.size() * 5);
-  Position prev;
-  for (const Token &t : normalized(text, std::move(tokens))) {
-    if (t.range.begin < begin || t.range.end > end)
-      continue;
-    Position b = toPosition(*cx.snap.source, t.range.begin, cx.encoding);
-    Position e = toPosition(*cx.snap.source, t.range.end, cx.encoding);
-    uint32_t line = b.line - prev.line;
-    data.insert(data.end(),
-                {line, line == 0 ? b.character - prev.character : b.character,
-                 e.character - b.character, t.type, t.modifiers});
-    prev = b;
+  out += ']';
+}
+
+RawJson tokensJson(const SemanticTokens &t) {
+  std::string out;
+  out.reserve(t.data.size() * 4 + 32);
+  out += '{';
+  if (!t.resultId.empty())
+    out += "\"resultId\":" + json(t.resultId).dump() + ',';
+  out += "\"data\":";
+  appendArray(out, t.data);
+  out += '}';
+  return {std::move(out)};
+}
+
+RawJson deltaJson(const std::string &resultId,
+                  const std::optional<SemanticTokensEdit> &edit) {
+  std::string out = "{\"resultId\":" + json(resultId).dump() + ",\"edits\":[";
+  if (edit) {
+    out.reserve(out.size() + edit->data.size() * 4 + 64);
+    out += "{\"start\":";
+    appendNumber(out, edit->start);
+    out += ",\"deleteCount\":";
+    appendNumber(out, edit->deleteCount);
+    out += ",\"data\":";
+    appendArray(out, edit->data);
+    out += '}';
   }
-  return {{"data", std::move(data)}};
+  out += "]}";
+  return {std::move(out)};
+}
+
+// The full tokens, named by the version's analysis.
+SemanticTokens fullTokens(const FeatureContext &cx) {
+  SemanticTokens t = semanticTokens(cx.snap, cx.encoding, 0, cx.snap.source->size());
+  t.resultId = std::to_string(cx.snap.analysisId);
+  return t;
+}
+
+// The last result sent is the base of the next delta.
+void remember(const FeatureContext &cx, SemanticTokens t) {
+  if (cx.tokenHistory)
+    cx.tokenHistory->remember(cx.snap.uri, std::move(t));
 }
 
 } // namespace
+
+SemanticTokens semanticTokens(const Snapshot &snap, PositionEncoding e,
+                              uint32_t begin, uint32_t end) {
+  std::string_view text = snap.source->text();
+  std::vector<Token> names, mentions, types;
+  for (const ChunkAnalysis &c : snap.analysis.chunks) {
+    if (c.chunk.end < begin || c.chunk.begin > end)
+      continue;
+    for (const Operation &op : c.parsed.program.ops)
+      if (op.nameRange.end > op.nameRange.begin &&
+          overlaps(op.nameRange, begin, end))
+        names.push_back({op.nameRange, Keyword, 0});
+    addMentions(snap, c, begin, end, mentions);
+    addTypes(text, c, begin, end, types);
+  }
+  SemanticTokens out;
+  std::vector<Token> tokens = normalized(text, std::move(names), mentions,
+                                         std::move(types));
+  mentions = {};
+  out.data.reserve(tokens.size() * 5);
+  PositionCursor at(*snap.source, e);
+  Position prev;
+  for (const Token &t : tokens) {
+    if (!inside(t.range, begin, end))
+      continue;
+    Position b = at.at(t.range.begin);
+    Position en = at.at(t.range.end);
+    uint32_t line = b.line - prev.line;
+    out.data.insert(out.data.end(),
+                    {line, line == 0 ? b.character - prev.character : b.character,
+                     en.character - b.character, t.type, t.modifiers});
+    prev = b;
+  }
+  return out;
+}
+
+std::optional<SemanticTokensEdit> tokensEdit(const std::vector<uint32_t> &before,
+                                             const std::vector<uint32_t> &after) {
+  size_t prefix = 0, n = std::min(before.size(), after.size());
+  while (prefix < n && before[prefix] == after[prefix])
+    ++prefix;
+  if (prefix == before.size() && prefix == after.size())
+    return std::nullopt;
+  size_t suffix = 0;
+  while (suffix < n - prefix &&
+         before[before.size() - 1 - suffix] == after[after.size() - 1 - suffix])
+    ++suffix;
+  SemanticTokensEdit edit;
+  edit.start = static_cast<uint32_t>(prefix);
+  edit.deleteCount = static_cast<uint32_t>(before.size() - prefix - suffix);
+  edit.data.assign(after.begin() + static_cast<std::ptrdiff_t>(prefix),
+                   after.end() - static_cast<std::ptrdiff_t>(suffix));
+  return edit;
+}
+
+void SemanticTokensHistory::remember(const std::string &uri, SemanticTokens t) {
+  auto kept = std::make_shared<const SemanticTokens>(std::move(t));
+  std::lock_guard<std::mutex> lock(mu_);
+  last_[uri] = std::move(kept);
+}
+
+std::shared_ptr<const SemanticTokens>
+SemanticTokensHistory::find(const std::string &uri,
+                            const std::string &resultId) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = last_.find(uri);
+  if (it == last_.end() || it->second->resultId != resultId)
+    return nullptr;
+  return it->second;
+}
+
+void SemanticTokensHistory::forget(const std::string &uri) {
+  std::lock_guard<std::mutex> lock(mu_);
+  last_.erase(uri);
+}
 
 json semanticTokensLegend() {
   return {{"tokenTypes",
@@ -125,16 +262,33 @@ json semanticTokensLegend() {
           {"tokenModifiers", {"declaration"}}};
 }
 
-json semanticTokensFull(const FeatureContext &cx, const json &) {
-  return tokensIn(cx, 0, cx.snap.source->size());
+FeatureResult semanticTokensFull(const FeatureContext &cx, const json &) {
+  SemanticTokens now = fullTokens(cx);
+  RawJson out = tokensJson(now);
+  remember(cx, std::move(now));
+  return out;
 }
 
-json semanticTokensRange(const FeatureContext &cx, const json &params) {
+// A client that kept the last result gets the one edit from it to this
+// version; one that names another result gets the full tokens (LSP allows
+// either answer).
+FeatureResult semanticTokensDelta(const FeatureContext &cx, const json &params) {
+  std::string previous = stringMember(params, "previousResultId");
+  std::shared_ptr<const SemanticTokens> before =
+      cx.tokenHistory ? cx.tokenHistory->find(cx.snap.uri, previous) : nullptr;
+  SemanticTokens now = fullTokens(cx);
+  RawJson out = before ? deltaJson(now.resultId, tokensEdit(before->data, now.data)) : tokensJson(now);
+  before.reset();
+  remember(cx, std::move(now));
+  return out;
+}
+
+FeatureResult semanticTokensRange(const FeatureContext &cx, const json &params) {
   const json &range = member(params, "range");
   uint32_t begin = cx.offsetOf(member(range, "start")), end = cx.offsetOf(member(range, "end"));
   if (end < begin)
     throw RpcError(error_code::InvalidParams, "the range ends before it starts");
-  return tokensIn(cx, begin, end);
+  return tokensJson(semanticTokens(cx.snap, cx.encoding, begin, end));
 }
 
 } // namespace tilesight::lsp

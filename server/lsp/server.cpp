@@ -17,6 +17,7 @@
 #include "server/lsp/navigation.h"
 #include "server/lsp/pull_diagnostics.h"
 #include "server/lsp/rename.h"
+#include "server/lsp/mentions.h"
 #include "server/lsp/semantic_tokens.h"
 #include "server/lsp/signature_help.h"
 #include "server/lsp/symbols.h"
@@ -28,6 +29,12 @@
 namespace tilesight::lsp {
 
 namespace {
+
+// A feature that answers with a json tree, as a FeatureFn.
+template <json (*F)(const FeatureContext &, const json &)>
+FeatureResult asResult(const FeatureContext &cx, const json &params) {
+  return F(cx, params);
+}
 
 std::string describe(const Incoming &m) {
   return m.method + (m.kind == Incoming::Request ? "(" + m.id.dump() + ")"
@@ -123,21 +130,22 @@ LspServer::LspServer(MessageWriter &out, Logger &log)
   requests_ = {{"initialize", &LspServer::initialize},
                {"shutdown", &LspServer::shutdown},
                {"workspace/symbol", &LspServer::workspaceSymbol}};
-  features_ = {{"textDocument/hover", &lsp::hover},
-               {"textDocument/definition", &definition},
-               {"textDocument/references", &references},
-               {"textDocument/documentHighlight", &documentHighlight},
-               {"textDocument/documentSymbol", &documentSymbols},
-               {"textDocument/foldingRange", &foldingRanges},
+  features_ = {{"textDocument/hover", &asResult<&lsp::hover>},
+               {"textDocument/definition", &asResult<&definition>},
+               {"textDocument/references", &asResult<&references>},
+               {"textDocument/documentHighlight", &asResult<&documentHighlight>},
+               {"textDocument/documentSymbol", &asResult<&documentSymbols>},
+               {"textDocument/foldingRange", &asResult<&foldingRanges>},
                {"textDocument/semanticTokens/full", &semanticTokensFull},
+               {"textDocument/semanticTokens/full/delta", &semanticTokensDelta},
                {"textDocument/semanticTokens/range", &semanticTokensRange},
-               {"textDocument/inlayHint", &inlayHints},
-               {"textDocument/completion", &completion},
-               {"textDocument/codeAction", &codeActions},
-               {"textDocument/prepareRename", &prepareRename},
-               {"textDocument/rename", &rename},
-               {"textDocument/diagnostic", &pullDiagnostics},
-               {"textDocument/signatureHelp", &signatureHelp}};
+               {"textDocument/inlayHint", &asResult<&inlayHints>},
+               {"textDocument/completion", &asResult<&completion>},
+               {"textDocument/codeAction", &asResult<&codeActions>},
+               {"textDocument/prepareRename", &asResult<&prepareRename>},
+               {"textDocument/rename", &asResult<&rename>},
+               {"textDocument/diagnostic", &asResult<&pullDiagnostics>},
+               {"textDocument/signatureHelp", &asResult<&signatureHelp>}};
   notifications_ = {{"initialized", &LspServer::initialized},
                     {"exit", &LspServer::exit},
                     {"$/cancelRequest", &LspServer::cancelRequest},
@@ -301,7 +309,9 @@ void LspServer::initialize(const json &params, Reply &reply) {
       {"documentSymbolProvider", true},
       {"foldingRangeProvider", true},
       {"semanticTokensProvider",
-       {{"legend", semanticTokensLegend()}, {"full", true}, {"range", true}}},
+       {{"legend", semanticTokensLegend()},
+        {"full", {{"delta", true}}},
+        {"range", true}}},
       {"inlayHintProvider", true},
       {"completionProvider",
        {{"triggerCharacters", completionTriggerCharacters()}}},
@@ -478,12 +488,16 @@ void LspServer::analyzeAndPublish(const std::string &uri, int64_t version,
         if (!error.is_null())
           log_.error("workspace/diagnostic/refresh failed: " + error.dump());
       });
-    return;
+  } else {
+    conn_.notify("textDocument/publishDiagnostics",
+                 {{"uri", uri},
+                  {"version", version},
+                  {"diagnostics", std::move(diagnostics)}});
   }
-  conn_.notify("textDocument/publishDiagnostics",
-               {{"uri", uri},
-                {"version", version},
-                {"diagnostics", std::move(diagnostics)}});
+  // Navigation, rename and semantic tokens all read the mention index: it is
+  // built now, while the user reads the diagnostics, unless typing goes on.
+  if (!scheduler_.updateQueued(uri))
+    buildMentionIndex(*snap);
 }
 
 void LspServer::didOpen(const json &params) {
@@ -534,6 +548,7 @@ void LspServer::didClose(const json &params) {
   scheduler_.update(uri, std::chrono::microseconds(0), [this, uri] {
     snapshots_.erase(uri);
     aliasCaches_.erase(uri);
+    tokenHistory_.forget(uri);
     if (!client_.pullsDiagnostics) // a pulling client drops a closed document's own
       conn_.notify("textDocument/publishDiagnostics",
                    {{"uri", uri}, {"diagnostics", json::array()}});
@@ -583,9 +598,13 @@ void LspServer::answerDocumentRequest(FeatureFn feature, const Incoming &m,
     return reply.result(nullptr);
   }
   std::shared_ptr<const Settings> settings = this->settings();
-  FeatureContext cx{*snap->second, encoding_, *settings, client_};
+  FeatureContext cx{*snap->second, encoding_, *settings, client_, &tokenHistory_};
   try {
-    reply.result(feature(cx, m.params));
+    FeatureResult result = feature(cx, m.params);
+    if (auto *raw = std::get_if<RawJson>(&result))
+      reply.rawResult(std::move(raw->text));
+    else
+      reply.result(std::move(std::get<json>(result)));
   } catch (const RpcError &e) {
     reply.error(e.code, e.what());
   } catch (const json::exception &e) {

@@ -19,6 +19,7 @@
 #include "server/lsp/logger.h"
 #include "server/lsp/protocol.h"
 #include "server/lsp/scheduler.h"
+#include "server/lsp/semantic_tokens.h"
 #include "server/lsp/settings.h"
 #include "server/lsp/transport.h"
 
@@ -111,6 +112,8 @@ private:
   // worker's, like the snapshots): an edit elsewhere does not redo them.
   std::map<std::string, std::unique_ptr<LayoutAliasCache>> aliasCaches_;
   LayoutAliasCache *aliasCacheOf(const std::string &uri);
+  // The last semantic tokens sent per document (the base of a delta).
+  SemanticTokensHistory tokenHistory_;
 
   Scheduler scheduler_; // last: its worker uses the members above
 };

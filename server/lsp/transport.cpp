@@ -169,12 +169,27 @@ std::string frame(std::string_view body) {
   return out;
 }
 
-bool MessageWriter::write(std::string_view body) {
-  std::string framed = frame(body);
+bool MessageWriter::write(std::string_view body) { return write({body}); }
+
+bool MessageWriter::write(std::initializer_list<std::string_view> body) {
+  size_t size = 0;
+  for (std::string_view part : body)
+    size += part.size();
+  std::string framed = "Content-Length: " + std::to_string(size) + "\r\n\r\n";
+  // A small message goes out in one write; a large one (semantic tokens of
+  // a big file) is not copied.
+  constexpr size_t kJoinBelow = 64 * 1024;
+  if (size < kJoinBelow)
+    for (std::string_view part : body)
+      framed.append(part);
   std::lock_guard<std::mutex> lock(mu_);
   if (broken_)
     return false;
   broken_ = !out_.write(framed);
+  if (size >= kJoinBelow)
+    for (std::string_view part : body)
+      if (!broken_ && !part.empty())
+        broken_ = !out_.write(part);
   return !broken_;
 }
 

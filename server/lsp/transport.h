@@ -3,6 +3,7 @@
 // any byte stream (stdio, a socket, or a string in tests and fuzzing).
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -50,6 +51,8 @@ class MessageWriter {
 public:
   explicit MessageWriter(ByteStream &out) : out_(out) {}
   bool write(std::string_view body); // false once the peer is gone
+  // A body given in parts; large ones are written without being joined.
+  bool write(std::initializer_list<std::string_view> body);
 
 private:
   std::mutex mu_;

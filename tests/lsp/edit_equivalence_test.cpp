@@ -87,6 +87,8 @@ TEST(EditEquivalence, RandomEditsAnswerAsAFreshOpenOfTheFinalText) {
     std::string text = asciiKernel();
     ASSERT_GT(text.size(), 1000u);
     Session edited(text);
+    json doc = {{"textDocument", {{"uri", kUri}}}};
+    json tokensBefore = edited.ask("textDocument/semanticTokens/full", doc);
     for (int version = 2; version <= 30; ++version) {
       json changes = json::array();
       for (int k = 0; k < 1 + static_cast<int>(rng() % 3); ++k) {  // applied in order, as LSP says
@@ -102,8 +104,23 @@ TEST(EditEquivalence, RandomEditsAnswerAsAFreshOpenOfTheFinalText) {
     Session fresh(text);
     SCOPED_TRACE("seed " + std::to_string(seed));
     EXPECT_EQ(edited.diagnostics(), fresh.diagnostics());
-    json doc = {{"textDocument", {{"uri", kUri}}}};
-    for (const char *whole : {"textDocument/semanticTokens/full", "textDocument/documentSymbol", "textDocument/foldingRange"})
+    // Semantic tokens: the same data (the resultIds name the analyses), and
+    // the delta from the first version's tokens rebuilds it.
+    json tokensAfter = fresh.ask("textDocument/semanticTokens/full", doc)["data"];
+    json since = doc;
+    since["previousResultId"] = tokensBefore["resultId"];
+    json delta = edited.ask("textDocument/semanticTokens/full/delta", since);
+    ASSERT_TRUE(delta.contains("edits")) << delta.dump();
+    std::vector<uint32_t> rebuilt = tokensBefore["data"];
+    for (const json &e : delta["edits"]) {
+      auto at = rebuilt.begin() + e["start"].get<std::ptrdiff_t>();
+      at = rebuilt.erase(at, at + e["deleteCount"].get<std::ptrdiff_t>());
+      std::vector<uint32_t> data = e["data"];
+      rebuilt.insert(at, data.begin(), data.end());
+    }
+    EXPECT_EQ(json(rebuilt), tokensAfter);
+    EXPECT_EQ(edited.ask("textDocument/semanticTokens/full", doc)["data"], tokensAfter);
+    for (const char *whole : {"textDocument/documentSymbol", "textDocument/foldingRange"})
       EXPECT_EQ(edited.ask(whole, doc), fresh.ask(whole, doc)) << whole;
     // Pulled diagnostics: the same items (the resultIds are the two versions).
     EXPECT_EQ(edited.ask("textDocument/diagnostic", doc)["items"], fresh.ask("textDocument/diagnostic", doc)["items"]);

@@ -2,6 +2,11 @@
 // (semantic_tokens.test) runs with UTF-16 only.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
 #include "server/lsp/semantic_tokens.h"
 
 namespace tilesight::lsp {
@@ -10,10 +15,7 @@ namespace {
 json tokens(const std::string &text, PositionEncoding e) {
   auto snap = analyzeDocument("file:///t.tile", 1,
                               std::make_shared<const SourceText>(text));
-  Settings settings;
-  ClientFeatures client;
-  FeatureContext cx{*snap, e, settings, client};
-  return semanticTokensFull(cx, json::object())["data"];
+  return semanticTokens(*snap, e, 0, snap->source->size()).data;
 }
 
 const char *kUnicode = R"(cuda_tile.module @m {
@@ -55,6 +57,104 @@ TEST(SemanticTokens, TypeHeadsResultGroupsAndLabels) {
                   1, 2, 13, 0, 0,                                  // line 2
                   2, 4, 9,  0, 0,                                  // line 4
                   2, 2, 6,  0, 0, 0, 7,  4,  2, 0, 0, 7,  4, 4, 0}));
+}
+
+// A token in absolute coordinates, with its byte offsets.
+struct Absolute {
+  uint32_t begin, end, type, mods;
+  bool operator==(const Absolute &) const = default;
+};
+
+std::vector<Absolute> absolute(const SourceText &src, const std::vector<uint32_t> &d) {
+  std::vector<Absolute> out;
+  Position at;
+  for (size_t i = 0; i + 4 < d.size(); i += 5) {
+    at.character = d[i] == 0 ? at.character + d[i + 1] : d[i + 1];
+    at.line += d[i];
+    uint32_t b = toOffset(src, at, PositionEncoding::Utf16);
+    uint32_t e = toOffset(src, {at.line, at.character + d[i + 2]}, PositionEncoding::Utf16);
+    out.push_back({b, e, d[i + 3], d[i + 4]});
+  }
+  return out;
+}
+
+std::string readFile(const std::filesystem::path &p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A range request answers exactly the full result's tokens that lie inside
+// the range, on every real kernel and random ranges (the range path reads
+// only the mentions there and filters before sorting).
+TEST(SemanticTokens, RangeIsTheFullResultInsideIt) {
+  std::mt19937 rng(7);
+  size_t files = 0;
+  for (const auto &entry : std::filesystem::directory_iterator(
+           std::string(TILESIGHT_LSP_TESTS_DIR) + "/../corpus/real")) {
+    if (entry.path().extension() != ".tile")
+      continue;
+    ++files;
+    auto snap = analyzeDocument("file:///t.tile", 1,
+                                std::make_shared<const SourceText>(readFile(entry.path())));
+    const SourceText &src = *snap->source;
+    std::vector<Absolute> full =
+        absolute(src, semanticTokens(*snap, PositionEncoding::Utf16, 0, src.size()).data);
+    ASSERT_FALSE(full.empty()) << entry.path();
+    for (int k = 0; k < 20; ++k) {
+      uint32_t b = rng() % (src.size() + 1), e = rng() % (src.size() + 1);
+      if (e < b)
+        std::swap(b, e);
+      std::vector<Absolute> expected;
+      for (const Absolute &t : full)
+        if (t.begin >= b && t.end <= e)
+          expected.push_back(t);
+      EXPECT_EQ(absolute(src, semanticTokens(*snap, PositionEncoding::Utf16, b, e).data), expected)
+          << entry.path() << " [" << b << ", " << e << ")";
+    }
+  }
+  EXPECT_GT(files, 20u);
+}
+
+TEST(SemanticTokens, EditBetweenTwoResults) {
+  using V = std::vector<uint32_t>;
+  EXPECT_FALSE(tokensEdit(V{1, 2, 3}, V{1, 2, 3}));
+  std::optional<SemanticTokensEdit> e = tokensEdit(V{1, 2, 3, 4, 5}, V{1, 2, 9, 9, 4, 5});
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->start, 2u);
+  EXPECT_EQ(e->deleteCount, 1u);
+  EXPECT_EQ(e->data, (V{9, 9}));
+  // A removal at the end; the suffix never overlaps the prefix.
+  e = tokensEdit(V{1, 1, 1, 1}, V{1, 1});
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->start, 2u);
+  EXPECT_EQ(e->deleteCount, 2u);
+  EXPECT_TRUE(e->data.empty());
+  e = tokensEdit(V{}, V{4, 5});
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->start, 0u);
+  EXPECT_EQ(e->deleteCount, 0u);
+  EXPECT_EQ(e->data, (V{4, 5}));
+}
+
+// The forward cursor answers as toPosition at every offset, in order and
+// after a jump back, in both encodings.
+TEST(SemanticTokens, PositionCursorMatchesToPosition) {
+  SourceText src(std::string(kUnicode) + "\r\nx\rlast😀 line");
+  for (PositionEncoding e : {PositionEncoding::Utf8, PositionEncoding::Utf16}) {
+    PositionCursor cursor(src, e);
+    for (uint32_t o = 0; o <= src.size(); ++o) {
+      Position want = toPosition(src, o, e), got = cursor.at(o);
+      EXPECT_EQ(got.line, want.line) << o;
+      EXPECT_EQ(got.character, want.character) << o;
+    }
+    for (uint32_t o : {5u, 40u, 3u, src.size(), 0u}) {
+      Position want = toPosition(src, o, e), got = cursor.at(o);
+      EXPECT_EQ(got.line, want.line) << o;
+      EXPECT_EQ(got.character, want.character) << o;
+    }
+  }
 }
 
 } // namespace
