@@ -246,7 +246,8 @@ std::vector<Item> attributeItems(const OpInfo &op) {
       for (Item &it : keywordItems(set.words, set.what, kKeyword))
         items.push_back(std::move(it));
     }
-    if (op.name.starts_with("atomic")) {
+    if (op.kind == OpKind::AtomicRmwTko || op.kind == OpKind::AtomicCasTko ||
+        op.kind == OpKind::AtomicRedViewTko) {
       const KeywordSet &set = *keywordSet("atomic");
       for (Item &it : keywordItems(set.words, set.what, kKeyword))
         items.push_back(std::move(it));

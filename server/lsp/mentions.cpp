@@ -28,7 +28,9 @@ Range nameOnly(std::string_view text, Range r) {
 }
 
 bool isSymbolTable(const Operation &op) {
-  return op.name == "cuda_tile.module" || op.name == "builtin.module";
+  // builtin.module is not in the op table: it has no kind.
+  return (op.info && op.info->kind == OpKind::Module) ||
+         (!op.info && op.name == "builtin.module");
 }
 
 // The symbol table in which `op` defines or looks up symbols (kNoId: the
@@ -105,21 +107,22 @@ private:
         return;
       Range r = o.isDef ? nameOnly(text_, o.range) : o.range;
       out_.push_back({r,
-                      o.isDef,
                       {EntityKey::Value, p.value(o.value).range.begin, {}},
-                      o.value});
+                      o.value,
+                      o.isDef});
       return;
     }
     case Occurrence::Symbol:
       out_.push_back({o.range,
-                      o.isDef,
-                      {EntityKey::Symbol, symbolTableOf(p, o.op), name}});
+                      {EntityKey::Symbol, symbolTableOf(p, o.op), name},
+                      kNoId,
+                      o.isDef});
       return;
     case Occurrence::Alias:
-      out_.push_back({o.range, o.isDef, aliasKey(name, o.range.begin)});
+      out_.push_back({o.range, aliasKey(name, o.range.begin), kNoId, o.isDef});
       return;
     case Occurrence::BlockLabel:
-      out_.push_back({o.range, o.isDef, {EntityKey::Label, o.op, name}});
+      out_.push_back({o.range, {EntityKey::Label, o.op, name}, kNoId, o.isDef});
       labels_.push_back(&o);
       return;
     case Occurrence::TypeUse:
@@ -147,7 +150,7 @@ private:
       if (!body)
         continue;
       for (Range w : prefixedWords(text_, *body, '#'))
-        out_.push_back({w, false, aliasKey(textOf(text_, w), w.begin)});
+        out_.push_back({w, aliasKey(textOf(text_, w), w.begin), kNoId, false});
     }
   }
 
@@ -172,20 +175,40 @@ private:
             def = l;
         }
         if (def && def->op == owner && def->range.begin != w.begin)
-          out_.push_back({w, false, {EntityKey::Label, owner, name}});
+          out_.push_back({w, {EntityKey::Label, owner, name}, kNoId, false});
       }
     }
   }
 
   // Sorted by position; a mention overlapping an earlier one (the shared
   // definition of a `%x:2` group) is dropped.
+  // Done in place: a big file has millions of mentions.
   std::vector<Mention> sortedDisjoint() {
-    std::vector<Mention> kept;
-    kept.reserve(out_.size());
-    for (uint32_t i : stableOrder())
-      if (kept.empty() || kept.back().range.end <= out_[i].range.begin)
-        kept.push_back(out_[i]);
-    return kept;
+    permute(stableOrder());
+    size_t kept = 0;
+    for (size_t i = 0; i < out_.size(); ++i)
+      if (kept == 0 || out_[kept - 1].range.end <= out_[i].range.begin)
+        out_[kept++] = out_[i];
+    out_.resize(kept);
+    return std::move(out_);
+  }
+
+  // out_[k] becomes the old out_[order[k]], cycle by cycle.
+  void permute(std::vector<uint32_t> order) {
+    for (uint32_t start = 0; start < order.size(); ++start) {
+      if (order[start] == start)
+        continue;
+      Mention first = out_[start];
+      uint32_t k = start;
+      while (order[k] != start) {
+        uint32_t from = order[k];
+        out_[k] = out_[from];
+        order[k] = k; // placed
+        k = from;
+      }
+      out_[k] = first;
+      order[k] = k;
+    }
   }
 
   // The indices of out_ in stable order of position. The side table is

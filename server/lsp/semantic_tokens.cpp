@@ -87,19 +87,21 @@ bool byStart(const Token &a, const Token &b) {
   return a.range.begin < b.range.begin;
 }
 
-// Sorted by start (stable: op names before mentions before types at one
-// start), not overlapping, each within one line. Each list is sorted on its
-// own, then the three are merged as they are read.
-std::vector<Token> normalized(std::string_view text, std::vector<Token> names,
-                              const std::vector<Token> &mentions,
-                              std::vector<Token> types) {
+// Calls emit(token) in order of start (stable: op names before mentions
+// before types at one start), without overlaps, each cut to its first line.
+// Each list is sorted on its own, then the three are merged as they are
+// read (no merged copy: a big file has millions of tokens).
+template <class Emit>
+void mergeTokens(std::string_view text, std::vector<Token> &names,
+                 const std::vector<Token> &mentions, std::vector<Token> &types,
+                 Emit emit) {
   for (std::vector<Token> *ts : {&names, &types})
     if (!std::is_sorted(ts->begin(), ts->end(), byStart))
       std::stable_sort(ts->begin(), ts->end(), byStart);
   const std::vector<Token> *lists[] = {&names, &mentions, &types};
   size_t next[] = {0, 0, 0};
-  std::vector<Token> kept;
-  kept.reserve(names.size() + mentions.size() + types.size());
+  uint32_t keptEnd = 0;
+  bool any = false;
   for (;;) {
     int pick = -1; // the earliest start; on a tie the earlier list
     for (int l = 0; l < 3; ++l)
@@ -107,18 +109,20 @@ std::vector<Token> normalized(std::string_view text, std::vector<Token> names,
           (pick < 0 || byStart((*lists[l])[next[l]], (*lists[pick])[next[pick]])))
         pick = l;
     if (pick < 0)
-      break;
+      return;
     Token t = (*lists[pick])[next[pick]++];
-    if (!kept.empty() && t.range.begin < kept.back().range.end)
+    if (any && t.range.begin < keptEnd)
       continue;
     size_t nl = text.substr(t.range.begin, t.range.end - t.range.begin)
                     .find_first_of("\r\n");
     if (nl != std::string_view::npos)
       t.range.end = t.range.begin + static_cast<uint32_t>(nl);
-    if (t.range.end > t.range.begin)
-      kept.push_back(t);
+    if (t.range.end > t.range.begin) {
+      any = true;
+      keptEnd = t.range.end;
+      emit(t);
+    }
   }
-  return kept;
 }
 
 void appendNumber(std::string &out, uint32_t v) {
@@ -196,15 +200,12 @@ SemanticTokens semanticTokens(const Snapshot &snap, PositionEncoding e,
     addTypes(text, c, begin, end, types);
   }
   SemanticTokens out;
-  std::vector<Token> tokens = normalized(text, std::move(names), mentions,
-                                         std::move(types));
-  mentions = {};
-  out.data.reserve(tokens.size() * 5);
+  out.data.reserve((names.size() + mentions.size() + types.size()) * 5);
   PositionCursor at(*snap.source, e);
   Position prev;
-  for (const Token &t : tokens) {
+  mergeTokens(text, names, mentions, types, [&](const Token &t) {
     if (!inside(t.range, begin, end))
-      continue;
+      return;
     Position b = at.at(t.range.begin);
     Position en = at.at(t.range.end);
     uint32_t line = b.line - prev.line;
@@ -212,7 +213,7 @@ SemanticTokens semanticTokens(const Snapshot &snap, PositionEncoding e,
                     {line, line == 0 ? b.character - prev.character : b.character,
                      en.character - b.character, t.type, t.modifiers});
     prev = b;
-  }
+  });
   return out;
 }
 
@@ -263,6 +264,8 @@ json semanticTokensLegend() {
 }
 
 FeatureResult semanticTokensFull(const FeatureContext &cx, const json &) {
+  if (cx.tokenHistory) // not a delta's base any more: free it first
+    cx.tokenHistory->forget(cx.snap.uri);
   SemanticTokens now = fullTokens(cx);
   RawJson out = tokensJson(now);
   remember(cx, std::move(now));

@@ -50,6 +50,10 @@ bool MessageReader::fill() {
   if (pos_ > 4096 && pos_ * 2 > buf_.size()) {
     buf_.erase(0, pos_);
     pos_ = 0;
+    // After a large message (a big file opened) the buffer would keep its
+    // size for the whole session.
+    if (buf_.capacity() > (1u << 20) && buf_.size() * 4 < buf_.capacity())
+      buf_.shrink_to_fit();
   }
   char tmp[65536];
   size_t n = in_.read(tmp, sizeof tmp);
