@@ -107,14 +107,14 @@ private:
         return;
       Range r = o.isDef ? nameOnly(text_, o.range) : o.range;
       out_.push_back({r,
-                      {EntityKey::Value, p.value(o.value).range.begin, {}},
+                      {EntityKey::Value, p.value(o.value).range.begin},
                       o.value,
                       o.isDef});
       return;
     }
     case Occurrence::Symbol:
       out_.push_back({o.range,
-                      {EntityKey::Symbol, symbolTableOf(p, o.op), name},
+                      {EntityKey::Symbol, symbolTableOf(p, o.op)},
                       kNoId,
                       o.isDef});
       return;
@@ -122,7 +122,7 @@ private:
       out_.push_back({o.range, aliasKey(name, o.range.begin), kNoId, o.isDef});
       return;
     case Occurrence::BlockLabel:
-      out_.push_back({o.range, {EntityKey::Label, o.op, name}, kNoId, o.isDef});
+      out_.push_back({o.range, {EntityKey::Label, o.op}, kNoId, o.isDef});
       labels_.push_back(&o);
       return;
     case Occurrence::TypeUse:
@@ -132,7 +132,7 @@ private:
 
   // Aliases may be redefined: a use names the newest definition before it.
   EntityKey aliasKey(std::string_view name, uint32_t at) const {
-    EntityKey key{EntityKey::Alias, kNoId, name};
+    EntityKey key{EntityKey::Alias, kNoId};
     auto defs = aliasDefs_.find(name);
     if (defs == aliasDefs_.end())
       return key;
@@ -175,7 +175,7 @@ private:
             def = l;
         }
         if (def && def->op == owner && def->range.begin != w.begin)
-          out_.push_back({w, {EntityKey::Label, owner, name}, kNoId, false});
+          out_.push_back({w, {EntityKey::Label, owner}, kNoId, false});
       }
     }
   }
@@ -252,7 +252,10 @@ const ChunkAnalysis *chunkAt(const Snapshot &snap, uint32_t offset) {
 
 namespace {
 
-std::tuple<uint8_t, uint32_t, std::string_view> entityOf(const EntityKey &k) { return {k.kind, k.id, k.name}; }
+// Named entities are keyed by their text too.
+std::tuple<uint8_t, uint32_t, std::string_view> entityOf(std::string_view text, const Mention &m) {
+  return {m.key.kind, m.key.id, textOf(text, m.range)};
+}
 
 // Groups the value mentions by entity with a counting sort: one slot per
 // value, no node per entity.
@@ -274,16 +277,38 @@ void groupValues(const Program &p, MentionIndex::Chunk &c) {
       c.valueMentions[next[c.groupOf[c.mentions[i].value]]++] = i;
 }
 
+void sortByStart(std::vector<Range> &rs) {
+  auto byStart = [](Range a, Range b) { return a.begin < b.begin; };
+  if (!std::is_sorted(rs.begin(), rs.end(), byStart))
+    std::stable_sort(rs.begin(), rs.end(), byStart);
+}
+
+void addTokenHeads(std::string_view text, const ParseResult &parsed, MentionIndex::Chunk &c) {
+  for (const Operation &op : parsed.program.ops)
+    if (op.nameRange.end > op.nameRange.begin)
+      c.opNames.push_back(op.nameRange);
+  for (const Occurrence &o : parsed.side.occurrences) {
+    if (o.kind != Occurrence::TypeUse)
+      continue;
+    auto head = static_cast<uint32_t>(std::min<size_t>(textOf(text, o.range).find('<'), o.range.end - o.range.begin));
+    if (head > 0)
+      c.typeHeads.push_back({o.range.begin, o.range.begin + head});
+  }
+  sortByStart(c.opNames);
+  sortByStart(c.typeHeads);
+}
+
 const MentionIndex &indexOf(const Snapshot &snap) {
   std::call_once(snap.mentionsBuilt, [&] {
     auto index = std::make_shared<MentionIndex>();
     index->chunks.reserve(snap.analysis.chunks.size());
     for (const ChunkAnalysis &c : snap.analysis.chunks) {
-      MentionIndex::Chunk chunk{MentionBuilder(snap, c).build(), {}, {}, {}, {}};
+      MentionIndex::Chunk chunk{MentionBuilder(snap, c).build(), {}, {}, {}, {}, {}, {}};
       groupValues(c.parsed.program, chunk);
+      addTokenHeads(snap.source->text(), c.parsed, chunk);
       for (uint32_t i = 0; i < chunk.mentions.size(); ++i)
         if (chunk.mentions[i].key.kind != EntityKey::Value)
-          chunk.named[entityOf(chunk.mentions[i].key)].push_back(i);
+          chunk.named[entityOf(snap.source->text(), chunk.mentions[i])].push_back(i);
       index->chunks.push_back(std::move(chunk));
     }
     snap.mentionIndex = std::move(index);
@@ -298,6 +323,18 @@ const MentionIndex::Chunk &indexedChunk(const Snapshot &snap, const ChunkAnalysi
 } // namespace
 
 void buildMentionIndex(const Snapshot &snap) { indexOf(snap); }
+
+bool sameEntity(std::string_view text, const Mention &a, const Mention &b) {
+  return a.key == b.key && (a.key.kind == EntityKey::Value || textOf(text, a.range) == textOf(text, b.range));
+}
+
+const std::vector<Range> &chunkOpNames(const Snapshot &snap, const ChunkAnalysis &chunk) {
+  return indexedChunk(snap, chunk).opNames;
+}
+
+const std::vector<Range> &chunkTypeHeads(const Snapshot &snap, const ChunkAnalysis &chunk) {
+  return indexedChunk(snap, chunk).typeHeads;
+}
 
 const std::vector<Mention> &chunkMentions(const Snapshot &snap,
                                           const ChunkAnalysis &chunk) {
@@ -330,7 +367,7 @@ std::optional<Entity> entityAt(const Snapshot &snap, uint32_t offset) {
     for (uint32_t k = index.groupStart[g]; k < index.groupStart[g + 1]; ++k)
       e.all.push_back(index.mentions[index.valueMentions[k]]);
   } else {
-    for (uint32_t i : index.named.at(entityOf(under->key)))
+    for (uint32_t i : index.named.at(entityOf(snap.source->text(), *under)))
       e.all.push_back(index.mentions[i]);
   }
   return e;

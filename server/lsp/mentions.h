@@ -15,8 +15,8 @@
 
 namespace tilesight::lsp {
 
-// What a mention names. Two mentions name the same entity when their keys
-// are equal.
+// What a mention names, with the mention's text for symbols, aliases and
+// labels (sameEntity).
 struct EntityKey {
   enum Kind : uint8_t { Value, Symbol, Alias, Label };
   Kind kind = Value;
@@ -24,16 +24,19 @@ struct EntityKey {
   // Symbol: the symbol table op (kNoId: the top level). Alias: where the
   // definition in force begins (kNoId: undefined). Label: the owning op.
   uint32_t id = kNoId;
-  std::string_view name; // Symbol, Alias, Label: as spelled
   bool operator==(const EntityKey &) const = default;
 };
 
-struct Mention { // 40 bytes in this order: there are millions
+struct Mention { // 24 bytes: there are millions
   Range range;
   EntityKey key;
   ValueId value = kNoId; // Value mentions
   bool isDef = false;
 };
+
+// Whether two mentions name one entity: equal keys and, but for values,
+// the same text.
+bool sameEntity(std::string_view text, const Mention &a, const Mention &b);
 
 // The chunk holding `offset`, or null.
 const ChunkAnalysis *chunkAt(const Snapshot &snap, uint32_t offset);
@@ -42,6 +45,11 @@ const ChunkAnalysis *chunkAt(const Snapshot &snap, uint32_t offset);
 // snapshot's index: built once per version).
 const std::vector<Mention> &chunkMentions(const Snapshot &snap,
                                           const ChunkAnalysis &chunk);
+
+// The chunk's op names and type heads, sorted by position (from the same
+// index).
+const std::vector<Range> &chunkOpNames(const Snapshot &snap, const ChunkAnalysis &chunk);
+const std::vector<Range> &chunkTypeHeads(const Snapshot &snap, const ChunkAnalysis &chunk);
 
 // The mention under `offset` (or ending at it, when none contains it).
 std::optional<Mention> mentionAt(const std::vector<Mention> &mentions,
@@ -59,6 +67,9 @@ struct MentionIndex {
     std::vector<ValueId> groupOf;
     std::vector<uint32_t> groupStart, valueMentions;
     std::map<std::tuple<uint8_t, uint32_t, std::string_view>, std::vector<uint32_t>> named;
+    // For semantic tokens, sorted by position: op names, and the head word
+    // of each written type (`tile` of `tile<4xf32>`).
+    std::vector<Range> opNames, typeHeads;
   };
   std::vector<Chunk> chunks;
 };

@@ -5,6 +5,40 @@
 
 namespace tilesight::lsp {
 
+std::optional<Range> definitionAt(const Snapshot &snap, uint32_t offset) {
+  std::optional<Entity> e = entityAt(snap, offset);
+  if (!e)
+    return std::nullopt;
+  if (e->under.isDef)
+    return e->under.range;
+  for (const Mention &m : e->all)
+    if (m.isDef)
+      return m.range;
+  return std::nullopt; // an undefined name
+}
+
+std::optional<std::vector<Range>> referencesAt(const Snapshot &snap, uint32_t offset,
+                                               bool includeDeclaration) {
+  std::optional<Entity> e = entityAt(snap, offset);
+  if (!e)
+    return std::nullopt;
+  std::vector<Range> out;
+  for (const Mention &m : e->all)
+    if (!m.isDef || includeDeclaration)
+      out.push_back(m.range);
+  return out;
+}
+
+std::optional<std::vector<Highlight>> highlightsAt(const Snapshot &snap, uint32_t offset) {
+  std::optional<Entity> e = entityAt(snap, offset);
+  if (!e)
+    return std::nullopt;
+  std::vector<Highlight> out;
+  for (const Mention &m : e->all)
+    out.push_back({m.range, m.isDef});
+  return out;
+}
+
 namespace {
 
 // LSP DocumentHighlightKind.
@@ -17,15 +51,8 @@ json location(const FeatureContext &cx, Range r) {
 } // namespace
 
 json definition(const FeatureContext &cx, const json &params) {
-  std::optional<Entity> e = entityAt(cx.snap, cx.offsetOf(member(params, "position")));
-  if (!e)
-    return nullptr;
-  if (e->under.isDef)
-    return location(cx, e->under.range);
-  for (const Mention &m : e->all)
-    if (m.isDef)
-      return location(cx, m.range);
-  return nullptr; // an undefined name
+  std::optional<Range> r = definitionAt(cx.snap, cx.offsetOf(member(params, "position")));
+  return r ? location(cx, *r) : json(nullptr);
 }
 
 json references(const FeatureContext &cx, const json &params) {
@@ -33,24 +60,24 @@ json references(const FeatureContext &cx, const json &params) {
   if (!flag.is_boolean())
     throw RpcError(error_code::InvalidParams,
                    "\"includeDeclaration\" must be a boolean");
-  std::optional<Entity> e = entityAt(cx.snap, cx.offsetOf(member(params, "position")));
-  if (!e)
+  std::optional<std::vector<Range>> rs =
+      referencesAt(cx.snap, cx.offsetOf(member(params, "position")), flag.get<bool>());
+  if (!rs)
     return nullptr;
   json out = json::array();
-  for (const Mention &m : e->all)
-    if (!m.isDef || flag.get<bool>())
-      out.push_back(location(cx, m.range));
+  for (Range r : *rs)
+    out.push_back(location(cx, r));
   return out;
 }
 
 json documentHighlight(const FeatureContext &cx, const json &params) {
-  std::optional<Entity> e = entityAt(cx.snap, cx.offsetOf(member(params, "position")));
-  if (!e)
+  std::optional<std::vector<Highlight>> hs =
+      highlightsAt(cx.snap, cx.offsetOf(member(params, "position")));
+  if (!hs)
     return nullptr;
   json out = json::array();
-  for (const Mention &m : e->all)
-    out.push_back(
-        {{"range", cx.range(m.range)}, {"kind", m.isDef ? kWrite : kRead}});
+  for (const Highlight &h : *hs)
+    out.push_back({{"range", cx.range(h.range)}, {"kind", h.write ? kWrite : kRead}});
   return out;
 }
 

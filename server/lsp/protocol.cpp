@@ -77,7 +77,8 @@ Position toPosition(const SourceText &src, uint32_t offset,
 
 Position PositionCursor::at(uint32_t offset) {
   offset = std::min(offset, src_.size());
-  if (offset < offset_) { // not forward: start over at this offset's line
+  if (!started_ || offset < offset_) { // first, or not forward: find the line
+    started_ = true;
     LineCol lc = src_.lineCol(offset);
     line_ = lc.line;
     lineBegin_ = offset_ = offset - lc.col;

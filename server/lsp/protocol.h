@@ -42,6 +42,7 @@ private:
   PositionEncoding e_;
   uint32_t line_ = 0, lineBegin_ = 0, nextLine_ = 0; // nextLine_: 0 = unknown
   uint32_t offset_ = 0, character_ = 0;              // the last answer
+  bool started_ = false;
 };
 json rangeJson(const SourceText &src, Range r, PositionEncoding e);
 

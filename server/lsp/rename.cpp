@@ -46,54 +46,85 @@ bool validName(EntityKey::Kind k, std::string_view name) {
          std::all_of(id.begin(), id.end(), [](char c) { return idChar(c) && c != '-'; });
 }
 
-[[noreturn]] void refuse(const std::string &why) { throw RpcError(error_code::RequestFailed, why); }
+llvm::Error refusal(const std::string &why) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
+}
 
-// The entity to rename at the request's position; refused where there is
-// none or it has no definition to rename with it.
-Entity renamable(const FeatureContext &cx, const json &params) {
-  std::optional<Entity> e = entityAt(cx.snap, cx.offsetOf(member(params, "position")));
+// The entity to rename at `offset`; refused where there is none or it has
+// no definition to rename with it.
+llvm::Expected<Entity> renamable(const Snapshot &snap, uint32_t offset) {
+  std::optional<Entity> e = entityAt(snap, offset);
   if (!e)
-    refuse("nothing to rename here: place the cursor on a value, symbol, #alias or block label");
+    return refusal("nothing to rename here: place the cursor on a value, symbol, #alias or block label");
   bool defined = std::any_of(e->all.begin(), e->all.end(), [](const Mention &m) { return m.isDef; });
   if (!defined)
-    refuse(std::string(nameOf(cx.snap, e->under)) + " is not defined in this chunk: nothing to rename it with");
+    return refusal(std::string(nameOf(snap, e->under)) + " is not defined in this chunk: nothing to rename it with");
   return *e;
 }
 
-Range nameRange(const FeatureContext &cx, const Mention &m) {
-  return {m.range.begin, m.range.begin + static_cast<uint32_t>(nameOf(cx.snap, m).size())};
+Range nameRange(const Snapshot &snap, const Mention &m) {
+  return {m.range.begin, m.range.begin + static_cast<uint32_t>(nameOf(snap, m).size())};
+}
+
+} // namespace
+
+llvm::Expected<RenameTarget> prepareRenameAt(const Snapshot &snap, uint32_t offset) {
+  llvm::Expected<Entity> e = renamable(snap, offset);
+  if (!e)
+    return e.takeError();
+  return RenameTarget{nameRange(snap, e->under), std::string(nameOf(snap, e->under))};
+}
+
+llvm::Expected<std::vector<TextEdit>> renameAt(const Snapshot &snap, uint32_t offset, std::string name) {
+  llvm::Expected<Entity> e = renamable(snap, offset);
+  if (!e)
+    return e.takeError();
+  EntityKey::Kind kind = e->under.key.kind;
+  if (!name.empty() && name[0] != sigilOf(kind))
+    name = sigilOf(kind) + name; // typed without its sigil
+  if (!validName(kind, name))
+    return refusal("'" + name + "' is not a " + kindName(kind) + " name");
+  std::string_view old = nameOf(snap, e->under);
+  if (name == old)
+    return std::vector<TextEdit>{};
+  for (const Mention &m : chunkMentions(snap, *chunkAt(snap, e->under.range.begin)))
+    if (m.key.kind == kind && !sameEntity(snap.source->text(), m, e->under) && nameOf(snap, m) == name)
+      return refusal("the " + std::string(kindName(kind)) + " " + name + " already exists at line " +
+                     std::to_string(snap.source->lineCol(m.range.begin).line + 1) + ": renaming " + std::string(old) +
+                     " to it would " + (kind == EntityKey::Value ? "redefine or capture it" : "make the name ambiguous"));
+  std::vector<TextEdit> edits;
+  for (const Mention &m : e->all)
+    edits.push_back({nameRange(snap, m), name});
+  return edits;
+}
+
+namespace {
+
+template <class T> T orRefuse(llvm::Expected<T> x) {
+  if (!x)
+    throw RpcError(error_code::RequestFailed, llvm::toString(x.takeError()));
+  return std::move(*x);
 }
 
 } // namespace
 
 json prepareRename(const FeatureContext &cx, const json &params) {
-  Entity e = renamable(cx, params);
-  return {{"range", cx.range(nameRange(cx, e.under))}, {"placeholder", std::string(nameOf(cx.snap, e.under))}};
+  RenameTarget t = orRefuse(prepareRenameAt(cx.snap, cx.offsetOf(member(params, "position"))));
+  return {{"range", cx.range(t.range)}, {"placeholder", t.placeholder}};
 }
 
 json rename(const FeatureContext &cx, const json &params) {
   const json &requested = member(params, "newName");
   if (!requested.is_string())
     throw RpcError(error_code::InvalidParams, "\"newName\" must be a string");
-  Entity e = renamable(cx, params);
-  EntityKey::Kind kind = e.under.key.kind;
-  std::string name = requested.get<std::string>();
-  if (!name.empty() && name[0] != sigilOf(kind))
-    name = sigilOf(kind) + name; // typed without its sigil
-  if (!validName(kind, name))
-    refuse("'" + name + "' is not a " + kindName(kind) + " name");
-  std::string_view old = nameOf(cx.snap, e.under);
-  if (name == old)
+  std::vector<TextEdit> edits =
+      orRefuse(renameAt(cx.snap, cx.offsetOf(member(params, "position")), requested.get<std::string>()));
+  if (edits.empty())
     return {{"changes", json::object()}};
-  for (const Mention &m : chunkMentions(cx.snap, *chunkAt(cx.snap, e.under.range.begin)))
-    if (m.key.kind == kind && !(m.key == e.under.key) && nameOf(cx.snap, m) == name)
-      refuse("the " + std::string(kindName(kind)) + " " + name + " already exists at line " +
-             std::to_string(cx.snap.source->lineCol(m.range.begin).line + 1) + ": renaming " + std::string(old) +
-             " to it would " + (kind == EntityKey::Value ? "redefine or capture it" : "make the name ambiguous"));
-  json edits = json::array();
-  for (const Mention &m : e.all)
-    edits.push_back({{"range", cx.range(nameRange(cx, m))}, {"newText", name}});
-  return {{"changes", {{cx.snap.uri, std::move(edits)}}}};
+  json out = json::array();
+  for (const TextEdit &e : edits)
+    out.push_back({{"range", cx.range(e.range)}, {"newText", e.newText}});
+  return {{"changes", {{cx.snap.uri, std::move(out)}}}};
 }
 
 } // namespace tilesight::lsp

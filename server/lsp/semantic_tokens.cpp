@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
+#include <type_traits>
 
 #include "server/lsp/jsonrpc.h"
 #include "server/lsp/mentions.h"
@@ -28,99 +30,113 @@ struct Token {
   uint32_t modifiers = 0;
 };
 
+// A token's length in the encoding's units (a token lies on one line).
+uint32_t length(std::string_view token, PositionEncoding e) {
+  if (e == PositionEncoding::Utf8)
+    return static_cast<uint32_t>(token.size());
+  uint32_t units = 0;
+  for (char c : token) {
+    auto u = static_cast<unsigned char>(c);
+    if ((u & 0xC0) != 0x80) // a lead byte: 2 units beyond the BMP
+      units += u >= 0xF0 ? 2 : 1;
+  }
+  return units;
+}
+
 bool inside(Range r, uint32_t begin, uint32_t end) {
   return r.begin >= begin && r.end <= end;
 }
 
-// Tokens are gathered when they overlap the range and kept when they lie
-// inside it once normalized (cut to one line).
-bool overlaps(Range r, uint32_t begin, uint32_t end) {
-  return r.end > begin && r.begin < end;
-}
-
-// The chunk's mentions overlapping [begin, end): they are sorted and
-// disjoint, so a range request reads only its own.
-void addMentions(const Snapshot &snap, const ChunkAnalysis &c, uint32_t begin,
-                 uint32_t end, std::vector<Token> &out) {
-  const Program &p = c.parsed.program;
-  const std::vector<Mention> &ms = chunkMentions(snap, c);
-  auto first = std::partition_point(ms.begin(), ms.end(), [&](const Mention &m) {
-    return m.range.end <= begin;
-  });
-  for (auto it = first; it != ms.end() && it->range.begin < end; ++it) {
-    const Mention &m = *it;
-    uint32_t mods = m.isDef ? kDeclaration : 0;
-    switch (m.key.kind) {
-    case EntityKey::Value:
-      out.push_back(
-          {m.range, p.value(m.value).blockArg ? Parameter : Variable, mods});
-      break;
-    case EntityKey::Symbol:
-      out.push_back({m.range, Function, mods});
-      break;
-    case EntityKey::Alias:
-      out.push_back({m.range, Macro, mods});
-      break;
-    case EntityKey::Label:
-      break;
-    }
+// A sorted source of tokens: its entries overlapping [begin, end), each as
+// a token (none for the entries that are not coloured).
+template <class Entry, class ToToken> class TokenSource {
+public:
+  TokenSource(const std::vector<Entry> &entries, uint32_t begin, uint32_t end, ToToken toToken)
+      : entries_(entries), end_(end), toToken_(toToken) {
+    next_ = static_cast<size_t>(std::partition_point(entries.begin(), entries.end(),
+                                                     [&](const Entry &e) { return rangeOf(e).end <= begin; }) -
+                                entries.begin());
+    settle();
   }
-}
-
-// A written type is coloured by its head (`tile` of `tile<4xf32>`, `ptr`
-// nested in it): the shape and numbers inside stay with the grammar, and
-// nested types do not overlap.
-void addTypes(std::string_view text, const ChunkAnalysis &c, uint32_t begin,
-              uint32_t end, std::vector<Token> &out) {
-  for (const Occurrence &o : c.parsed.side.occurrences) {
-    if (o.kind != Occurrence::TypeUse || !overlaps(o.range, begin, end))
-      continue;
-    std::string_view t =
-        text.substr(o.range.begin, o.range.end - o.range.begin);
-    auto head = static_cast<uint32_t>(std::min(t.find('<'), t.size()));
-    if (head > 0)
-      out.push_back({{o.range.begin, o.range.begin + head}, Type, 0});
+  const Token *head() const { return head_ ? &*head_ : nullptr; }
+  void pop() {
+    ++next_;
+    settle();
   }
+
+private:
+  static Range rangeOf(const Entry &e) {
+    if constexpr (std::is_same_v<Entry, Range>)
+      return e;
+    else
+      return e.range;
+  }
+  // The next entry that is a token and starts before the range's end.
+  void settle() {
+    head_.reset();
+    for (; next_ < entries_.size() && rangeOf(entries_[next_]).begin < end_; ++next_)
+      if ((head_ = toToken_(entries_[next_])))
+        return;
+  }
+  const std::vector<Entry> &entries_;
+  uint32_t end_;
+  ToToken toToken_;
+  size_t next_ = 0;
+  std::optional<Token> head_;
+};
+
+std::optional<Token> mentionToken(const Program &p, const Mention &m) {
+  uint32_t mods = m.isDef ? kDeclaration : 0;
+  switch (m.key.kind) {
+  case EntityKey::Value:
+    return Token{m.range, p.value(m.value).blockArg ? Parameter : Variable, mods};
+  case EntityKey::Symbol:
+    return Token{m.range, Function, mods};
+  case EntityKey::Alias:
+    return Token{m.range, Macro, mods};
+  case EntityKey::Label:
+    break;
+  }
+  return std::nullopt;
 }
 
-bool byStart(const Token &a, const Token &b) {
-  return a.range.begin < b.range.begin;
-}
-
-// Calls emit(token) in order of start (stable: op names before mentions
-// before types at one start), without overlaps, each cut to its first line.
-// Each list is sorted on its own, then the three are merged as they are
-// read (no merged copy: a big file has millions of tokens).
+// Calls emit(token) for a chunk's tokens overlapping [begin, end) in order
+// of start (op names before mentions before type heads at one start),
+// without overlaps, each cut to its first line. The three sorted sources of
+// the snapshot's index are merged as they are read: a range reads only its
+// own, and a big file's millions of tokens are never copied.
 template <class Emit>
-void mergeTokens(std::string_view text, std::vector<Token> &names,
-                 const std::vector<Token> &mentions, std::vector<Token> &types,
-                 Emit emit) {
-  for (std::vector<Token> *ts : {&names, &types})
-    if (!std::is_sorted(ts->begin(), ts->end(), byStart))
-      std::stable_sort(ts->begin(), ts->end(), byStart);
-  const std::vector<Token> *lists[] = {&names, &mentions, &types};
-  size_t next[] = {0, 0, 0};
+void chunkTokens(const Snapshot &snap, const ChunkAnalysis &c, uint32_t begin, uint32_t end, Emit emit) {
+  std::string_view text = snap.source->text();
+  const Program &p = c.parsed.program;
+  auto asKeyword = [](Range r) { return std::optional<Token>(Token{r, Keyword, 0}); };
+  auto asType = [](Range r) { return std::optional<Token>(Token{r, Type, 0}); };
+  auto asMention = [&](const Mention &m) { return mentionToken(p, m); };
+  TokenSource names(chunkOpNames(snap, c), begin, end, asKeyword);
+  TokenSource mentions(chunkMentions(snap, c), begin, end, asMention);
+  TokenSource types(chunkTypeHeads(snap, c), begin, end, asType);
   uint32_t keptEnd = 0;
   bool any = false;
   for (;;) {
-    int pick = -1; // the earliest start; on a tie the earlier list
-    for (int l = 0; l < 3; ++l)
-      if (next[l] < lists[l]->size() &&
-          (pick < 0 || byStart((*lists[l])[next[l]], (*lists[pick])[next[pick]])))
-        pick = l;
-    if (pick < 0)
+    const Token *n = names.head(), *m = mentions.head(), *t = types.head();
+    const Token *pick = n;
+    if (m && (!pick || m->range.begin < pick->range.begin))
+      pick = m;
+    if (t && (!pick || t->range.begin < pick->range.begin))
+      pick = t;
+    if (!pick)
       return;
-    Token t = (*lists[pick])[next[pick]++];
-    if (any && t.range.begin < keptEnd)
+    Token tok = *pick;
+    (pick == n ? names.pop() : pick == m ? mentions.pop() : types.pop());
+    if (any && tok.range.begin < keptEnd)
       continue;
-    size_t nl = text.substr(t.range.begin, t.range.end - t.range.begin)
-                    .find_first_of("\r\n");
+    size_t nl = text.substr(tok.range.begin, tok.range.end - tok.range.begin).find_first_of("\r\n");
     if (nl != std::string_view::npos)
-      t.range.end = t.range.begin + static_cast<uint32_t>(nl);
-    if (t.range.end > t.range.begin) {
+      tok.range.end = tok.range.begin + static_cast<uint32_t>(nl);
+    if (tok.range.end > tok.range.begin) {
       any = true;
-      keptEnd = t.range.end;
-      emit(t);
+      keptEnd = tok.range.end;
+      emit(tok);
     }
   }
 }
@@ -131,20 +147,28 @@ void appendNumber(std::string &out, uint32_t v) {
   out.append(buf, end);
 }
 
+// Written through a pointer into a small buffer, appended in blocks: a big
+// file's array has millions of integers.
 void appendArray(std::string &out, const std::vector<uint32_t> &data) {
-  out += '[';
+  out.reserve(out.size() + data.size() * 7 / 2 + 2); // most are 1-2 digits
+  char block[4096];
+  char *p = block;
+  *p++ = '[';
   for (size_t i = 0; i < data.size(); ++i) {
+    if (p > block + sizeof block - 16) {
+      out.append(block, p);
+      p = block;
+    }
     if (i)
-      out += ',';
-    appendNumber(out, data[i]);
+      *p++ = ',';
+    p = std::to_chars(p, p + 10, data[i]).ptr;
   }
-  out += ']';
+  *p++ = ']';
+  out.append(block, p);
 }
 
 RawJson tokensJson(const SemanticTokens &t) {
-  std::string out;
-  out.reserve(t.data.size() * 4 + 32);
-  out += '{';
+  std::string out = "{";
   if (!t.resultId.empty())
     out += "\"resultId\":" + json(t.resultId).dump() + ',';
   out += "\"data\":";
@@ -157,7 +181,7 @@ RawJson deltaJson(const std::string &resultId,
                   const std::optional<SemanticTokensEdit> &edit) {
   std::string out = "{\"resultId\":" + json(resultId).dump() + ",\"edits\":[";
   if (edit) {
-    out.reserve(out.size() + edit->data.size() * 4 + 64);
+    out.reserve(out.size() + edit->data.size() * 7 / 2 + 64);
     out += "{\"start\":";
     appendNumber(out, edit->start);
     out += ",\"deleteCount\":";
@@ -187,33 +211,32 @@ void remember(const FeatureContext &cx, SemanticTokens t) {
 
 SemanticTokens semanticTokens(const Snapshot &snap, PositionEncoding e,
                               uint32_t begin, uint32_t end) {
-  std::string_view text = snap.source->text();
-  std::vector<Token> names, mentions, types;
-  for (const ChunkAnalysis &c : snap.analysis.chunks) {
-    if (c.chunk.end < begin || c.chunk.begin > end)
-      continue;
-    for (const Operation &op : c.parsed.program.ops)
-      if (op.nameRange.end > op.nameRange.begin &&
-          overlaps(op.nameRange, begin, end))
-        names.push_back({op.nameRange, Keyword, 0});
-    addMentions(snap, c, begin, end, mentions);
-    addTypes(text, c, begin, end, types);
-  }
   SemanticTokens out;
-  out.data.reserve((names.size() + mentions.size() + types.size()) * 5);
+  std::string_view text = snap.source->text();
   PositionCursor at(*snap.source, e);
   Position prev;
-  mergeTokens(text, names, mentions, types, [&](const Token &t) {
+  auto encode = [&](const Token &t) {
     if (!inside(t.range, begin, end))
       return;
     Position b = at.at(t.range.begin);
-    Position en = at.at(t.range.end);
     uint32_t line = b.line - prev.line;
     out.data.insert(out.data.end(),
                     {line, line == 0 ? b.character - prev.character : b.character,
-                     en.character - b.character, t.type, t.modifiers});
+                     length(text.substr(t.range.begin, t.range.end - t.range.begin), e), t.type,
+                     t.modifiers});
     prev = b;
-  });
+  };
+  // A full request sizes the array once (growing it would leave the freed
+  // halves resident).
+  if (begin == 0 && end >= snap.source->size()) {
+    size_t most = 0;
+    for (const ChunkAnalysis &c : snap.analysis.chunks)
+      most += chunkOpNames(snap, c).size() + chunkMentions(snap, c).size() + chunkTypeHeads(snap, c).size();
+    out.data.reserve(most * 5);
+  }
+  for (const ChunkAnalysis &c : snap.analysis.chunks)
+    if (c.chunk.end >= begin && c.chunk.begin <= end)
+      chunkTokens(snap, c, begin, end, encode);
   return out;
 }
 

@@ -54,31 +54,39 @@ int operandsBefore(std::string_view text, uint32_t from, uint32_t cur) {
 
 json signatureHelpTriggerCharacters() { return json::array({" ", ","}); }
 
-json signatureHelp(const FeatureContext &cx, const json &params) {
-  uint32_t cur = cx.offsetOf(member(params, "position"));
-  std::string_view text = cx.snap.source->text();
+std::optional<Signature> signatureAt(const Snapshot &snap, uint32_t cur) {
+  std::string_view text = snap.source->text();
   uint32_t nameEnd = 0;
   const OpInfo *op = opBefore(text, cur, nameEnd);
   if (!op || op->operands.empty())
-    return nullptr;
-  std::string label = snippetAsText(opSnippet(*op));
-  json parameters = json::array();
+    return std::nullopt;
+  Signature sig{snippetAsText(opSnippet(*op)), {}, 0, std::string(op->doc)};
   size_t searchFrom = 0;
   for (const GroupDecl &g : op->operands) {
     std::string name = "%" + g.name;
-    size_t at = label.find(name, searchFrom);
+    size_t at = sig.label.find(name, searchFrom);
     if (at == std::string::npos) { // a group the format spells otherwise
-      parameters.push_back({{"label", name}});
+      sig.parameters.push_back({name, std::nullopt});
       continue;
     }
-    parameters.push_back({{"label", json::array({at, at + name.size()})}});
+    sig.parameters.push_back({name, std::pair(at, at + name.size())});
     searchFrom = at + name.size();
   }
-  int active = std::min<int>(operandsBefore(text, nameEnd, cur), static_cast<int>(parameters.size()) - 1);
-  json sig = {{"label", label}, {"parameters", std::move(parameters)}};
-  if (!op->doc.empty())
-    sig["documentation"] = cx.markup(std::string(op->doc), cx.client.markdownDocs);
-  return {{"signatures", json::array({std::move(sig)})}, {"activeSignature", 0}, {"activeParameter", active}};
+  sig.active = std::min<int>(operandsBefore(text, nameEnd, cur), static_cast<int>(sig.parameters.size()) - 1);
+  return sig;
+}
+
+json signatureHelp(const FeatureContext &cx, const json &params) {
+  std::optional<Signature> sig = signatureAt(cx.snap, cx.offsetOf(member(params, "position")));
+  if (!sig)
+    return nullptr;
+  json parameters = json::array();
+  for (const Signature::Parameter &p : sig->parameters)
+    parameters.push_back({{"label", p.inLabel ? json::array({p.inLabel->first, p.inLabel->second}) : json(p.name)}});
+  json out = {{"label", sig->label}, {"parameters", std::move(parameters)}};
+  if (!sig->markdownDoc.empty())
+    out["documentation"] = cx.markup(sig->markdownDoc, cx.client.markdownDocs);
+  return {{"signatures", json::array({std::move(out)})}, {"activeSignature", 0}, {"activeParameter", sig->active}};
 }
 
 } // namespace tilesight::lsp

@@ -28,7 +28,7 @@ struct Doc {
     std::vector<uint32_t> out;
     if (m)
       for (const Mention &o : mentions)
-        if (o.key == m->key)
+        if (sameEntity(snap->source->text(), o, *m))
           out.push_back(o.range.begin);
     return out;
   }
