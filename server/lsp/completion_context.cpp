@@ -45,6 +45,11 @@ std::string_view lastWord(std::string_view s) {
 // it; `{`, `}` or `%` mean the text is not a layout body any more).
 std::optional<uint32_t> layoutBodyStart(std::string_view text, uint32_t lo,
                                         uint32_t cur) {
+  // Only after the last `{`, `}` or `%` (which no body holds): the search
+  // stays near the cursor in a big file.
+  size_t stop = text.substr(lo, cur - lo).find_last_of("{}%");
+  if (stop != std::string_view::npos)
+    lo += static_cast<uint32_t>(stop) + 1;
   size_t open = text.substr(lo, cur - lo).rfind("#layout<");
   if (open == std::string_view::npos)
     return std::nullopt;
