@@ -7,11 +7,6 @@ namespace tilesight::lsp {
 
 namespace {
 
-struct Fold {
-  uint32_t start = 0, end = 0; // lines
-  const char *kind = nullptr;  // "comment", "region", or none
-};
-
 class Folder {
 public:
   explicit Folder(const Snapshot &snap)
@@ -125,9 +120,11 @@ private:
 
 } // namespace
 
+std::vector<Fold> foldsOf(const Snapshot &snap) { return Folder(snap).folds(); }
+
 json foldingRanges(const FeatureContext &cx, const json &) {
   json out = json::array();
-  for (const Fold &f : Folder(cx.snap).folds()) {
+  for (const Fold &f : foldsOf(cx.snap)) {
     json j = {{"startLine", f.start}, {"endLine", f.end}};
     if (f.kind)
       j["kind"] = f.kind;

@@ -8,12 +8,7 @@ namespace tilesight::lsp {
 
 namespace {
 
-struct Hint {
-  uint32_t offset;
-  std::string label;
-};
-
-void collect(const Program &p, std::vector<Hint> &out) {
+void collect(const Program &p, std::vector<InlayHint> &out) {
   for (const Value &v : p.values) {
     if (v.name.empty() || !v.type)
       continue;
@@ -28,27 +23,27 @@ void collect(const Program &p, std::vector<Hint> &out) {
 
 } // namespace
 
+std::vector<InlayHint> inlayHintsIn(const Snapshot &snap, uint32_t begin, uint32_t end) {
+  std::vector<InlayHint> hints;
+  for (const ChunkAnalysis &c : snap.analysis.chunks)
+    collect(c.parsed.program, hints);
+  // Results are defined after their regions are parsed: sort by position.
+  std::stable_sort(hints.begin(), hints.end(),
+                   [](const InlayHint &a, const InlayHint &b) { return a.offset < b.offset; });
+  std::erase_if(hints, [&](const InlayHint &h) { return h.offset < begin || h.offset > end; });
+  return hints;
+}
+
 json inlayHints(const FeatureContext &cx, const json &params) {
   const json &range = member(params, "range");
   uint32_t begin = cx.offsetOf(member(range, "start"));
   uint32_t end = cx.offsetOf(member(range, "end"));
-  std::vector<Hint> hints;
-  for (const ChunkAnalysis &c : cx.snap.analysis.chunks)
-    collect(c.parsed.program, hints);
-  // Results are defined after their regions are parsed: sort by position.
-  std::stable_sort(
-      hints.begin(), hints.end(),
-      [](const Hint &a, const Hint &b) { return a.offset < b.offset; });
   json out = json::array();
-  for (const Hint &h : hints) {
-    if (h.offset < begin || h.offset > end)
-      continue;
-    out.push_back(
-        {{"position", positionJson(*cx.snap.source, h.offset, cx.encoding)},
-         {"label", h.label},
-         {"kind", 1},
-         {"paddingLeft", true}});
-  }
+  for (const InlayHint &h : inlayHintsIn(cx.snap, begin, end))
+    out.push_back({{"position", positionJson(*cx.snap.source, h.offset, cx.encoding)},
+                   {"label", h.label},
+                   {"kind", 1},
+                   {"paddingLeft", true}});
   return out;
 }
 
