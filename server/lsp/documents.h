@@ -18,7 +18,8 @@
 
 namespace tilesight::lsp {
 
-struct MentionIndex; // mentions.h
+struct MentionIndex;     // mentions.h
+struct IsolatedMentions; // mentions.cpp
 
 // One analyzed version of a document. The analysis points into `source`,
 // which the snapshot keeps alive; feature code reads only snapshots.
@@ -36,6 +37,10 @@ struct Snapshot {
   // version.
   mutable std::once_flag mentionsBuilt;
   mutable std::shared_ptr<const MentionIndex> mentionIndex;
+  // The mentions of single isolated ops (entries) that navigation read
+  // without the whole index (mentions.cpp).
+  mutable std::mutex isolatedMu;
+  mutable std::shared_ptr<IsolatedMentions> isolated;
 };
 
 // Analyzes one document version (MLIR's rule: a .mlir file with a `// -----`

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <mutex>
+#include <span>
 
 #include "analysis/source/source_text.h"
 #include "analysis/syntax/lexer.h"
@@ -78,20 +80,26 @@ std::optional<Range> layoutBody(std::string_view text, const AliasDef &a) {
                a.value.range.end - 1};
 }
 
+// The mentions of a chunk, or of the occurrences of one isolated op in it
+// (`part`: its values and labels are complete, other entities are not).
 class MentionBuilder {
 public:
   MentionBuilder(const Snapshot &snap, const ChunkAnalysis &chunk)
-      : text_(snap.source->text()), parsed_(chunk.parsed) {}
+      : MentionBuilder(snap, chunk, chunk.parsed.side.occurrences) {}
+  MentionBuilder(const Snapshot &snap, const ChunkAnalysis &chunk, std::span<const Occurrence> part)
+      : text_(snap.source->text()), parsed_(chunk.parsed), part_(part),
+        whole_(part.size() == chunk.parsed.side.occurrences.size()) {}
 
   std::vector<Mention> build() {
-    for (const Occurrence &o : parsed_.side.occurrences)
+    for (const Occurrence &o : part_)
       if (o.kind == Occurrence::Alias && o.isDef)
         aliasDefs_[textOf(text_, o.range)].push_back(o.range.begin);
     for (auto &[name, offsets] : aliasDefs_)
       std::sort(offsets.begin(), offsets.end());
-    for (const Occurrence &o : parsed_.side.occurrences)
+    for (const Occurrence &o : part_)
       add(o);
-    addLayoutUses();
+    if (whole_) // alias definitions are at the top level
+      addLayoutUses();
     addLabelUses();
     return sortedDisjoint();
   }
@@ -232,6 +240,8 @@ private:
 
   std::string_view text_;
   const ParseResult &parsed_;
+  std::span<const Occurrence> part_;
+  bool whole_;
   std::map<std::string_view, std::vector<uint32_t>> aliasDefs_;
   std::vector<const Occurrence *> labels_;
   std::vector<Mention> out_;
@@ -322,8 +332,6 @@ const MentionIndex::Chunk &indexedChunk(const Snapshot &snap, const ChunkAnalysi
 
 } // namespace
 
-void buildMentionIndex(const Snapshot &snap) { indexOf(snap); }
-
 bool sameEntity(std::string_view text, const Mention &a, const Mention &b) {
   return a.key == b.key && (a.key.kind == EntityKey::Value || textOf(text, a.range) == textOf(text, b.range));
 }
@@ -353,7 +361,81 @@ std::optional<Mention> mentionAt(const std::vector<Mention> &mentions,
   return std::nullopt;
 }
 
+struct IsolatedMentions {
+  std::map<std::pair<const ChunkAnalysis *, OpId>, std::vector<Mention>> byOp;
+};
+
+namespace {
+
+// The isolated op (an entry) whose inside holds `offset` (not a module:
+// symbols and aliases cross its entries); kNoId if none.
+OpId isolatedOpAround(const Program &p, uint32_t offset) {
+  const std::vector<OpId> *level = &p.topLevel;
+  while (level) {
+    // Ops of one block are in order of position.
+    auto it = std::partition_point(level->begin(), level->end(),
+                                   [&](OpId id) { return p.op(id).range.begin < offset; });
+    if (it == level->begin())
+      return kNoId;
+    const Operation &op = p.op(*std::prev(it));
+    if (offset >= op.range.end)
+      return kNoId;
+    if (op.info && (op.info->traits & kIsolated) && !isSymbolTable(op))
+      return *std::prev(it);
+    level = nullptr;
+    for (const Region &r : op.regions)
+      for (const Block &b : r.blocks)
+        if (b.range.begin <= offset && offset < b.range.end)
+          level = &b.ops;
+  }
+  return kNoId;
+}
+
+// The mentions of an isolated op's occurrences, built once per snapshot.
+// Occurrences are recorded as they are parsed, so one op's are a run of the
+// side table, bounded by its range.
+const std::vector<Mention> &isolatedMentions(const Snapshot &snap, const ChunkAnalysis &c, OpId id) {
+  std::lock_guard<std::mutex> lock(snap.isolatedMu);
+  if (!snap.isolated)
+    snap.isolated = std::make_shared<IsolatedMentions>();
+  std::map<std::pair<const ChunkAnalysis *, OpId>, std::vector<Mention>> &byOp = snap.isolated->byOp;
+  auto key = std::pair(&c, id);
+  auto found = byOp.find(key);
+  if (found != byOp.end())
+    return found->second;
+  const std::vector<Occurrence> &all = c.parsed.side.occurrences;
+  Range r = c.parsed.program.op(id).range;
+  auto first = std::partition_point(all.begin(), all.end(), [&](const Occurrence &o) { return o.range.begin < r.begin; });
+  auto last = std::partition_point(first, all.end(), [&](const Occurrence &o) { return o.range.begin < r.end; });
+  std::span<const Occurrence> part(all.data() + (first - all.begin()), static_cast<size_t>(last - first));
+  return byOp.emplace(key, MentionBuilder(snap, c, part).build()).first->second;
+}
+
+} // namespace
+
+std::optional<Entity> entityInIsolatedOp(const Snapshot &snap, uint32_t offset) {
+  const ChunkAnalysis *chunk = chunkAt(snap, offset);
+  if (!chunk)
+    return std::nullopt;
+  OpId id = isolatedOpAround(chunk->parsed.program, offset);
+  if (id == kNoId)
+    return std::nullopt;
+  const std::vector<Mention> &ms = isolatedMentions(snap, *chunk, id);
+  std::optional<Mention> under = mentionAt(ms, offset);
+  if (!under || (under->key.kind != EntityKey::Value && under->key.kind != EntityKey::Label))
+    return std::nullopt;
+  Entity e{*under, {}};
+  for (const Mention &m : ms)
+    if (sameEntity(snap.source->text(), m, *under))
+      e.all.push_back(m);
+  return e;
+}
+
 std::optional<Entity> entityAt(const Snapshot &snap, uint32_t offset) {
+  // Values and labels never leave their entry: only its mentions are read
+  // (a new version does not wait for the whole file's index).
+  if (std::optional<Entity> e = entityInIsolatedOp(snap, offset))
+    return e;
   const ChunkAnalysis *chunk = chunkAt(snap, offset);
   if (!chunk)
     return std::nullopt;

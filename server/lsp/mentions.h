@@ -74,10 +74,6 @@ struct MentionIndex {
   std::vector<Chunk> chunks;
 };
 
-// Builds the snapshot's index now if no request has (the server warms it
-// after publishing diagnostics, while the user reads them).
-void buildMentionIndex(const Snapshot &snap);
-
 // The entity under `offset` within its chunk: the mention there and every
 // mention of the same entity, in order (navigation, rename).
 struct Entity {
@@ -85,5 +81,8 @@ struct Entity {
   std::vector<Mention> all;
 };
 std::optional<Entity> entityAt(const Snapshot &snap, uint32_t offset);
+// The same for a value or label inside an isolated op (an entry), read from
+// that op's mentions alone; none for other positions and entities.
+std::optional<Entity> entityInIsolatedOp(const Snapshot &snap, uint32_t offset);
 
 } // namespace tilesight::lsp

@@ -17,7 +17,6 @@
 #include "server/lsp/navigation.h"
 #include "server/lsp/pull_diagnostics.h"
 #include "server/lsp/rename.h"
-#include "server/lsp/mentions.h"
 #include "server/lsp/semantic_tokens.h"
 #include "server/lsp/signature_help.h"
 #include "server/lsp/symbols.h"
@@ -494,10 +493,6 @@ void LspServer::analyzeAndPublish(const std::string &uri, int64_t version,
                   {"version", version},
                   {"diagnostics", std::move(diagnostics)}});
   }
-  // Navigation, rename and semantic tokens all read the mention index: it is
-  // built now, while the user reads the diagnostics, unless typing goes on.
-  if (!scheduler_.updateQueued(uri))
-    buildMentionIndex(*snap);
 }
 
 void LspServer::didOpen(const json &params) {

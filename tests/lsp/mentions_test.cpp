@@ -1,6 +1,10 @@
 // Mentions (server/lsp/mentions.h): which entity a name is, per chunk.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 #include "server/lsp/mentions.h"
 
 namespace tilesight::lsp {
@@ -84,6 +88,43 @@ TEST(Mentions, AliasUseBeforeDefinition) {
   EXPECT_EQ(d.same(early), std::vector<uint32_t>({early}));
   EXPECT_EQ(d.same(late), std::vector<uint32_t>({def, late}));
   EXPECT_FALSE(mentionAt(d.mentions, early)->isDef);
+}
+
+// Navigation reads a value's or label's entity from its entry's mentions
+// alone (no whole-file index on a new version): on every real kernel, at
+// every mention, that gives what the whole chunk's index gives.
+TEST(Mentions, AnEntrysMentionsAloneGiveItsValuesAndLabels) {
+  size_t files = 0, checked = 0;
+  for (const auto &entry : std::filesystem::directory_iterator(
+           std::string(TILESIGHT_LSP_TESTS_DIR) + "/../corpus/real")) {
+    if (entry.path().extension() != ".tile")
+      continue;
+    ++files;
+    std::ifstream in(entry.path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    Doc d(ss.str());
+    std::string_view text = d.snap->source->text();
+    for (const Mention &m : d.mentions)
+      for (uint32_t at : {m.range.begin, m.range.end - 1}) {
+        std::optional<Entity> e = entityInIsolatedOp(*d.snap, at);
+        if (!e)
+          continue;
+        ++checked;
+        std::optional<Mention> under = mentionAt(d.mentions, at);
+        ASSERT_TRUE(under) << entry.path() << " at " << at;
+        EXPECT_EQ(e->under.range.begin, under->range.begin) << entry.path() << " at " << at;
+        std::vector<uint32_t> want, got;
+        for (const Mention &o : d.mentions)
+          if (sameEntity(text, o, *under))
+            want.push_back(o.range.begin);
+        for (const Mention &o : e->all)
+          got.push_back(o.range.begin);
+        EXPECT_EQ(got, want) << entry.path() << " at " << at;
+      }
+  }
+  EXPECT_GT(files, 20u);
+  EXPECT_GT(checked, 1000u);
 }
 
 } // namespace
