@@ -2,6 +2,7 @@
 // Open documents: their text and version, and how a version is analyzed.
 // Incremental changes are applied in order with positions in the negotiated
 // encoding.
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -37,8 +38,9 @@ struct Snapshot {
   // version.
   mutable std::once_flag mentionsBuilt;
   mutable std::shared_ptr<const MentionIndex> mentionIndex;
+  mutable std::atomic<bool> mentionsReady{false}; // mentionIndex is built
   // The mentions of single isolated ops (entries) that navigation read
-  // without the whole index (mentions.cpp).
+  // before the whole index was built (mentions.cpp); dropped then.
   mutable std::mutex isolatedMu;
   mutable std::shared_ptr<IsolatedMentions> isolated;
 };

@@ -293,19 +293,22 @@ void sortByStart(std::vector<Range> &rs) {
     std::stable_sort(rs.begin(), rs.end(), byStart);
 }
 
-void addTokenHeads(std::string_view text, const ParseResult &parsed, MentionIndex::Chunk &c) {
-  for (const Operation &op : parsed.program.ops)
-    if (op.nameRange.end > op.nameRange.begin)
-      c.opNames.push_back(op.nameRange);
-  for (const Occurrence &o : parsed.side.occurrences) {
+// The op names of ops [first, last) and the type heads of `part`, sorted.
+void addTokenHeads(std::string_view text, const Program &p, OpId first, OpId last,
+                   std::span<const Occurrence> part, std::vector<Range> &opNames,
+                   std::vector<Range> &typeHeads) {
+  for (OpId id = first; id < last; ++id)
+    if (p.op(id).nameRange.end > p.op(id).nameRange.begin)
+      opNames.push_back(p.op(id).nameRange);
+  for (const Occurrence &o : part) {
     if (o.kind != Occurrence::TypeUse)
       continue;
     auto head = static_cast<uint32_t>(std::min<size_t>(textOf(text, o.range).find('<'), o.range.end - o.range.begin));
     if (head > 0)
-      c.typeHeads.push_back({o.range.begin, o.range.begin + head});
+      typeHeads.push_back({o.range.begin, o.range.begin + head});
   }
-  sortByStart(c.opNames);
-  sortByStart(c.typeHeads);
+  sortByStart(opNames);
+  sortByStart(typeHeads);
 }
 
 const MentionIndex &indexOf(const Snapshot &snap) {
@@ -315,13 +318,17 @@ const MentionIndex &indexOf(const Snapshot &snap) {
     for (const ChunkAnalysis &c : snap.analysis.chunks) {
       MentionIndex::Chunk chunk{MentionBuilder(snap, c).build(), {}, {}, {}, {}, {}, {}};
       groupValues(c.parsed.program, chunk);
-      addTokenHeads(snap.source->text(), c.parsed, chunk);
+      addTokenHeads(snap.source->text(), c.parsed.program, 0, static_cast<OpId>(c.parsed.program.ops.size()),
+                    c.parsed.side.occurrences, chunk.opNames, chunk.typeHeads);
       for (uint32_t i = 0; i < chunk.mentions.size(); ++i)
         if (chunk.mentions[i].key.kind != EntityKey::Value)
           chunk.named[entityOf(snap.source->text(), chunk.mentions[i])].push_back(i);
       index->chunks.push_back(std::move(chunk));
     }
     snap.mentionIndex = std::move(index);
+    snap.mentionsReady = true;
+    std::lock_guard<std::mutex> lock(snap.isolatedMu);
+    snap.isolated.reset(); // the whole index answers from now on
   });
   return *snap.mentionIndex;
 }
@@ -362,7 +369,7 @@ std::optional<Mention> mentionAt(const std::vector<Mention> &mentions,
 }
 
 struct IsolatedMentions {
-  std::map<std::pair<const ChunkAnalysis *, OpId>, std::vector<Mention>> byOp;
+  std::map<std::tuple<const ChunkAnalysis *, OpId, bool>, std::shared_ptr<const IsolatedIndex>> shares;
 };
 
 namespace {
@@ -391,36 +398,112 @@ OpId isolatedOpAround(const Program &p, uint32_t offset) {
   return kNoId;
 }
 
-// The mentions of an isolated op's occurrences, built once per snapshot.
-// Occurrences are recorded as they are parsed, so one op's are a run of the
-// side table, bounded by its range.
-const std::vector<Mention> &isolatedMentions(const Snapshot &snap, const ChunkAnalysis &c, OpId id) {
+// Built once per snapshot. Ops and occurrences are recorded as they are
+// parsed, so one op's nested ops follow it and its occurrences are a run of
+// the side table, bounded by its range.
+// The share of text range `r`: the occurrences that begin in it and ops
+// [id, ...) that begin in it (all of them, or with `headOnly` the op `id`
+// alone: a module's header before its body).
+std::shared_ptr<const IsolatedIndex> shareOf(const Snapshot &snap, const ChunkAnalysis &c, OpId id, Range r,
+                                             bool headOnly) {
   std::lock_guard<std::mutex> lock(snap.isolatedMu);
   if (!snap.isolated)
     snap.isolated = std::make_shared<IsolatedMentions>();
-  std::map<std::pair<const ChunkAnalysis *, OpId>, std::vector<Mention>> &byOp = snap.isolated->byOp;
-  auto key = std::pair(&c, id);
-  auto found = byOp.find(key);
-  if (found != byOp.end())
+  auto &shares = snap.isolated->shares;
+  auto key = std::tuple(&c, id, headOnly);
+  auto found = shares.find(key);
+  if (found != shares.end())
     return found->second;
+  const Program &p = c.parsed.program;
   const std::vector<Occurrence> &all = c.parsed.side.occurrences;
-  Range r = c.parsed.program.op(id).range;
+  auto index = std::make_shared<IsolatedIndex>();
+  index->range = r;
   auto first = std::partition_point(all.begin(), all.end(), [&](const Occurrence &o) { return o.range.begin < r.begin; });
   auto last = std::partition_point(first, all.end(), [&](const Occurrence &o) { return o.range.begin < r.end; });
   std::span<const Occurrence> part(all.data() + (first - all.begin()), static_cast<size_t>(last - first));
-  return byOp.emplace(key, MentionBuilder(snap, c, part).build()).first->second;
+  OpId end = id + 1;
+  while (!headOnly && end < p.ops.size() && p.op(end).range.begin < r.end)
+    ++end;
+  index->mentions = MentionBuilder(snap, c, part).build();
+  addTokenHeads(snap.source->text(), p, id, end, part, index->opNames, index->typeHeads);
+  shares.emplace(key, index);
+  return index;
+}
+
+std::shared_ptr<const IsolatedIndex> isolatedIndexOf(const Snapshot &snap, const ChunkAnalysis &c, OpId id) {
+  return shareOf(snap, c, id, c.parsed.program.op(id).range, false);
 }
 
 } // namespace
+
+std::shared_ptr<const IsolatedIndex> isolatedIndexOver(const Snapshot &snap, const ChunkAnalysis &c,
+                                                       uint32_t begin, uint32_t end) {
+  OpId id = isolatedOpAround(c.parsed.program, begin);
+  if (id == kNoId || end > c.parsed.program.op(id).range.end)
+    return nullptr;
+  return isolatedIndexOf(snap, c, id);
+}
+
+namespace {
+
+using Shares = std::vector<std::shared_ptr<const IsolatedIndex>>;
+
+// Inside a module's body there is only space and comments between its
+// items: [begin, end) is covered by the items it overlaps, if all are
+// isolated ops.
+std::optional<Shares> itemShares(const Snapshot &snap, const ChunkAnalysis &c, const std::vector<OpId> &items,
+                                 uint32_t begin, uint32_t end) {
+  const Program &p = c.parsed.program;
+  // Items are in order and disjoint.
+  auto first = std::partition_point(items.begin(), items.end(), [&](OpId id) { return p.op(id).range.end <= begin; });
+  auto last = std::partition_point(first, items.end(), [&](OpId id) { return p.op(id).range.begin < end; });
+  Shares parts;
+  for (auto it = first; it != last; ++it) {
+    const Operation &op = p.op(*it);
+    if (!op.info || !(op.info->traits & kIsolated) || isSymbolTable(op))
+      return std::nullopt;
+    parts.push_back(isolatedIndexOf(snap, c, *it));
+  }
+  return parts;
+}
+
+} // namespace
+
+std::optional<Shares> isolatedIndexesOver(const Snapshot &snap, const ChunkAnalysis &c, uint32_t begin,
+                                          uint32_t end) {
+  const Program &p = c.parsed.program;
+  // The one top-level module that holds the range.
+  auto it = std::find_if(p.topLevel.begin(), p.topLevel.end(), [&](OpId id) {
+    Range r = p.op(id).range;
+    return r.begin <= begin && end <= r.end;
+  });
+  if (it == p.topLevel.end())
+    return std::nullopt;
+  const Operation &m = p.op(*it);
+  if (!isSymbolTable(m) || m.regions.size() != 1 || m.regions[0].blocks.size() != 1)
+    return std::nullopt;
+  const Block &body = m.regions[0].blocks[0];
+  if (end > body.range.end)
+    return std::nullopt;
+  // The header (`cuda_tile.module @name {`) when the range starts there.
+  Shares parts;
+  if (begin < body.range.begin)
+    parts.push_back(shareOf(snap, c, *it, {m.range.begin, body.range.begin}, true));
+  std::optional<Shares> items = itemShares(snap, c, body.ops, std::max(begin, body.range.begin), end);
+  if (!items)
+    return std::nullopt;
+  parts.insert(parts.end(), items->begin(), items->end());
+  return parts;
+}
 
 std::optional<Entity> entityInIsolatedOp(const Snapshot &snap, uint32_t offset) {
   const ChunkAnalysis *chunk = chunkAt(snap, offset);
   if (!chunk)
     return std::nullopt;
-  OpId id = isolatedOpAround(chunk->parsed.program, offset);
-  if (id == kNoId)
+  std::shared_ptr<const IsolatedIndex> index = isolatedIndexOver(snap, *chunk, offset, offset);
+  if (!index)
     return std::nullopt;
-  const std::vector<Mention> &ms = isolatedMentions(snap, *chunk, id);
+  const std::vector<Mention> &ms = index->mentions;
   std::optional<Mention> under = mentionAt(ms, offset);
   if (!under || (under->key.kind != EntityKey::Value && under->key.kind != EntityKey::Label))
     return std::nullopt;
@@ -432,10 +515,11 @@ std::optional<Entity> entityInIsolatedOp(const Snapshot &snap, uint32_t offset) 
 }
 
 std::optional<Entity> entityAt(const Snapshot &snap, uint32_t offset) {
-  // Values and labels never leave their entry: only its mentions are read
-  // (a new version does not wait for the whole file's index).
-  if (std::optional<Entity> e = entityInIsolatedOp(snap, offset))
-    return e;
+  // Values and labels never leave their entry: until the whole file's index
+  // is built, only the entry's mentions are read.
+  if (!snap.mentionsReady)
+    if (std::optional<Entity> e = entityInIsolatedOp(snap, offset))
+      return e;
   const ChunkAnalysis *chunk = chunkAt(snap, offset);
   if (!chunk)
     return std::nullopt;

@@ -6,6 +6,7 @@
 // inside `#layout<...>` bodies and block label uses in successor lists),
 // which are found by scanning the text they live in.
 #include <map>
+#include <memory>
 #include <optional>
 #include <tuple>
 #include <string_view>
@@ -84,5 +85,23 @@ std::optional<Entity> entityAt(const Snapshot &snap, uint32_t offset);
 // The same for a value or label inside an isolated op (an entry), read from
 // that op's mentions alone; none for other positions and entities.
 std::optional<Entity> entityInIsolatedOp(const Snapshot &snap, uint32_t offset);
+
+// One isolated op's (an entry's) share of the index, sorted by position:
+// its mentions (values and labels as in the whole index; the keys of
+// symbols and aliases may differ), op names and type heads.
+struct IsolatedIndex {
+  Range range; // the op
+  std::vector<Mention> mentions;
+  std::vector<Range> opNames, typeHeads;
+};
+// The share of the isolated op whose inside holds [begin, end] (built once
+// per snapshot until the whole index is); null when no isolated op does.
+std::shared_ptr<const IsolatedIndex> isolatedIndexOver(const Snapshot &snap, const ChunkAnalysis &c,
+                                                       uint32_t begin, uint32_t end);
+// The shares of the isolated ops that cover [begin, end) of a module's
+// body, in order (none: only space between them); no answer where
+// anything else lies in the range.
+std::optional<std::vector<std::shared_ptr<const IsolatedIndex>>>
+isolatedIndexesOver(const Snapshot &snap, const ChunkAnalysis &c, uint32_t begin, uint32_t end);
 
 } // namespace tilesight::lsp

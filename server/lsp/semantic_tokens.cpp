@@ -105,16 +105,21 @@ std::optional<Token> mentionToken(const Program &p, const Mention &m) {
 // without overlaps, each cut to its first line. The three sorted sources of
 // the snapshot's index are merged as they are read: a range reads only its
 // own, and a big file's millions of tokens are never copied.
+struct TokenLists {
+  const std::vector<Range> &opNames;
+  const std::vector<Mention> &mentions;
+  const std::vector<Range> &typeHeads;
+};
+
 template <class Emit>
-void chunkTokens(const Snapshot &snap, const ChunkAnalysis &c, uint32_t begin, uint32_t end, Emit emit) {
-  std::string_view text = snap.source->text();
-  const Program &p = c.parsed.program;
+void chunkTokens(std::string_view text, const Program &p, const TokenLists &lists, uint32_t begin, uint32_t end,
+                 Emit emit) {
   auto asKeyword = [](Range r) { return std::optional<Token>(Token{r, Keyword, 0}); };
   auto asType = [](Range r) { return std::optional<Token>(Token{r, Type, 0}); };
   auto asMention = [&](const Mention &m) { return mentionToken(p, m); };
-  TokenSource names(chunkOpNames(snap, c), begin, end, asKeyword);
-  TokenSource mentions(chunkMentions(snap, c), begin, end, asMention);
-  TokenSource types(chunkTypeHeads(snap, c), begin, end, asType);
+  TokenSource names(lists.opNames, begin, end, asKeyword);
+  TokenSource mentions(lists.mentions, begin, end, asMention);
+  TokenSource types(lists.typeHeads, begin, end, asType);
   uint32_t keptEnd = 0;
   bool any = false;
   for (;;) {
@@ -234,9 +239,22 @@ SemanticTokens semanticTokens(const Snapshot &snap, PositionEncoding e,
       most += chunkOpNames(snap, c).size() + chunkMentions(snap, c).size() + chunkTypeHeads(snap, c).size();
     out.data.reserve(most * 5);
   }
-  for (const ChunkAnalysis &c : snap.analysis.chunks)
-    if (c.chunk.end >= begin && c.chunk.begin <= end)
-      chunkTokens(snap, c, begin, end, encode);
+  for (const ChunkAnalysis &c : snap.analysis.chunks) {
+    if (c.chunk.end < begin || c.chunk.begin > end)
+      continue;
+    const Program &p = c.parsed.program;
+    // A range over entries reads their shares of the index (their tokens
+    // are the same), so a new version's first range request does not wait
+    // for the whole file's.
+    if (!snap.mentionsReady && !(begin == 0 && end >= snap.source->size()))
+      if (auto parts = isolatedIndexesOver(snap, c, begin, end)) {
+        for (const auto &part : *parts) // in order, disjoint
+          chunkTokens(text, p, {part->opNames, part->mentions, part->typeHeads}, begin, end, encode);
+        continue;
+      }
+    chunkTokens(text, p, {chunkOpNames(snap, c), chunkMentions(snap, c), chunkTypeHeads(snap, c)}, begin, end,
+                encode);
+  }
   return out;
 }
 
