@@ -398,12 +398,11 @@ OpId isolatedOpAround(const Program &p, uint32_t offset) {
   return kNoId;
 }
 
-// Built once per snapshot. Ops and occurrences are recorded as they are
-// parsed, so one op's nested ops follow it and its occurrences are a run of
-// the side table, bounded by its range.
-// The share of text range `r`: the occurrences that begin in it and ops
-// [id, ...) that begin in it (all of them, or with `headOnly` the op `id`
-// alone: a module's header before its body).
+// The share of text range `r`, built once per snapshot: the occurrences
+// that begin in it and the ops [id, ...) that begin in it (with `headOnly`
+// the op `id` alone: a module's header before its body). Ops and
+// occurrences are recorded as they are parsed, so an op's nested ops follow
+// it and its occurrences are a run of the side table, bounded by its range.
 std::shared_ptr<const IsolatedIndex> shareOf(const Snapshot &snap, const ChunkAnalysis &c, OpId id, Range r,
                                              bool headOnly) {
   std::lock_guard<std::mutex> lock(snap.isolatedMu);
@@ -417,7 +416,6 @@ std::shared_ptr<const IsolatedIndex> shareOf(const Snapshot &snap, const ChunkAn
   const Program &p = c.parsed.program;
   const std::vector<Occurrence> &all = c.parsed.side.occurrences;
   auto index = std::make_shared<IsolatedIndex>();
-  index->range = r;
   auto first = std::partition_point(all.begin(), all.end(), [&](const Occurrence &o) { return o.range.begin < r.begin; });
   auto last = std::partition_point(first, all.end(), [&](const Occurrence &o) { return o.range.begin < r.end; });
   std::span<const Occurrence> part(all.data() + (first - all.begin()), static_cast<size_t>(last - first));
@@ -434,17 +432,11 @@ std::shared_ptr<const IsolatedIndex> isolatedIndexOf(const Snapshot &snap, const
   return shareOf(snap, c, id, c.parsed.program.op(id).range, false);
 }
 
-} // namespace
-
-std::shared_ptr<const IsolatedIndex> isolatedIndexOver(const Snapshot &snap, const ChunkAnalysis &c,
-                                                       uint32_t begin, uint32_t end) {
-  OpId id = isolatedOpAround(c.parsed.program, begin);
-  if (id == kNoId || end > c.parsed.program.op(id).range.end)
-    return nullptr;
-  return isolatedIndexOf(snap, c, id);
+// The share of the isolated op whose inside holds `offset`; null if none.
+std::shared_ptr<const IsolatedIndex> isolatedIndexAt(const Snapshot &snap, const ChunkAnalysis &c, uint32_t offset) {
+  OpId id = isolatedOpAround(c.parsed.program, offset);
+  return id == kNoId ? nullptr : isolatedIndexOf(snap, c, id);
 }
-
-namespace {
 
 using Shares = std::vector<std::shared_ptr<const IsolatedIndex>>;
 
@@ -500,7 +492,7 @@ std::optional<Entity> entityInIsolatedOp(const Snapshot &snap, uint32_t offset) 
   const ChunkAnalysis *chunk = chunkAt(snap, offset);
   if (!chunk)
     return std::nullopt;
-  std::shared_ptr<const IsolatedIndex> index = isolatedIndexOver(snap, *chunk, offset, offset);
+  std::shared_ptr<const IsolatedIndex> index = isolatedIndexAt(snap, *chunk, offset);
   if (!index)
     return std::nullopt;
   const std::vector<Mention> &ms = index->mentions;

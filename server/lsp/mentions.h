@@ -90,14 +90,9 @@ std::optional<Entity> entityInIsolatedOp(const Snapshot &snap, uint32_t offset);
 // its mentions (values and labels as in the whole index; the keys of
 // symbols and aliases may differ), op names and type heads.
 struct IsolatedIndex {
-  Range range; // the op
   std::vector<Mention> mentions;
   std::vector<Range> opNames, typeHeads;
 };
-// The share of the isolated op whose inside holds [begin, end] (built once
-// per snapshot until the whole index is); null when no isolated op does.
-std::shared_ptr<const IsolatedIndex> isolatedIndexOver(const Snapshot &snap, const ChunkAnalysis &c,
-                                                       uint32_t begin, uint32_t end);
 // The shares of the isolated ops that cover [begin, end) of a module's
 // body, in order (none: only space between them); no answer where
 // anything else lies in the range.

@@ -41,8 +41,8 @@ std::optional<SemanticTokensEdit> tokensEdit(const std::vector<uint32_t> &before
                                              const std::vector<uint32_t> &after);
 
 // The last full (or delta) result sent for each open document: the base the
-// client names in its next delta request. Used by the worker, cleared by
-// the I/O thread when a document closes.
+// client names in its next delta request; forgotten when the document
+// closes. Locked: any thread may use it.
 class SemanticTokensHistory {
 public:
   void remember(const std::string &uri, SemanticTokens t);
