@@ -100,17 +100,17 @@ std::optional<Token> mentionToken(const Program &p, const Mention &m) {
   return std::nullopt;
 }
 
-// Calls emit(token) for a chunk's tokens overlapping [begin, end) in order
-// of start (op names before mentions before type heads at one start),
-// without overlaps, each cut to its first line. The three sorted sources of
-// the snapshot's index are merged as they are read: a range reads only its
-// own, and a big file's millions of tokens are never copied.
 struct TokenLists {
   const std::vector<Range> &opNames;
   const std::vector<Mention> &mentions;
   const std::vector<Range> &typeHeads;
 };
 
+// Calls emit(token) for a chunk's tokens overlapping [begin, end) in order
+// of start (op names before mentions before type heads at one start),
+// without overlaps, each cut to its first line. The three sorted sources of
+// the snapshot's index are merged as they are read: a range reads only its
+// own, and a big file's millions of tokens are never copied.
 template <class Emit>
 void chunkTokens(std::string_view text, const Program &p, const TokenLists &lists, uint32_t begin, uint32_t end,
                  Emit emit) {
