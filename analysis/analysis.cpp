@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/diag/suppressions.h"
 #include "analysis/verify/verifier.h"
 
 namespace tilesight {
@@ -31,6 +32,7 @@ Analysis analyze(std::string_view text, const AnalyzeOptions& options) {
     result.diagnostics.insert(result.diagnostics.end(), std::make_move_iterator(d.begin()), std::make_move_iterator(d.end()));
     result.chunks.push_back(std::move(ca));
   }
+  applySuppressions(text, result.diagnostics, [&](std::string_view code) { return options.checks.enabled(code); });
   return result;
 }
 

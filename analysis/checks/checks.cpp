@@ -3,6 +3,7 @@
 #include "analysis/checks/executions.h"
 #include "analysis/checks/ir_query.h"
 #include "analysis/checks/value_facts.h"
+#include "analysis/diag/codes.h"
 #include "analysis/ir/op_table.h"
 
 namespace tilesight {
@@ -20,7 +21,7 @@ std::string gridProblem(const std::array<int64_t, 3>& grid) {
 
 bool CheckOptions::enabled(std::string_view code) const {
   for (std::string_view off : disabled)
-    if (code == off || (code.size() > off.size() && code.starts_with(off) && code[off.size()] == '.')) return false;
+    if (codeMatches(code, off)) return false;
   return true;
 }
 

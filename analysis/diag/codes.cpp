@@ -32,6 +32,11 @@ const std::vector<CodeInfo>& diagnosticCodes() {
       {"race.scope", "A scope does not cover both parties",
        "A relaxed/acquire/release pair communicates across tile blocks with a scope that does not include both.",
        true},
+      {"suppression.unused", "A suppression comment silences nothing",
+       "A `// tilesight: ignore CODE` comment names a code that no diagnostic on its line has (or no code at "
+       "all), so it hides nothing and would hide a future finding by surprise. Remove it, or fix the code's "
+       "spelling.",
+       false},
       {"run.fault", "A run stopped",
        "`tilesight run` stopped the kernel: an access outside every buffer of the run, a division by zero, a "
        "failed assert, or a `loop` past the iteration limit. The message names the tile block and the values.",
@@ -44,6 +49,16 @@ const CodeInfo* findCode(std::string_view id) {
   for (const auto& c : diagnosticCodes())
     if (c.id == id) return &c;
   return nullptr;
+}
+
+bool codeMatches(std::string_view code, std::string_view pattern) {
+  return code == pattern || (code.size() > pattern.size() && code.starts_with(pattern) && code[pattern.size()] == '.');
+}
+
+bool isCodeOrPrefix(std::string_view pattern) {
+  for (const CodeInfo& c : diagnosticCodes())
+    if (codeMatches(c.id, pattern)) return true;
+  return false;
 }
 
 }  // namespace tilesight

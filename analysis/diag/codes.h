@@ -19,5 +19,9 @@ struct CodeInfo {
 
 const std::vector<CodeInfo>& diagnosticCodes();
 const CodeInfo* findCode(std::string_view id);
+// Whether `code` is `pattern` or lies under it (`race` covers `race.scope`).
+bool codeMatches(std::string_view code, std::string_view pattern);
+// Whether some code is `pattern` or lies under it.
+bool isCodeOrPrefix(std::string_view pattern);
 
 }  // namespace tilesight

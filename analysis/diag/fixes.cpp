@@ -46,4 +46,36 @@ uint32_t blanksBefore(std::string_view text, uint32_t offset) {
   return offset;
 }
 
+std::string applyUnambiguousFixes(std::string_view text, const std::vector<Diagnostic>& diags, size_t& applied) {
+  applied = 0;
+  std::vector<TextEdit> taken;
+  auto overlaps = [&](const TextEdit& e) {
+    // Edits that merely touch count too: two insertions at one point would
+    // be ordered arbitrarily. A skipped fix is left for the next run.
+    return std::any_of(taken.begin(), taken.end(), [&](const TextEdit& t) {
+      return e.range.begin <= t.range.end && t.range.begin <= e.range.end;
+    });
+  };
+  for (const Diagnostic& d : diags) {
+    if (d.fixes.size() != 1) continue;
+    const std::vector<TextEdit>& edits = d.fixes[0].edits;
+    bool fits = std::all_of(edits.begin(), edits.end(), [&](const TextEdit& e) {
+      return e.range.begin <= e.range.end && e.range.end <= text.size() && !overlaps(e);
+    });
+    if (!fits || edits.empty()) continue;
+    taken.insert(taken.end(), edits.begin(), edits.end());
+    ++applied;
+  }
+  std::sort(taken.begin(), taken.end(), [](const TextEdit& a, const TextEdit& b) { return a.range.begin < b.range.begin; });
+  std::string out;
+  out.reserve(text.size());
+  uint32_t at = 0;
+  for (const TextEdit& e : taken) {
+    out.append(text.substr(at, e.range.begin - at)).append(e.newText);
+    at = e.range.end;
+  }
+  out.append(text.substr(at));
+  return out;
+}
+
 }  // namespace tilesight

@@ -25,4 +25,10 @@ Fix replaceWithFix(Range r, std::string text);
 // removes a word together with the space that separated it.
 uint32_t blanksBefore(std::string_view text, uint32_t offset);
 
+// `check --fix`: the text with the fix of every diagnostic that carries
+// exactly one (several are alternatives for the author to choose from),
+// skipping a fix whose edits overlap one taken before. `applied` counts
+// the fixes taken.
+std::string applyUnambiguousFixes(std::string_view text, const std::vector<Diagnostic>& diags, size_t& applied);
+
 }  // namespace tilesight
