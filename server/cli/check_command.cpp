@@ -1,15 +1,20 @@
 // `tilesight check` (DESIGN §3).
-#include <iostream>
+#include <algorithm>
+#include <cstdlib>
 #include <iterator>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include "analysis/analysis.h"
 #include "analysis/diag/expectations.h"
+#include "analysis/diag/fixes.h"
 #include "server/cli/commands.h"
+#include "server/cli/lint_config.h"
+#include "server/cli/lint_inputs.h"
 #include "server/cli/options.h"
 #include "server/cli/report.h"
 
@@ -17,14 +22,14 @@ namespace tilesight::cli {
 
 namespace {
 
-bool readInput(const std::string& path, std::string& out) {
+// The file's text, or why it cannot be read.
+std::optional<std::string> readInput(const std::string& path, std::string& why) {
   auto buf = path == "-" ? llvm::MemoryBuffer::getSTDIN() : llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
   if (!buf) {
-    llvm::errs() << "tilesight: cannot read '" << path << "': " << buf.getError().message() << "\n";
-    return false;
+    why = buf.getError().message();
+    return std::nullopt;
   }
-  out = (*buf)->getBuffer().str();
-  return true;
+  return (*buf)->getBuffer().str();
 }
 
 // --verify-diagnostics: the report lists only the mismatches.
@@ -61,49 +66,166 @@ void warnUnusedArgs(const std::string& path, const Analysis& a, const tilesight:
                    << "not fit its type)\n";
 }
 
+// The options of one file: the command line's over its config file's.
+tilesight::CheckOptions effectiveChecks(const CheckOptions& opts, const LintConfig* config) {
+  tilesight::CheckOptions c = opts.checks;
+  if (!config) return c;
+  c.disabled.insert(c.disabled.end(), config->disable.begin(), config->disable.end());
+  if (!opts.gridGiven && config->grid) c.grid = config->grid;
+  return c;
+}
+
+AnalyzeOptions analyzeOptionsFor(const CheckOptions& opts, const tilesight::CheckOptions& checks) {
+  AnalyzeOptions a;
+  a.splitInputFile = opts.splitInputFile;
+  a.checks = checks;
+  a.layoutWorkBudget = a.layoutTotalBudget = opts.layoutBudget;
+  return a;
+}
+
+// --fix: writes the fixed text in place; false (with a message) when it cannot.
+bool fixInPlace(const std::string& path, std::string& text, const AnalyzeOptions& ao, size_t& fixed) {
+  Analysis a = analyze(text, ao);
+  std::string out = applyUnambiguousFixes(text, a.diagnostics, fixed);
+  if (!fixed) return true;
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (!ec) os << out;
+  os.close();
+  if (ec || os.has_error()) {
+    llvm::errs() << "tilesight check: cannot write the fixes to '" << path << "': "
+                 << (ec ? ec : os.error()).message() << "\n";
+    os.clear_error();
+    fixed = 0;
+    return false;
+  }
+  text = std::move(out);
+  return true;
+}
+
+std::string plural(size_t n, const char* word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+// `3 errors, 1 warning in 2 files`, on stderr, only when there is something to say.
+void printSummary(const std::vector<FileReport>& reports, const std::vector<Unreadable>& unreadable, size_t fixed) {
+  size_t errors = 0, warnings = 0, files = 0;
+  for (const FileReport& r : reports) {
+    files += !r.diagnostics.empty();
+    for (const Diagnostic& d : r.diagnostics) {
+      errors += d.severity == Severity::Error;
+      warnings += d.severity == Severity::Warning;
+    }
+  }
+  std::string line;
+  if (errors) line = plural(errors, "error");
+  if (warnings) line += (line.empty() ? "" : ", ") + plural(warnings, "warning");
+  if (!line.empty()) line += " in " + plural(files, "file");
+  if (!unreadable.empty()) line += (line.empty() ? "" : "; ") + plural(unreadable.size(), "file") + " not read";
+  if (fixed) line += (line.empty() ? "" : "; ") + plural(fixed, "fix") + " applied";
+  if (!line.empty()) llvm::errs() << line << "\n";
+}
+
+// A string stream that takes colours: the text report is printed through it,
+// so --color=always colours a pipe (LLVM asks the stream whether it has colours,
+// and a pipe says no).
+class ColorStringStream : public llvm::raw_string_ostream {
+public:
+  using llvm::raw_string_ostream::raw_string_ostream;
+  bool has_colors() const override { return true; }
+};
+
+bool useColors(ColorMode mode) {
+  if (mode != ColorMode::Auto) return mode == ColorMode::Always;
+  const char* noColor = std::getenv("NO_COLOR");  // no-color.org: set and not empty
+  return llvm::outs().has_colors() && !(noColor && *noColor);
+}
+
 }  // namespace
 
 int runCheck() {
   CheckOptions opts = checkOptions();
   if (opts.files.empty()) {
-    llvm::errs() << "usage: tilesight check [--format=text|json|sarif] [--split-input-file] "
-                    "[--verify-diagnostics] [--grid=X,Y,Z] [--arg NAME=VALUE]... [--assume-aliasing] "
-                    "[--disable=CODE,...] [--layout-budget=N] FILE... | -\n";
+    llvm::errs() << "usage: tilesight check [--format=text|json|sarif] [--Werror] [--fix] [--color=auto|always|never] "
+                    "[--split-input-file] [--verify-diagnostics] [--grid=X,Y,Z] [--arg NAME=VALUE]... "
+                    "[--assume-aliasing] [--disable=CODE,...] [--layout-budget=N] [--no-config] FILE... | FOLDER... | -\n";
     return 2;
   }
+  if (opts.fix && std::count(opts.files.begin(), opts.files.end(), "-"))
+    opts.problem = "--fix writes fixes into the files it checks; it cannot write standard input";
   if (!opts.problem.empty()) {
     llvm::errs() << "tilesight check: " << opts.problem << "\n";
     return 2;
   }
+  ConfigFinder configs;
+  std::string configProblem;
+  auto configOf = [&](const std::string& path) -> const LintConfig* {
+    if (!opts.readConfig || !configProblem.empty()) return nullptr;
+    return configs.forFile(path, configProblem);
+  };
+  Inputs inputs = expandInputs(opts.files, [&](const std::string& p) {
+    const LintConfig* c = configOf(p);
+    return c && c->excludes(absolutePath(p));
+  });
   std::vector<std::unique_ptr<SourceText>> sources;
   std::vector<FileReport> reports;
-  bool failed = false;
-  for (const std::string& path : opts.files) {
-    std::string text;
-    if (!readInput(path, text)) return 2;
-    sources.push_back(std::make_unique<SourceText>(std::move(text)));
+  size_t fixed = 0;
+  bool writeFailed = false;
+  for (const std::string& path : inputs.files) {
+    const LintConfig* config = configOf(path);
+    if (!configProblem.empty()) break;
+    std::string why;
+    std::optional<std::string> text = readInput(path, why);
+    if (!text) {
+      inputs.unreadable.push_back({path, why});
+      continue;
+    }
+    tilesight::CheckOptions checks = effectiveChecks(opts, config);
+    AnalyzeOptions analyzeOptions = analyzeOptionsFor(opts, checks);
+    size_t fixedHere = 0;
+    if (opts.fix) writeFailed |= !fixInPlace(path, *text, analyzeOptions, fixedHere);
+    fixed += fixedHere;
+    sources.push_back(std::make_unique<SourceText>(std::move(*text)));
     const SourceText& src = *sources.back();
-    AnalyzeOptions analyzeOptions;
-    analyzeOptions.splitInputFile = opts.splitInputFile;
-    analyzeOptions.checks = opts.checks;
-    analyzeOptions.layoutWorkBudget = analyzeOptions.layoutTotalBudget = opts.layoutBudget;
     Analysis a = analyze(src.text(), analyzeOptions);
-    warnUnusedArgs(path, a, opts.checks);
+    warnUnusedArgs(path, a, checks);
     FileReport r{path == "-" ? "<stdin>" : path, &src, std::move(a.diagnostics)};
     if (opts.verifyDiagnostics) r.diagnostics = mismatches(src, r.diagnostics);
-    for (const Diagnostic& d : r.diagnostics) failed |= d.severity == Severity::Error;
+    if (opts.werror || (config && config->werror))
+      for (Diagnostic& d : r.diagnostics)
+        if (d.severity == Severity::Warning) d.severity = Severity::Error;
     reports.push_back(std::move(r));
   }
+  if (!configProblem.empty()) {
+    llvm::errs() << "tilesight check: " << configProblem << "\n";
+    return 2;
+  }
+  for (const Unreadable& u : inputs.unreadable)
+    llvm::errs() << "tilesight check: cannot read '" << u.path << "': " << u.why << "\n";
   llvm::raw_ostream& os = llvm::outs();
   switch (opts.format) {
-    case Format::Text:
-      for (const FileReport& r : reports) printText(os, r, os.has_colors());
+    case Format::Text: {
+      bool colors = useColors(opts.color);
+      for (const FileReport& r : reports) {
+        std::string text;
+        ColorStringStream buf(text);
+        buf.enable_colors(colors);
+        printText(buf, r, colors);
+        os << buf.str();
+      }
+      os.flush();
+      printSummary(reports, inputs.unreadable, fixed);
       break;
+    }
     case Format::Json: printJson(os, reports); break;
-    case Format::Sarif: printSarif(os, reports); break;
+    case Format::Sarif: printSarif(os, reports, inputs.unreadable); break;
   }
   os.flush();
-  return failed ? 1 : 0;
+  if (!inputs.unreadable.empty() || writeFailed) return 2;
+  for (const FileReport& r : reports)
+    for (const Diagnostic& d : r.diagnostics)
+      if (d.severity == Severity::Error) return 1;
+  return 0;
 }
 
 }  // namespace tilesight::cli

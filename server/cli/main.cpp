@@ -24,12 +24,16 @@ int main(int argc, char** argv) {
   if (tilesight::cli::runCommand()) return tilesight::cli::runRun();
   if (tilesight::cli::devicesCommand()) return tilesight::cli::runDevices();
   if (tilesight::cli::emitCommand()) return tilesight::cli::runEmit();
-  llvm::errs() << "usage: tilesight check [options] FILE... | -\n"
+  if (tilesight::cli::helpCommand()) return tilesight::cli::runHelp(argv[0]);
+  if (tilesight::cli::explainCommand()) return tilesight::cli::runExplain();
+  llvm::errs() << "usage: tilesight check [options] FILE... | FOLDER... | -\n"
                   "       tilesight layout [--format=text|table|markdown|json|svg] [--at COORD] EXPR\n"
                   "       tilesight lsp [--stdio | --listen HOST:PORT]\n"
                   "       tilesight run FILE [--entry NAME] [--grid X,Y,Z] [--arg NAME=VALUE]... [--out NAME=PATH]...\n"
                   "       tilesight emit FILE --target cuda|hip|opencl [--entry NAME] [--arch ARCH] [-o PATH]\n"
                   "       tilesight devices [--format=text|json]\n"
+                  "       tilesight explain [CODE]\n"
+                  "       tilesight help [COMMAND]\n"
                   "(see tilesight --help)\n";
   return 2;
 }

@@ -45,7 +45,21 @@ cl::opt<unsigned> layoutBudgetOpt(
     cl::desc("Work budget of the exact layout decisions (#layout claims, tensor_view injectivity) of one "
              "file, in units of 2^30 operations; past it they say 'undecided'"),
     cl::value_desc("N"), cl::init(8), cl::sub(checkSubcommand()), cl::cat(checkCategory()));
-cl::list<std::string> filesOpt(cl::Positional, cl::desc("FILE... | -"), cl::sub(checkSubcommand()),
+cl::opt<bool> werrorOpt("Werror", cl::desc("Warnings count as errors (reported as errors, exit status 1)"),
+                        cl::sub(checkSubcommand()), cl::cat(checkCategory()));
+cl::opt<bool> fixOpt("fix",
+                     cl::desc("Apply, in place, the fix of every diagnostic that carries exactly one, then report "
+                              "what is left"),
+                     cl::sub(checkSubcommand()), cl::cat(checkCategory()));
+cl::opt<ColorMode> colorOpt("color", cl::desc("Colours in the text report (auto: on a terminal, unless NO_COLOR is set)"),
+                            cl::init(ColorMode::Auto),
+                            cl::values(clEnumValN(ColorMode::Auto, "auto", "on a terminal without NO_COLOR"),
+                                       clEnumValN(ColorMode::Always, "always", "always"),
+                                       clEnumValN(ColorMode::Never, "never", "never")),
+                            cl::sub(checkSubcommand()), cl::cat(checkCategory()));
+cl::opt<bool> noConfigOpt("no-config", cl::desc("Read no .tilesight.toml"), cl::sub(checkSubcommand()),
+                          cl::cat(checkCategory()));
+cl::list<std::string> filesOpt(cl::Positional, cl::desc("FILE... | FOLDER... | -"), cl::sub(checkSubcommand()),
                                cl::cat(checkCategory()));
 }  // namespace
 
@@ -119,16 +133,6 @@ LspOptions lspOptions() {
   return o;
 }
 
-namespace {
-bool isCodeOrPrefix(std::string_view code) {
-  for (const CodeInfo& c : diagnosticCodes())
-    if (c.id == code || (c.id.size() > code.size() && c.id.starts_with(code) && c.id[code.size()] == '.'))
-      return true;
-  return false;
-}
-
-}  // namespace
-
 std::optional<std::array<int64_t, 3>> parseGrid(llvm::StringRef text, std::string& problem) {
   llvm::SmallVector<llvm::StringRef, 3> parts;
   text.split(parts, ',');
@@ -154,6 +158,11 @@ CheckOptions checkOptions() {
   o.format = formatOpt;
   o.splitInputFile = splitOpt;
   o.verifyDiagnostics = verifyOpt;
+  o.werror = werrorOpt;
+  o.fix = fixOpt;
+  o.color = colorOpt;
+  o.readConfig = !noConfigOpt;
+  o.gridGiven = gridOpt.getNumOccurrences() > 0;
   o.files.assign(filesOpt.begin(), filesOpt.end());
   o.checks.assumeAliasing = aliasingOpt;
   for (const std::string& a : argOpt) {

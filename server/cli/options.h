@@ -17,10 +17,16 @@ llvm::cl::SubCommand& checkSubcommand();
 bool checkCommand();  // was `check` given?
 
 enum class Format { Text, Json, Sarif };
+enum class ColorMode { Auto, Always, Never };
 struct CheckOptions {
   Format format = Format::Text;
   bool splitInputFile = false;
   bool verifyDiagnostics = false;
+  bool werror = false;      // --Werror (or a config file's werror)
+  bool fix = false;         // --fix
+  ColorMode color = ColorMode::Auto;
+  bool readConfig = true;   // not --no-config
+  bool gridGiven = false;   // --grid was given: it overrides a config file's grid
   std::vector<std::string> files;
   tilesight::CheckOptions checks;  // --grid, --assume-aliasing, --disable
   double layoutBudget = 0;         // --layout-budget, in operations (per file)

@@ -35,10 +35,13 @@ struct RunOptions {
   int timeoutSeconds = 0;  // killed after this long (0: never)
 };
 
-inline CliRun run(const std::string& args, const std::string& stdinText = "", RunOptions o = {}) {
+// Runs the executable in the folder `workingDir` (empty: here).
+inline CliRun runIn(const std::string& workingDir, const std::string& args, const std::string& stdinText = "",
+                    RunOptions o = {}) {
   std::string in = tempPath("stdin.txt"), err = tempPath("stderr.txt");
   std::ofstream(in, std::ios::binary) << stdinText;
-  std::string cmd = (o.timeoutSeconds ? "timeout -s KILL " + std::to_string(o.timeoutSeconds) + " " : "") +
+  std::string cmd = (workingDir.empty() ? "" : "cd '" + workingDir + "' && ") +
+                    (o.timeoutSeconds ? "timeout -s KILL " + std::to_string(o.timeoutSeconds) + " " : "") +
                     std::string(TILESIGHT_BINARY) + " " + args + " < " + in +
                     (o.separateStderr ? " 2>" + err : " 2>&1");
   CliRun r;
@@ -50,6 +53,10 @@ inline CliRun run(const std::string& args, const std::string& stdinText = "", Ru
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
   if (o.separateStderr) r.err = readFile(err);
   return r;
+}
+
+inline CliRun run(const std::string& args, const std::string& stdinText = "", RunOptions o = {}) {
+  return runIn("", args, stdinText, o);
 }
 
 inline std::string write(const std::string& name, const std::string& text) {

@@ -1,0 +1,62 @@
+#include "server/cli/lint_inputs.h"
+
+#include <algorithm>
+
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+
+namespace tilesight::cli {
+
+namespace fs = llvm::sys::fs;
+
+namespace {
+
+// An `.mlir` file is a tile program when it holds a cuda_tile module; other
+// MLIR (another dialect's tests) is not ours to check.
+bool holdsTileModule(const std::string& path) {
+  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+  return buf && (*buf)->getBuffer().contains("cuda_tile.module");
+}
+
+bool isTileFile(const std::string& path) {
+  llvm::StringRef ext = llvm::sys::path::extension(path);
+  return ext == ".tile" || (ext == ".mlir" && holdsTileModule(path));
+}
+
+void walkFolder(const std::string& folder, const std::function<bool(const std::string&)>& excluded, Inputs& out) {
+  std::vector<std::string> found;
+  std::error_code ec;
+  // Symbolic links are followed to files but not into folders, so no cycle
+  // can keep the walk going.
+  for (fs::recursive_directory_iterator it(folder, ec, /*follow_symlinks=*/false), end; it != end && !ec;
+       it.increment(ec)) {
+    const std::string& path = it->path();
+    fs::file_status st;
+    if (fs::status(path, st)) continue;
+    if (fs::is_directory(st)) {
+      bool hidden = llvm::sys::path::filename(path).startswith(".");
+      if (hidden || it->type() == fs::file_type::symlink_file || excluded(path)) it.no_push();
+      continue;
+    }
+    if (fs::is_regular_file(st) && !excluded(path) && isTileFile(path)) found.push_back(path);
+  }
+  if (ec) out.unreadable.push_back({folder, ec.message()});
+  std::sort(found.begin(), found.end());
+  out.files.insert(out.files.end(), found.begin(), found.end());
+}
+
+}  // namespace
+
+Inputs expandInputs(const std::vector<std::string>& args, const std::function<bool(const std::string&)>& excluded) {
+  Inputs out;
+  for (const std::string& a : args) {
+    if (a != "-" && fs::is_directory(a))
+      walkFolder(a, excluded, out);
+    else
+      out.files.push_back(a);  // read (or found unreadable) when it is checked
+  }
+  return out;
+}
+
+}  // namespace tilesight::cli
