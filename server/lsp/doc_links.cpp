@@ -14,10 +14,34 @@ namespace tilesight::lsp {
 
 namespace {
 
+std::string findDocs() {
+  // getMainExecutable reads /proc/self/exe on Linux; the arguments only
+  // matter elsewhere.
+  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  llvm::SmallString<256> installed(llvm::sys::path::parent_path(exe));
+  llvm::sys::path::append(installed, "..", "share", "doc");
+  llvm::sys::path::append(installed, "tilesight", "checks.md");
+  llvm::SmallString<256> source(TILESIGHT_SOURCE_DOCS);
+  llvm::sys::path::append(source, "checks.md");
+  for (llvm::SmallString<256> *candidate : {&installed, &source}) {
+    llvm::SmallString<256> real;
+    if (!llvm::sys::fs::real_path(*candidate, real))
+      return std::string(llvm::sys::path::parent_path(real.str()));
+  }
+  return "";
+}
+
+const std::string &docsFolder() {
+  static const std::string folder = findDocs();
+  return folder;
+}
+
+} // namespace
+
 // RFC 3986: everything but unreserved characters and '/' is escaped.
-std::string fileUri(std::string_view path) {
+std::string percentEncodePath(std::string_view path) {
   static const char hex[] = "0123456789ABCDEF";
-  std::string uri = "file://";
+  std::string uri;
   for (unsigned char c : path) {
     if (std::isalnum(c) || c == '/' || c == '-' || c == '.' || c == '_' ||
         c == '~') {
@@ -31,30 +55,21 @@ std::string fileUri(std::string_view path) {
   return uri;
 }
 
-std::string findChecksDoc() {
-  // getMainExecutable reads /proc/self/exe on Linux; the arguments only
-  // matter elsewhere.
-  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
-  llvm::SmallString<256> installed(llvm::sys::path::parent_path(exe));
-  llvm::sys::path::append(installed, "..", "share", "doc");
-  llvm::sys::path::append(installed, "tilesight", "checks.md");
-  llvm::SmallString<256> source(TILESIGHT_SOURCE_DOCS);
-  llvm::sys::path::append(source, "checks.md");
-  for (llvm::SmallString<256> *candidate : {&installed, &source}) {
-    llvm::SmallString<256> real;
-    if (!llvm::sys::fs::real_path(*candidate, real))
-      return fileUri(real.str());
-  }
-  return "";
+std::string fileUri(std::string_view path) {
+  return "file://" + percentEncodePath(path);
 }
 
-} // namespace
+std::optional<std::string> docUrl(std::string_view file) {
+  if (docsFolder().empty())
+    return std::nullopt;
+  return fileUri(docsFolder() + "/" + std::string(file));
+}
 
 std::optional<std::string> checkDocUrl(std::string_view code) {
-  static const std::string base = findChecksDoc();
-  if (base.empty() || code.empty())
+  if (code.empty())
     return std::nullopt;
-  return base + "#" + std::string(code);
+  std::optional<std::string> doc = docUrl("checks.md");
+  return doc ? std::optional(*doc + "#" + std::string(code)) : std::nullopt;
 }
 
 } // namespace tilesight::lsp

@@ -278,7 +278,10 @@ TEST(CheckCli, SarifHasEveryCode) {
     EXPECT_EQ(r["level"], d["severity"]);
     EXPECT_EQ(region["startLine"], d["line"]) << d["code"];
     EXPECT_EQ(region["startColumn"], d["column"]) << d["code"];
-    EXPECT_EQ(r["message"]["text"], d["message"]);
+    // SARIF escapes brackets (its links are markdown's) and links the notes after the message.
+    std::string escaped;
+    for (char c : d["message"].get<std::string>()) escaped += (c == '[' || c == ']' || c == '\\' ? "\\" : "") + std::string(1, c);
+    EXPECT_EQ(r["message"]["text"].get<std::string>().rfind(escaped, 0), 0u) << r["message"]["text"];
   }
   EXPECT_EQ(resultIds, codes);
 }

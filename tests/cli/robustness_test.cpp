@@ -24,7 +24,10 @@ TEST(CheckRobustness, InvalidUtf8StillGivesValidJson) {
       EXPECT_EQ(r.status, 1) << format << " " << r.out << r.err;
       nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
       ASSERT_FALSE(j.is_discarded()) << format << ": not JSON: " << r.out;
-      EXPECT_NE(r.out.find("\xef\xbf\xbd"), std::string::npos) << "no U+FFFD in " << r.out;
+      // Text keeps a bad byte as U+FFFD; a SARIF URI percent-encodes the byte of the file's name.
+      bool replaced = r.out.find("\xef\xbf\xbd") != std::string::npos;
+      bool encoded = std::string(format) == "sarif" && file == named && r.out.find("bad%FE%20name.tile") != std::string::npos;
+      EXPECT_TRUE(replaced || encoded) << "no U+FFFD in " << r.out;
       EXPECT_NE(r.out.find("expected"), std::string::npos) << "the diagnostic is lost: " << r.out;
     }
   }
