@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
-# Installs what tilesight needs to build and test, if missing: Debian 12 packages, the VS Code
-# extension's npm packages (editors/vscode) and VS Code for its end-to-end test
-# (tests/e2e/vscode_editor), both from their lock files.
+# Installs what tilesight needs, if missing, from Debian 12 packages and lock files:
+#   scripts/install-deps.sh cli    only what building the command-line tool needs
+#   scripts/install-deps.sh        everything the tests need too: the editors' and VS Code's npm
+#                                  packages, the SARIF validator, Neovim, Chromium, OpenCL, HIP...
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mode=${1:-all}
+[[ $mode == cli || $mode == all ]] || { echo "usage: scripts/install-deps.sh [cli]" >&2; exit 2; }
 
+# The command-line tool: a C++20 compiler, CMake, LLVM 14's Support library, nlohmann_json,
+# Boost.Asio (headers) and toml++ (check's .tilesight.toml).
 # zlib1g-dev: LLVM 14's CMake package links LLVMSupport against ZLIB::ZLIB but llvm-14-dev does not pull it in.
+CLI_PACKAGES=(cmake make g++ llvm-14-dev zlib1g-dev nlohmann-json3-dev libboost-dev libtomlplusplus-dev)
+# The tests:
+# GoogleTest: the unit, command-line and language-server tests.
 # neovim: the editor that the e2e.nvim test drives (tests/e2e/nvim); strace and
 # python3: the language server's I/O audit (tests/e2e/audit).
 # nodejs, npm: the VS Code extension's build and tests (editors/vscode); npm only when
@@ -18,10 +26,15 @@ cd "$(dirname "$0")/.."
 # ocl-icd-libopencl1, pocl-opencl-icd: OpenCL on the CPU, a device `tilesight devices` lists and the
 # GPU backends' test device (loaded with dlopen at run time; nothing links them). libamdhip64-5:
 # ROCm 5.2's HIP runtime, which holds hiprtc: the HIP output's compile-only check (no AMD GPU needed).
-PACKAGES=(cmake make g++ llvm-14-dev zlib1g-dev nlohmann-json3-dev libboost-dev libgtest-dev googletest neovim strace python3
-          python3-numpy libopenblas0-pthread ocl-icd-libopencl1 pocl-opencl-icd libamdhip64-5 nodejs chromium ripgrep)
-command -v npm >/dev/null || PACKAGES+=(npm)
-[[ -f /usr/include/node/node_api.h ]] || PACKAGES+=(libnode-dev)
+# python3-jsonschema: the SARIF report against the 2.1.0 schema (tests/sarif). dpkg-dev: the
+# Debian package's Depends (dpkg-shlibdeps) in its test (tests/package).
+PACKAGES=("${CLI_PACKAGES[@]}")
+if [[ $mode == all ]]; then
+  PACKAGES+=(libgtest-dev googletest neovim strace python3 python3-numpy python3-jsonschema dpkg-dev libopenblas0-pthread
+             ocl-icd-libopencl1 pocl-opencl-icd libamdhip64-5 nodejs chromium ripgrep)
+  command -v npm >/dev/null || PACKAGES+=(npm)
+  [[ -f /usr/include/node/node_api.h ]] || PACKAGES+=(libnode-dev)
+fi
 if [[ "${TILESIGHT_EXTRA_PACKAGES:-}" != "" ]]; then
   read -r -a extra <<<"$TILESIGHT_EXTRA_PACKAGES"
   PACKAGES+=("${extra[@]}")
@@ -42,14 +55,21 @@ if [[ ${#missing[@]} -gt 0 ]]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The VS Code extension's npm packages, exactly as its lock file pins them; again
-# whenever the lock file changes (a stamp in node_modules holds its hash).
-lock=$(sha256sum <editors/vscode/package-lock.json)
-if [[ "$(cat editors/vscode/node_modules/.tilesight-lock 2>/dev/null)" != "$lock" ]]; then
-  echo "install-deps: npm ci in editors/vscode"
-  (cd editors/vscode && npm ci --no-audit --no-fund >/dev/null)
-  echo "$lock" >editors/vscode/node_modules/.tilesight-lock
-fi
+[[ $mode == cli ]] && exit 0
+
+# npm packages exactly as a lock file pins them; again whenever the lock file
+# changes (a stamp in node_modules holds its hash).
+npm_ci() {
+  local lock
+  lock=$(sha256sum <"$1/package-lock.json")
+  if [[ "$(cat "$1/node_modules/.tilesight-lock" 2>/dev/null)" != "$lock" ]]; then
+    echo "install-deps: npm ci in $1"
+    (cd "$1" && npm ci --no-audit --no-fund >/dev/null)
+    echo "$lock" >"$1/node_modules/.tilesight-lock"
+  fi
+}
+npm_ci editors/vscode  # the VS Code extension
+npm_ci tests/sarif     # Microsoft's SARIF validator
 
 # VS Code (code-server) and playwright-core for e2e.vscode_editor, from their lock file; the
 # native modules are compiled here, once per lock file (setup.sh keeps its own stamp).

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The README's two commands:
-#   scripts/quickstart.sh example   install what is missing, build, check the shipped examples
-#   scripts/quickstart.sh test      install what is missing, build, run every test
+#   scripts/quickstart.sh example   install what the command-line tool needs, build it, check the shipped examples
+#   scripts/quickstart.sh test      install everything the tests need, build all, run every test
 set -euo pipefail
 cd "$(dirname "$0")/.."
 case "${1:-}" in
   example)
-    scripts/install-deps.sh
-    scripts/build.sh
+    scripts/install-deps.sh cli
+    scripts/build.sh --cli
     echo "== build/tilesight check examples/gemm_with_bugs.tile"
     status=0
     build/tilesight check examples/gemm_with_bugs.tile || status=$?
