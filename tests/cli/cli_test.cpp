@@ -11,19 +11,6 @@
 
 using namespace tilesight::clitest;
 
-namespace {
-
-const char* kBad =
-    "cuda_tile.module @m {\n"
-    "  entry @k(%n: tile<i32>) {\n"
-    "    %c = constant <i32: 1> : tile<3xi32>\n"
-    "    %d = addi %n, %undefined : tile<i32>\n"
-    "  }\n"
-    "}\n";
-const char* kGood = "cuda_tile.module @m {\n  entry @k() {\n    return\n  }\n}\n";
-
-}  // namespace
-
 TEST(CheckCli, TextFormatIsClangStyleWithCaret) {
   CliRun r = run("check " + write("bad.tile", kBad));
   EXPECT_EQ(r.status, 1);

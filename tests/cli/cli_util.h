@@ -12,6 +12,16 @@
 
 namespace tilesight::clitest {
 
+// Two errors: a type rule (line 3) and an undefined value (line 4).
+inline const char* const kBad =
+    "cuda_tile.module @m {\n"
+    "  entry @k(%n: tile<i32>) {\n"
+    "    %c = constant <i32: 1> : tile<3xi32>\n"
+    "    %d = addi %n, %undefined : tile<i32>\n"
+    "  }\n"
+    "}\n";
+inline const char* const kGood = "cuda_tile.module @m {\n  entry @k() {\n    return\n  }\n}\n";
+
 struct CliRun {
   int status = -1;  // the exit status; 128 + N when signal N ended it
   std::string out;  // stdout, with stderr unless run apart

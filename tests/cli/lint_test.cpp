@@ -17,15 +17,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Two errors: a type rule (line 3) and an undefined value (line 4).
-const char* kBad =
-    "cuda_tile.module @m {\n"
-    "  entry @k(%n: tile<i32>) {\n"
-    "    %c = constant <i32: 1> : tile<3xi32>\n"
-    "    %d = addi %n, %undefined : tile<i32>\n"
-    "  }\n"
-    "}\n";
-const char* kGood = "cuda_tile.module @m {\n  entry @k() {\n    return\n  }\n}\n";
 // One warning and no error: a suppression with nothing to silence.
 const char* kWarnOnly = "cuda_tile.module @m {\n  entry @k() {\n    return  // tilesight: ignore race\n  }\n}\n";
 

@@ -17,14 +17,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* kBad =
-    "cuda_tile.module @m {\n"
-    "  entry @k(%n: tile<i32>) {\n"
-    "    %c = constant <i32: 1> : tile<3xi32>\n"
-    "    %d = addi %n, %undefined : tile<i32>\n"
-    "  }\n"
-    "}\n";
-
 // A checkout: a folder with .git, where the report is made.
 std::string checkout(const std::string& name) {
   std::string dir = tempPath(name);
