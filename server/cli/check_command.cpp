@@ -200,6 +200,9 @@ int runCheck() {
     llvm::errs() << "tilesight check: " << configProblem << "\n";
     return 2;
   }
+  for (const std::string& f : inputs.emptyFolders)
+    llvm::errs() << "tilesight check: warning: no tile program (.tile, or .mlir holding a cuda_tile.module) under '"
+                 << f << "'\n";
   for (const Unreadable& u : inputs.unreadable)
     llvm::errs() << "tilesight check: cannot read '" << u.path << "': " << u.why << "\n";
   llvm::raw_ostream& os = llvm::outs();

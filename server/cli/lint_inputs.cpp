@@ -43,6 +43,7 @@ void walkFolder(const std::string& folder, const std::function<bool(const std::s
   }
   if (ec) out.unreadable.push_back({folder, ec.message()});
   std::sort(found.begin(), found.end());
+  if (found.empty() && !ec) out.emptyFolders.push_back(folder);
   out.files.insert(out.files.end(), found.begin(), found.end());
 }
 

@@ -16,6 +16,7 @@ struct Unreadable {
 struct Inputs {
   std::vector<std::string> files;  // in argument order, each folder's files sorted
   std::vector<Unreadable> unreadable;  // arguments or folders that could not be read
+  std::vector<std::string> emptyFolders;  // folders that hold no tile program
 };
 
 // `excluded(path)`: a config file leaves the path out (asked of what a folder

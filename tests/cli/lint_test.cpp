@@ -56,6 +56,11 @@ TEST(Lint, FolderTakesTileFilesAndTileModulesInMlirRecursivelySorted) {
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(reportedFiles(r.out), (std::vector<std::string>{dir + "/a/b.tile", dir + "/a/c.mlir", dir + "/z.tile"}))
       << r.out << r.err;
+  // A folder without tile programs is worth a warning, not a failure.
+  std::string empty = folder("empty");
+  CliRun none = run("check " + empty, "", {.separateStderr = true});
+  EXPECT_EQ(none.status, 0);
+  EXPECT_NE(none.err.find("warning: no tile program"), std::string::npos) << none.err;
 }
 
 TEST(Lint, SummaryLineOnStderrOnlyWhenThereIsSomethingToSay) {

@@ -45,7 +45,23 @@ grep -q '\[syntax\]' "$work/check.txt" || fail "check printed no diagnostic"
 # Links go to the installed docs, next to the installed executable.
 help_uri=$("$bin" check --format=sarif "$src/examples/gemm_with_bugs.tile" | grep -m1 '"helpUri"' || true)
 grep -q "file://$root/usr/share/doc/tilesight/checks.md#" <<<"$help_uri" || fail "SARIF helpUri is not the installed docs: $help_uri"
-bash -n "$root/usr/share/bash-completion/completions/tilesight" || fail "the bash completion does not parse"
+# The bash completion, as bash-completion calls it (its two helpers stubbed when it is not installed).
+complete_words() {
+  PATH="$root/usr/bin:$PATH" bash -c '
+    if [[ -f /usr/share/bash-completion/bash_completion ]]; then source /usr/share/bash-completion/bash_completion
+    else
+      _init_completion() { words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
+      _filedir() { :; }
+      compopt() { :; }
+    fi
+    source "$1"; shift
+    COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+    _tilesight; echo "${COMPREPLY[*]}"' _ "$root/usr/share/bash-completion/completions/tilesight" "$@"
+}
+[[ " $(complete_words tilesight ch) " == *" check "* ]] || fail "completion of a command: $(complete_words tilesight ch)"
+[[ " $(complete_words tilesight check --W) " == *" --Werror "* ]] || fail "completion of an option"
+[[ " $(complete_words tilesight check --format=s) " == *" sarif "* ]] || fail "completion of a value"
+[[ " $(complete_words tilesight explain race.) " == *" race.unordered "* ]] || fail "completion of a code: $(complete_words tilesight explain race.)"
 if command -v man >/dev/null; then
   man -l "$root/usr/share/man/man1/tilesight.1" 2>/dev/null | grep -q 'tilesight check' || fail "the man page"
 fi
