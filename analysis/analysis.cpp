@@ -4,6 +4,7 @@
 
 #include "analysis/diag/suppressions.h"
 #include "analysis/verify/verifier.h"
+#include "analysis/checks/checks.h"
 
 namespace tilesight {
 
@@ -11,6 +12,58 @@ size_t Analysis::errorCount() const {
   return static_cast<size_t>(std::count_if(diagnostics.begin(), diagnostics.end(),
                                            [](const Diagnostic& d) { return d.severity == Severity::Error; }));
 }
+
+namespace {
+
+// Verifies and checks one parsed chunk, pass by pass and item by item, so that
+// every diagnostic gets its origin (reanalyze() replaces one item's).
+void verifyAndCheck(ChunkAnalysis& ca, const AnalyzeOptions& options, layout::WorkBudget& budget, DiagSink& sink,
+                    std::vector<DiagOrigin>& origins) {
+  const ParseResult& pr = ca.parsed;
+  const Program& p = pr.program;
+  auto tag = [&](OpId item, DiagOrigin::Pass pass) { origins.resize(sink.all().size(), {item, pass}); };
+  origins.assign(sink.all().size(), {kNoId, DiagOrigin::Parse});
+  for (const ItemParse& it : pr.items)
+    for (uint32_t i = it.diagBegin; i < it.diagEnd; ++i) origins[i].item = it.op;
+  size_t side = 0;
+  for (const ItemParse& it : pr.items) {
+    verifyWrittenTypes(pr.side, side, it.sideBegin, sink);
+    tag(kNoId, DiagOrigin::WrittenTypes);
+    verifyWrittenTypes(pr.side, it.sideBegin, it.sideEnd, sink);
+    tag(it.op, DiagOrigin::WrittenTypes);
+    side = it.sideEnd;
+  }
+  verifyWrittenTypes(pr.side, side, pr.side.occurrences.size(), sink);
+  tag(kNoId, DiagOrigin::WrittenTypes);
+  verifySymbols(p, sink);
+  tag(kNoId, DiagOrigin::Symbols);
+  OpId op = 0;
+  for (const ItemParse& it : pr.items) {
+    if (it.op == kNoId) continue;
+    verifyOps(p, op, it.op, sink);
+    tag(kNoId, DiagOrigin::OpRules);
+    verifyOps(p, it.op, it.opEnd, sink);
+    tag(it.op, DiagOrigin::OpRules);
+    op = it.opEnd;
+  }
+  verifyOps(p, op, static_cast<OpId>(p.ops.size()), sink);
+  tag(kNoId, DiagOrigin::OpRules);
+  checkLayoutAliases(ca.parsed, sink, ca.layouts, budget, options.layoutCache);
+  tag(kNoId, DiagOrigin::LayoutAliases);
+  std::vector<std::pair<OpId, size_t>> unitStarts;
+  runChecks(ca.parsed, options.checks, budget, sink, nullptr, &unitStarts);
+  // A unit is a module item or a top-level op; only the first are items.
+  std::vector<OpId> items;
+  for (const ItemParse& it : pr.items) items.push_back(it.op);
+  for (size_t u = 0; u < unitStarts.size(); ++u) {
+    bool item = std::binary_search(items.begin(), items.end(), unitStarts[u].first);
+    origins.resize(u + 1 < unitStarts.size() ? unitStarts[u + 1].second : sink.all().size(),
+                   {item ? unitStarts[u].first : kNoId, DiagOrigin::Checks});
+  }
+  tag(kNoId, DiagOrigin::Checks);
+}
+
+}  // namespace
 
 Analysis analyze(std::string_view text, const AnalyzeOptions& options) {
   Analysis result;
@@ -23,15 +76,23 @@ Analysis analyze(std::string_view text, const AnalyzeOptions& options) {
     ChunkAnalysis ca{c, {}, {}};
     ca.parsed.program.source = text;
     parseChunk(text, c.begin, c.end, ca.parsed, sink);
-    verifyProgram(ca.parsed, sink);
-    checkLayoutAliases(ca.parsed, sink, ca.layouts, layoutBudget, options.layoutCache);
-    runChecks(ca.parsed, options.checks, layoutBudget, sink);
+    std::vector<DiagOrigin> origins;
+    verifyAndCheck(ca, options, layoutBudget, sink, origins);
     std::vector<Diagnostic> d = sink.take();
-    std::erase_if(d, [&](const Diagnostic& x) { return !options.checks.enabled(x.code); });
-    std::stable_sort(d.begin(), d.end(), [](const Diagnostic& a, const Diagnostic& b) { return a.range.begin < b.range.begin; });
-    result.diagnostics.insert(result.diagnostics.end(), std::make_move_iterator(d.begin()), std::make_move_iterator(d.end()));
+    // Enabled codes, in source order (diagnostics at one offset in pass order).
+    std::vector<size_t> order;
+    for (size_t i = 0; i < d.size(); ++i)
+      if (options.checks.enabled(d[i].code)) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return d[a].range.begin < d[b].range.begin; });
+    for (size_t i : order) {
+      result.found.push_back(std::move(d[i]));
+      result.origins.push_back(origins[i]);
+    }
     result.chunks.push_back(std::move(ca));
   }
+  result.reusable = chunks.size() == 1;
+  result.layoutSpent = layoutBudget.spent();
+  result.diagnostics = result.found;
   applySuppressions(text, result.diagnostics, [&](std::string_view code) { return options.checks.enabled(code); });
   return result;
 }

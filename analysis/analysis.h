@@ -1,5 +1,6 @@
 #pragma once
 // The library's front door: text in, facts out.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,13 +34,40 @@ struct ChunkAnalysis {
   std::vector<LayoutAliasFact> layouts;  // evaluated #layout aliases
 };
 
+// What made a diagnostic: the module item whose parse, verification or
+// checks produced it (kNoId: the file or module level), and the pass.
+// Diagnostics at one offset stay in pass order.
+struct DiagOrigin {
+  enum Pass : uint8_t { Parse, WrittenTypes, Symbols, OpRules, LayoutAliases, Checks };
+  OpId item = kNoId;
+  Pass pass = Parse;
+};
+
 struct Analysis {
   std::vector<ChunkAnalysis> chunks;
   std::vector<Diagnostic> diagnostics;  // all chunks, in source order
   size_t errorCount() const;
+
+  // What reanalyze() reuses, for a file analysed as one chunk: the
+  // diagnostics before suppressions with their origins, and the layout work
+  // spent (at least: reanalyze() adds and never subtracts).
+  bool reusable = false;
+  std::vector<Diagnostic> found;
+  std::vector<DiagOrigin> origins;
+  double layoutSpent = 0;
 };
 
 // Parses and verifies `text`. Never fails: problems are diagnostics.
 Analysis analyze(std::string_view text, const AnalyzeOptions& options = {});
+
+// The analysis of `newText` from `previous`, the analysis of `oldText` with
+// the same options, when the edit between them lies inside the body of one
+// item of a module (an entry): that item is parsed, verified and checked
+// again in place, everything else is reused (ids and offsets after it move).
+// The result equals analyze(newText, options). nullopt when the edit is not
+// confined to one item or reuse could differ (a layout work budget that
+// binds, an item that does not parse cleanly): the caller runs analyze().
+std::optional<Analysis> reanalyze(Analysis previous, std::string_view oldText, std::string_view newText,
+                                  const AnalyzeOptions& options);
 
 }  // namespace tilesight

@@ -59,7 +59,7 @@ std::vector<CheckUnit> checkUnits(const Program& p) {
 }
 
 void runChecks(const ParseResult& parsed, const CheckOptions& options, layout::WorkBudget& layoutBudget,
-               DiagSink& diags) {
+               DiagSink& diags, const std::vector<CheckUnit>* units, std::vector<std::pair<OpId, size_t>>* unitStarts) {
   const Program& p = parsed.program;
   ValueFacts facts(p, options);
   Executions executions(p, facts);
@@ -70,7 +70,9 @@ void runChecks(const ParseResult& parsed, const CheckOptions& options, layout::W
   if (options.enabled("subbyte.align")) passes.push_back(subbyteCheck(cx, diags));
   if (options.enabled("race")) passes.push_back(raceCheck(cx, diags));
   if (passes.empty()) return;
-  for (CheckUnit u : checkUnits(p)) {
+  std::vector<CheckUnit> all = units ? std::vector<CheckUnit>{} : checkUnits(p);
+  for (CheckUnit u : units ? *units : all) {
+    if (unitStarts) unitStarts->push_back({u.op, diags.all().size()});
     facts.build(u.op, u.end);
     for (OpId id = u.op; id < u.end; ++id)
       if (isAnchor(p.op(id)))

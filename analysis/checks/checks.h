@@ -81,8 +81,12 @@ std::vector<CheckUnit> checkUnits(const Program& program);
 // Runs the enabled checks; their diagnostics go to `diags`. (A check file
 // that covers two codes may still report a disabled one: analyze() drops
 // every diagnostic whose code is off.)
+// `units`: the units to check (default: every unit of the program, in
+// order); `unitStarts`, when given, gets each unit's first op and how many
+// diagnostics `diags` held before it (analysis.cpp attributes them).
 void runChecks(const ParseResult& parsed, const CheckOptions& options, layout::WorkBudget& layoutBudget,
-               DiagSink& diags);
+               DiagSink& diags, const std::vector<CheckUnit>* units = nullptr,
+               std::vector<std::pair<OpId, size_t>>* unitStarts = nullptr);
 
 // The `--arg`s (as NAME=VALUE) that set no integer scalar argument of any
 // function of `program`: no argument has that name or position, or its type

@@ -1,6 +1,7 @@
 #include "analysis/diag/suppressions.h"
 
 #include <algorithm>
+#include <functional>
 #include <string>
 
 #include "analysis/diag/codes.h"
@@ -148,7 +149,10 @@ void reportUnused(std::string_view text, const Suppression& s, const std::functi
 
 void applySuppressions(std::string_view text, std::vector<Diagnostic>& diags,
                        const std::function<bool(std::string_view)>& enabled) {
-  if (text.find(kMarker) == std::string_view::npos) return;  // the common case costs one search
+  // The common case costs one search, which skips along the text (a file
+  // of megabytes has many a 't' for find() to stop at).
+  static const std::boyer_moore_horspool_searcher marker(kMarker.begin(), kMarker.end());
+  if (std::search(text.begin(), text.end(), marker) == text.end()) return;
   std::vector<Suppression> sups = findSuppressions(text);
   if (sups.empty()) return;
   // The line of each diagnostic: line starts, searched by offset.

@@ -48,7 +48,9 @@ bool Parser::parseModuleOp(OpState& st) {
   consume();
   if (consumeKeyword("attributes") && !parseAttrDict(st.attrs)) return false;
   Region body;
+  OpId outer = std::exchange(moduleBody_, st.id);
   bool ok = parseRegion(body, st.id, {}, true);
+  moduleBody_ = outer;
   st.regions.push_back(std::move(body));
   return ok;
 }

@@ -66,19 +66,25 @@ Parser::Nesting::Nesting(Parser& parser) : p(parser), ok(++parser.depth_ <= kMax
 }
 
 void parseChunk(std::string_view text, uint32_t begin, uint32_t end, ParseResult& out, DiagSink& diags) {
+  // Ops and values are stored by value in vectors: size them once (about one
+  // op per 40 bytes of text) so growth rarely copies them.
+  out.program.ops.reserve(out.program.ops.size() + (end - begin) / 40 + 16);
+  out.program.values.reserve(out.program.values.size() + (end - begin) / 40 + 16);
+  out.side.occurrences.reserve(out.side.occurrences.size() + (end - begin) / 12 + 16);
   Parser p(text, begin, end, out, diags);
   p.parseTopLevel();
+}
+
+ItemParse parseModuleItem(std::string_view text, uint32_t begin, uint32_t end, OpId module, uint32_t lastEnd,
+                          ParseResult& out, DiagSink& diags) {
+  Parser p(text, begin, end, out, diags);
+  return p.parseItemAt(module, lastEnd);
 }
 
 Parser::Parser(std::string_view text, uint32_t begin, uint32_t end, ParseResult& out, DiagSink& diags)
     : text_(text), lex_(text, begin, end), out_(out), diags_(diags) {
   lastEnd_ = begin;
   tok_ = lex_.next();
-  // Ops and values are stored by value in vectors: size them once (about one
-  // op per 40 bytes of text) so growth rarely copies them.
-  out_.program.ops.reserve(out_.program.ops.size() + (end - begin) / 40 + 16);
-  out_.program.values.reserve(out_.program.values.size() + (end - begin) / 40 + 16);
-  out_.side.occurrences.reserve(out_.side.occurrences.size() + (end - begin) / 12 + 16);
 }
 
 // --- tokens ---------------------------------------------------------------
@@ -292,7 +298,12 @@ bool Parser::parseRegion(Region& region, OpId owner, const std::vector<ArgDecl>&
 
 // Parses ops until a '}' / EOF / block label (the block's end).
 void Parser::parseItems(Block& block, OpId owner, bool topLevel) {
+  bool items = owner != kNoId && owner == moduleBody_;
   while (!tok_.is(Tok::RBrace) && !tok_.is(Tok::Eof) && !tok_.is(Tok::CaretId)) {
+    if (items) {
+      out_.items.push_back(parseItem(block, owner));
+      continue;
+    }
     uint32_t before = tok_.begin;
     if (topLevel && (tok_.is(Tok::HashId) || tok_.is(Tok::BangId))) {
       parseAliasDef();
@@ -301,6 +312,42 @@ void Parser::parseItems(Block& block, OpId owner, bool topLevel) {
     }
     if (tok_.begin == before && !tok_.is(Tok::Eof) && !tok_.is(Tok::RBrace)) consume();  // always progress
   }
+}
+
+ItemParse Parser::parseItem(Block& block, OpId owner) {
+  typoBudget_ = kTypoBudget;
+  saidMasked_ = false;
+  const Program& p = out_.program;
+  ItemParse item;
+  OpId first = static_cast<OpId>(p.ops.size());
+  item.valueBegin = static_cast<ValueId>(p.values.size());
+  item.sideBegin = static_cast<uint32_t>(out_.side.occurrences.size());
+  item.diagBegin = static_cast<uint32_t>(diags_.all().size());
+  uint32_t before = tok_.begin;
+  item.ok = parseOperation(block, owner);
+  if (!item.ok) recover();
+  if (tok_.begin == before && !tok_.is(Tok::Eof) && !tok_.is(Tok::RBrace)) consume();  // always progress
+  item.op = p.ops.size() > first ? first : kNoId;
+  item.opEnd = static_cast<OpId>(p.ops.size());
+  item.valueEnd = static_cast<ValueId>(p.values.size());
+  item.sideEnd = static_cast<uint32_t>(out_.side.occurrences.size());
+  item.diagEnd = static_cast<uint32_t>(diags_.all().size());
+  return item;
+}
+
+ItemParse Parser::parseItemAt(OpId module, uint32_t lastEnd) {
+  lastEnd_ = lastEnd;
+  for (size_t i = 0; i < out_.aliases.size() && out_.aliases[i].nameRange.begin < tok_.begin; ++i)
+    attrAliases_[std::string(out_.aliases[i].name)] = i;
+  for (const TypeAliasDef& t : out_.typeAliases)
+    if (t.at < tok_.begin) typeAliases_[t.name] = t.type;
+  // The scopes of a module's body: the file's and the module's, both isolated.
+  scopes_.resize(2);
+  scopes_[0].isolated = scopes_[1].isolated = true;
+  moduleBody_ = currentOp_ = module;
+  depth_ = 1;  // inside the module's region
+  Block block;
+  return parseItem(block, module);
 }
 
 void Parser::parseTopLevel() {
@@ -326,7 +373,10 @@ void Parser::parseAliasDef() {
   out_.side.add({Occurrence::Alias, true, r, kNoId, kNoId, nullptr});
   if (isType) {
     TypeRef t = parseType();
-    if (t) typeAliases_[name] = t;
+    if (t) {
+      typeAliases_[name] = t;
+      out_.typeAliases.push_back({name, r.begin, t});
+    }
     else recover();
     return;
   }

@@ -28,19 +28,49 @@ struct AliasDef {
   Attr value;             // value.range covers the whole right-hand side
 };
 
+// `!name = type` at the top level.
+struct TypeAliasDef {
+  std::string name;  // !name
+  uint32_t at = 0;   // where it is defined
+  TypeRef type = nullptr;
+};
+
+// One item of a custom-form cuda_tile.module's body (an entry, a global), as
+// the parser saw it: what it added to the result, so that reanalyze() can
+// put a new parse of the item in its place. Items are recorded in order.
+struct ItemParse {
+  OpId op = kNoId;                        // the item's op; ops [op, opEnd) are it and its body
+  OpId opEnd = 0;
+  ValueId valueBegin = 0, valueEnd = 0;   // the values it defines
+  uint32_t sideBegin = 0, sideEnd = 0;    // its run of the side table
+  uint32_t diagBegin = 0, diagEnd = 0;    // its parse diagnostics, as indices in the parse's sink
+  bool ok = false;                        // it parsed without recovering past its end
+};
+
 struct ParseResult {
   Program program;
   SideTable side;
   std::vector<AliasDef> aliases;  // in definition order
+  std::vector<TypeAliasDef> typeAliases;  // in definition order
+  std::vector<ItemParse> items;
 };
 
 // Parses text[begin, end) (a whole file or one `// -----` chunk).
 void parseChunk(std::string_view text, uint32_t begin, uint32_t end, ParseResult& out, DiagSink& diags);
 
+// Parses the module item that starts at `begin` again, into `out` (a parse
+// of an earlier version, whose types it shares): as the whole parse would,
+// with `module` as its parent, the aliases defined before `begin`, and
+// `lastEnd` the end of the token before it. Appends the item's ops, values
+// and occurrences and returns its record (diagnostics index `diags`).
+ItemParse parseModuleItem(std::string_view text, uint32_t begin, uint32_t end, OpId module, uint32_t lastEnd,
+                          ParseResult& out, DiagSink& diags);
+
 class Parser {
 public:
   Parser(std::string_view text, uint32_t begin, uint32_t end, ParseResult& out, DiagSink& diags);
   void parseTopLevel();
+  ItemParse parseItemAt(OpId module, uint32_t lastEnd);  // parseModuleItem
 
   // --- tokens -----------------------------------------------------------
   const Token& tok() const { return tok_; }
@@ -111,6 +141,7 @@ public:
 private:
   // Top level and blocks.
   void parseItems(Block& block, OpId owner, bool topLevel);
+  ItemParse parseItem(Block& block, OpId owner);  // one op of a module's body, recorded
   bool parseOperation(Block& block, OpId parent);
   bool parseResultNames(llvm::SmallVectorImpl<ResultName>& names);
   bool parseGenericOp(OpState& st, Operation& op);
@@ -152,7 +183,7 @@ private:
   Lexer lex_;
   Token tok_;
   uint32_t lastEnd_ = 0;
-  bool saidMasked_ = false;  // the `masked` view spelling is explained once per chunk
+  bool saidMasked_ = false;  // the `masked` view spelling is explained once per module item
   ParseResult& out_;
   DiagSink& diags_;
   // SSA scopes: each region pushes a map; isolated regions also mark a barrier.
@@ -188,7 +219,11 @@ private:
     ~Nesting() { --p.depth_; }
   };
   bool genericRegion_ = false;  // parsing the `({...})` regions of a generic op
-  uint32_t typoBudget_ = 1u << 18;  // names valueNameFix may still compare against
+  // Names valueNameFix may still compare against, per module item (so that an
+  // item parses alike on its own and in its file).
+  static constexpr uint32_t kTypoBudget = 1u << 18;
+  uint32_t typoBudget_ = kTypoBudget;
+  OpId moduleBody_ = kNoId;  // the cuda_tile.module whose body is being parsed
 };
 
 }  // namespace tilesight

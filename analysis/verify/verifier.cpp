@@ -8,20 +8,21 @@
 
 namespace tilesight {
 
-namespace {
-
 using rules::OpRef;
 
-void checkWrittenTypes(const SideTable& side, DiagSink& diags) {
+void verifyWrittenTypes(const SideTable& side, size_t begin, size_t end, DiagSink& diags) {
   // A type that passed once passes everywhere; a bad one is reported at each spelling.
   llvm::DenseSet<TypeRef> valid;
-  for (const auto& o : side.occurrences) {
+  for (size_t i = begin; i < end; ++i) {
+    const Occurrence& o = side.occurrences[i];
     if (o.kind != Occurrence::TypeUse || valid.contains(o.type)) continue;
     size_t before = diags.all().size();
     checkType(o.type, o.range, diags);
     if (diags.all().size() == before) valid.insert(o.type);
   }
 }
+
+namespace {
 
 void checkConstraints(const OpRef& o, DiagSink& diags) {
   const OpInfo& info = *o.op.info;
@@ -84,7 +85,9 @@ void checkPlacement(const OpRef& o, DiagSink& diags) {
     rules::fail(diags, o, "a cuda_tile.module holds only entries and globals; move this operation into an entry");
 }
 
-void checkSymbols(const Program& p, DiagSink& diags) {
+}  // namespace
+
+void verifySymbols(const Program& p, DiagSink& diags) {
   for (const auto& op : p.ops) {
     if (!op.info || op.info->kind != OpKind::Module || op.regions.empty()) continue;
     std::unordered_map<std::string, const Operation*> defs;
@@ -102,13 +105,9 @@ void checkSymbols(const Program& p, DiagSink& diags) {
   }
 }
 
-}  // namespace
-
-void verifyProgram(const ParseResult& parsed, DiagSink& diags) {
-  const Program& p = parsed.program;
-  checkWrittenTypes(parsed.side, diags);
-  checkSymbols(p, diags);
-  for (const auto& op : p.ops) {
+void verifyOps(const Program& p, OpId begin, OpId end, DiagSink& diags) {
+  for (OpId id = begin; id < end; ++id) {
+    const Operation& op = p.op(id);
     if (!op.info) continue;  // unregistered or broken ops: the parser already spoke
     OpRef o{p, op};
     checkPlacement(o, diags);
@@ -118,6 +117,12 @@ void verifyProgram(const ParseResult& parsed, DiagSink& diags) {
     checkConstraints(o, diags);
     if (diags.errorCount() == before && op.info->verify) op.info->verify(p, op, diags);
   }
+}
+
+void verifyProgram(const ParseResult& parsed, DiagSink& diags) {
+  verifyWrittenTypes(parsed.side, 0, parsed.side.occurrences.size(), diags);
+  verifySymbols(parsed.program, diags);
+  verifyOps(parsed.program, 0, static_cast<OpId>(parsed.program.ops.size()), diags);
 }
 
 }  // namespace tilesight

@@ -9,24 +9,43 @@ bool endsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() &&
          s.substr(s.size() - suffix.size()) == suffix;
 }
+
+bool sameChecks(const CheckOptions &a, const CheckOptions &b) {
+  return a.grid == b.grid && a.assumeAliasing == b.assumeAliasing &&
+         a.args == b.args && a.disabled == b.disabled;
+}
 } // namespace
 
 std::shared_ptr<const Snapshot>
 analyzeDocument(const std::string &uri, int64_t version,
                 std::shared_ptr<const SourceText> source,
                 const CheckOptions &checks, uint64_t analysisId,
-                LayoutAliasCache *layoutCache) {
+                LayoutAliasCache *layoutCache,
+                std::shared_ptr<const Snapshot> previous) {
   auto snap = std::make_shared<Snapshot>();
   snap->uri = uri;
   snap->version = version;
   snap->analysisId = analysisId;
   snap->source = std::move(source);
+  snap->checks = checks;
   bool split =
       endsWith(uri, ".mlir") && splitChunks(snap->source->text()).size() > 1;
-  snap->analysis =
-      analyze(snap->source->text(),
-              {split, layout::kInteractiveWorkBudget,
-               layout::kInteractiveTotalBudget, checks, layoutCache});
+  AnalyzeOptions options{split, layout::kInteractiveWorkBudget,
+                         layout::kInteractiveTotalBudget, checks, layoutCache};
+  if (previous && previous.use_count() == 1 && !split &&
+      sameChecks(previous->checks, checks)) {
+    // Nothing else holds the old snapshot (made non-const by make_shared):
+    // its analysis moves into the new one.
+    auto &old = const_cast<Snapshot &>(*previous);
+    std::optional<Analysis> reused =
+        reanalyze(std::move(old.analysis), old.source->text(),
+                  snap->source->text(), options);
+    if (reused) {
+      snap->analysis = std::move(*reused);
+      return snap;
+    }
+  }
+  snap->analysis = analyze(snap->source->text(), options);
   return snap;
 }
 

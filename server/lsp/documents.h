@@ -32,6 +32,7 @@ struct Snapshot {
   // diagnostics' resultId).
   uint64_t analysisId = 0;
   std::shared_ptr<const SourceText> source;
+  CheckOptions checks;  // what the analysis ran with
   Analysis analysis;
   // Every chunk's mentions, indexed by entity: built by the first feature
   // that needs them (mentions.h), then shared by every request on this
@@ -47,12 +48,16 @@ struct Snapshot {
 
 // Analyzes one document version (MLIR's rule: a .mlir file with a `// -----`
 // line is analyzed chunk by chunk). The one place analysis is started, so a
-// worker thread or debounce can take it over.
+// worker thread or debounce can take it over. `previous`, the document's
+// last snapshot, is reused when nothing else holds it and it ran with the
+// same checks: an edit inside one entry re-analyses that entry alone
+// (reanalyze(), analysis.h).
 std::shared_ptr<const Snapshot>
 analyzeDocument(const std::string &uri, int64_t version,
                 std::shared_ptr<const SourceText> source,
                 const CheckOptions &checks = {}, uint64_t analysisId = 0,
-                LayoutAliasCache *layoutCache = nullptr);
+                LayoutAliasCache *layoutCache = nullptr,
+                std::shared_ptr<const Snapshot> previous = nullptr);
 
 // The newest text of an open document (the I/O thread's view).
 struct Document {

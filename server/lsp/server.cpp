@@ -457,11 +457,16 @@ void LspServer::analyzeAndPublish(const std::string &uri, int64_t version,
                                   std::shared_ptr<const Settings> settings) {
   auto start = std::chrono::steady_clock::now();
   // Features run on this thread too, so nothing reads the old snapshot while
-  // the new one is built: dropping it first halves the peak memory.
-  snapshots_.erase(uri);
+  // the new one is built: it is taken out of the map and handed over, to be
+  // reused (an edit inside one entry) or dropped, so the peak is one snapshot.
+  std::shared_ptr<const Snapshot> previous;
+  if (auto it = snapshots_.find(uri); it != snapshots_.end()) {
+    previous = std::move(it->second);
+    snapshots_.erase(it);
+  }
   std::shared_ptr<const Snapshot> snap =
       analyzeDocument(uri, version, std::move(text), settings->checks, ++analyses_,
-                      aliasCacheOf(uri));
+                      aliasCacheOf(uri), std::move(previous));
   snapshots_[uri] = snap;
   json diagnostics = json::array();
   for (const Diagnostic &d : snap->analysis.diagnostics)
