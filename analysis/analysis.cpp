@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analysis/diag/suppressions.h"
+#include "analysis/found.h"
 #include "analysis/verify/verifier.h"
 #include "analysis/checks/checks.h"
 
@@ -65,6 +66,18 @@ void verifyAndCheck(ChunkAnalysis& ca, const AnalyzeOptions& options, layout::Wo
 
 }  // namespace
 
+void appendFound(std::vector<Diagnostic> d, const std::vector<DiagOrigin>& origins, const CheckOptions& checks,
+                 std::vector<Diagnostic>& found, std::vector<DiagOrigin>& foundOrigins) {
+  std::vector<size_t> order;
+  for (size_t i = 0; i < d.size(); ++i)
+    if (checks.enabled(d[i].code)) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return d[a].range.begin < d[b].range.begin; });
+  for (size_t i : order) {
+    found.push_back(std::move(d[i]));
+    foundOrigins.push_back(origins[i]);
+  }
+}
+
 Analysis analyze(std::string_view text, const AnalyzeOptions& options) {
   Analysis result;
   std::vector<Chunk> chunks =
@@ -78,16 +91,7 @@ Analysis analyze(std::string_view text, const AnalyzeOptions& options) {
     parseChunk(text, c.begin, c.end, ca.parsed, sink);
     std::vector<DiagOrigin> origins;
     verifyAndCheck(ca, options, layoutBudget, sink, origins);
-    std::vector<Diagnostic> d = sink.take();
-    // Enabled codes, in source order (diagnostics at one offset in pass order).
-    std::vector<size_t> order;
-    for (size_t i = 0; i < d.size(); ++i)
-      if (options.checks.enabled(d[i].code)) order.push_back(i);
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return d[a].range.begin < d[b].range.begin; });
-    for (size_t i : order) {
-      result.found.push_back(std::move(d[i]));
-      result.origins.push_back(origins[i]);
-    }
+    appendFound(sink.take(), origins, options.checks, result.found, result.origins);
     result.chunks.push_back(std::move(ca));
   }
   result.reusable = chunks.size() == 1;

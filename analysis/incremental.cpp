@@ -10,6 +10,7 @@
 #include "analysis/analysis.h"
 #include "analysis/checks/checks.h"
 #include "analysis/diag/suppressions.h"
+#include "analysis/found.h"
 #include "analysis/ir/op_table.h"
 #include "analysis/verify/verifier.h"
 
@@ -243,19 +244,11 @@ void itemDiagnostics(const ChunkAnalysis& ca, const ItemParse& item, DiagSink& p
   size_t rules = parseSink.all().size();
   std::vector<CheckUnit> unit{{item.op, item.opEnd}};
   runChecks(pr, options.checks, budget, parseSink, &unit);
-  std::vector<Diagnostic> d = parseSink.take();
-  std::vector<size_t> order;
-  for (size_t i = 0; i < d.size(); ++i)
-    if (options.checks.enabled(d[i].code)) order.push_back(i);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return d[a].range.begin < d[b].range.begin; });
-  for (size_t i : order) {
-    DiagOrigin::Pass pass = i < parsed    ? DiagOrigin::Parse
-                            : i < written ? DiagOrigin::WrittenTypes
-                            : i < rules   ? DiagOrigin::OpRules
-                                          : DiagOrigin::Checks;
-    found.push_back(std::move(d[i]));
-    origins.push_back({item.op, pass});
-  }
+  size_t all = parseSink.all().size();
+  std::vector<DiagOrigin> made(all, {item.op, DiagOrigin::Checks});
+  for (size_t i = 0; i < rules; ++i)
+    made[i].pass = i < parsed ? DiagOrigin::Parse : i < written ? DiagOrigin::WrittenTypes : DiagOrigin::OpRules;
+  appendFound(parseSink.take(), made, options.checks, found, origins);
 }
 
 // Where the item's new parse (appended to the program) and the old item are.
