@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
+#include "analysis/checks/checks.h"
 #include "analysis/diag/suppressions.h"
 #include "analysis/found.h"
 #include "analysis/verify/verifier.h"
-#include "analysis/checks/checks.h"
 
 namespace tilesight {
 
@@ -54,8 +54,9 @@ void verifyAndCheck(ChunkAnalysis& ca, const AnalyzeOptions& options, layout::Wo
   std::vector<std::pair<OpId, size_t>> unitStarts;
   runChecks(ca.parsed, options.checks, budget, sink, nullptr, &unitStarts);
   // A unit is a module item or a top-level op; only the first are items.
-  std::vector<OpId> items;
-  for (const ItemParse& it : pr.items) items.push_back(it.op);
+  std::vector<OpId> items;  // in order (an item that made no op has none)
+  for (const ItemParse& it : pr.items)
+    if (it.op != kNoId) items.push_back(it.op);
   for (size_t u = 0; u < unitStarts.size(); ++u) {
     bool item = std::binary_search(items.begin(), items.end(), unitStarts[u].first);
     origins.resize(u + 1 < unitStarts.size() ? unitStarts[u + 1].second : sink.all().size(),

@@ -127,8 +127,6 @@ public:
   double next() const { return std::max(0.0, std::min(perDecision_, total_ - spent_)); }
   void charge(const Properties& p) { spent_ += p.work; }
   double spent() const { return spent_; }
-  double perDecision() const { return perDecision_; }
-  double total() const { return total_; }
 
 private:
   double perDecision_, total_, spent_ = 0;

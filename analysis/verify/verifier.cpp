@@ -119,10 +119,4 @@ void verifyOps(const Program& p, OpId begin, OpId end, DiagSink& diags) {
   }
 }
 
-void verifyProgram(const ParseResult& parsed, DiagSink& diags) {
-  verifyWrittenTypes(parsed.side, 0, parsed.side.occurrences.size(), diags);
-  verifySymbols(parsed.program, diags);
-  verifyOps(parsed.program, 0, static_cast<OpId>(parsed.program.ops.size()), diags);
-}
-
 }  // namespace tilesight

@@ -6,11 +6,9 @@
 
 namespace tilesight {
 
-void verifyProgram(const ParseResult& parsed, DiagSink& diags);
-
-// verifyProgram in its three passes, for an analysis that runs them per
-// module item (analysis.cpp): the written types of side table entries
-// [begin, end), the symbols of every module, the rules of ops [begin, end).
+// The verifier's three passes, which analyze() runs per module item: the
+// written types of side table entries [begin, end), the symbols of every
+// module, the rules of ops [begin, end).
 void verifyWrittenTypes(const SideTable& side, size_t begin, size_t end, DiagSink& diags);
 void verifySymbols(const Program& p, DiagSink& diags);
 void verifyOps(const Program& p, OpId begin, OpId end, DiagSink& diags);

@@ -84,23 +84,16 @@ AnalyzeOptions analyzeOptionsFor(const CheckOptions& opts, const tilesight::Chec
 }
 
 // --fix: writes the fixed text in place; false (with a message) when it cannot.
-bool fixInPlace(const std::string& path, std::string& text, const AnalyzeOptions& ao, size_t& fixed) {
-  Analysis a = analyze(text, ao);
-  std::string out = applyUnambiguousFixes(text, a.diagnostics, fixed);
-  if (!fixed) return true;
+bool writeFixed(const std::string& path, const std::string& text) {
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
-  if (!ec) os << out;
+  if (!ec) os << text;
   os.close();
-  if (ec || os.has_error()) {
-    llvm::errs() << "tilesight check: cannot write the fixes to '" << path << "': "
-                 << (ec ? ec : os.error()).message() << "\n";
-    os.clear_error();
-    fixed = 0;
-    return false;
-  }
-  text = std::move(out);
-  return true;
+  if (!ec && !os.has_error()) return true;
+  llvm::errs() << "tilesight check: cannot write the fixes to '" << path << "': " << (ec ? ec : os.error()).message()
+               << "\n";
+  os.clear_error();
+  return false;
 }
 
 std::string plural(size_t n, const char* word) {
@@ -182,12 +175,20 @@ int runCheck() {
     }
     tilesight::CheckOptions checks = effectiveChecks(opts, config);
     AnalyzeOptions analyzeOptions = analyzeOptionsFor(opts, checks);
-    size_t fixedHere = 0;
-    if (opts.fix) writeFailed |= !fixInPlace(path, *text, analyzeOptions, fixedHere);
-    fixed += fixedHere;
     sources.push_back(std::make_unique<SourceText>(std::move(*text)));
+    Analysis a = analyze(sources.back()->text(), analyzeOptions);
+    if (opts.fix) {  // the report is of the fixed text: analysed again only when a fix was written
+      size_t applied = 0;
+      std::string out = applyUnambiguousFixes(sources.back()->text(), a.diagnostics, applied);
+      if (applied && !writeFixed(path, out)) {
+        writeFailed = true;
+      } else if (applied) {
+        fixed += applied;
+        sources.back() = std::make_unique<SourceText>(std::move(out));
+        a = analyze(sources.back()->text(), analyzeOptions);
+      }
+    }
     const SourceText& src = *sources.back();
-    Analysis a = analyze(src.text(), analyzeOptions);
     warnUnusedArgs(path, a, checks);
     FileReport r{path == "-" ? "<stdin>" : path, &src, std::move(a.diagnostics)};
     if (opts.verifyDiagnostics) r.diagnostics = mismatches(src, r.diagnostics);
