@@ -55,6 +55,10 @@ struct Analysis {
   std::vector<Diagnostic> found;
   std::vector<DiagOrigin> origins;
   double layoutSpent = 0;
+  // Set by reanalyze(): the index in chunks[0].parsed.items of the one item
+  // it parsed again (every other item's text and facts are the previous
+  // analysis's, moved).
+  std::optional<size_t> reparsedItem;
 };
 
 // Parses and verifies `text`. Never fails: problems are diagnostics.

@@ -393,6 +393,7 @@ std::optional<Analysis> reanalyze(Analysis a, std::string_view oldText, std::str
   a.layoutSpent += budget.spent();
   if (a.layoutSpent + options.layoutWorkBudget > options.layoutTotalBudget) return std::nullopt;
   mergeDiagnostics(a, pl.old.op, move, std::move(mine), mineOrigins);
+  a.reparsedItem = pl.index;
   a.diagnostics = a.found;
   applySuppressions(newText, a.diagnostics, [&](std::string_view code) { return options.checks.enabled(code); });
   return a;

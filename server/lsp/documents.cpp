@@ -42,6 +42,11 @@ analyzeDocument(const std::string &uri, int64_t version,
                   snap->source->text(), options);
     if (reused) {
       snap->analysis = std::move(*reused);
+      // Every other item's text is unchanged (only moved): its encoded
+      // tokens are too.
+      snap->tokenSegments = std::move(old.tokenSegments);
+      snap->tokenSegments.erase({0, *snap->analysis.reparsedItem});
+      snap->tokenEncoding = old.tokenEncoding;
       return snap;
     }
   }

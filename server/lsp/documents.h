@@ -21,6 +21,7 @@ namespace tilesight::lsp {
 
 struct MentionIndex;     // mentions.h
 struct IsolatedMentions; // mentions.cpp
+struct TokenSegment;     // semantic_tokens.h
 
 // One analyzed version of a document. The analysis points into `source`,
 // which the snapshot keeps alive; feature code reads only snapshots.
@@ -44,6 +45,13 @@ struct Snapshot {
   // before the whole index was built (mentions.cpp); dropped then.
   mutable std::mutex isolatedMu;
   mutable std::shared_ptr<IsolatedMentions> isolated;
+  // The semantic tokens of module items (entries) by (chunk, item index),
+  // encoded in `tokenEncoding` (semantic_tokens.h): built by the first full
+  // request, handed on to the next version for every item an edit left
+  // alone (analyzeDocument).
+  mutable std::mutex tokensMu;
+  mutable std::map<std::pair<size_t, size_t>, std::shared_ptr<const TokenSegment>> tokenSegments;
+  mutable PositionEncoding tokenEncoding = PositionEncoding::Utf16;
 };
 
 // Analyzes one document version (MLIR's rule: a .mlir file with a `// -----`

@@ -80,25 +80,30 @@ std::optional<Range> layoutBody(std::string_view text, const AliasDef &a) {
                a.value.range.end - 1};
 }
 
-// The mentions of a chunk, or of the occurrences of one isolated op in it
-// (`part`: its values and labels are complete, other entities are not).
+using Parts = std::vector<std::span<const Occurrence>>;
+
+// The mentions of a chunk, or of parts of its side table (the occurrences
+// of one isolated op: its values and labels are complete, other entities
+// are not).
 class MentionBuilder {
 public:
   MentionBuilder(const Snapshot &snap, const ChunkAnalysis &chunk)
-      : MentionBuilder(snap, chunk, chunk.parsed.side.occurrences) {}
-  MentionBuilder(const Snapshot &snap, const ChunkAnalysis &chunk, std::span<const Occurrence> part)
-      : text_(snap.source->text()), parsed_(chunk.parsed), part_(part),
-        whole_(part.size() == chunk.parsed.side.occurrences.size()) {}
+      : MentionBuilder(snap, chunk, {chunk.parsed.side.occurrences}, true) {}
+  // `layoutUses`: the parts hold the top level, where alias definitions are.
+  MentionBuilder(const Snapshot &snap, const ChunkAnalysis &chunk, Parts parts, bool layoutUses)
+      : text_(snap.source->text()), parsed_(chunk.parsed), parts_(std::move(parts)), layoutUses_(layoutUses) {}
 
   std::vector<Mention> build() {
-    for (const Occurrence &o : part_)
-      if (o.kind == Occurrence::Alias && o.isDef)
-        aliasDefs_[textOf(text_, o.range)].push_back(o.range.begin);
+    for (std::span<const Occurrence> part : parts_)
+      for (const Occurrence &o : part)
+        if (o.kind == Occurrence::Alias && o.isDef)
+          aliasDefs_[textOf(text_, o.range)].push_back(o.range.begin);
     for (auto &[name, offsets] : aliasDefs_)
       std::sort(offsets.begin(), offsets.end());
-    for (const Occurrence &o : part_)
-      add(o);
-    if (whole_) // alias definitions are at the top level
+    for (std::span<const Occurrence> part : parts_)
+      for (const Occurrence &o : part)
+        add(o);
+    if (layoutUses_)
       addLayoutUses();
     addLabelUses();
     return sortedDisjoint();
@@ -240,8 +245,8 @@ private:
 
   std::string_view text_;
   const ParseResult &parsed_;
-  std::span<const Occurrence> part_;
-  bool whole_;
+  Parts parts_;
+  bool layoutUses_;
   std::map<std::string_view, std::vector<uint32_t>> aliasDefs_;
   std::vector<const Occurrence *> labels_;
   std::vector<Mention> out_;
@@ -293,20 +298,22 @@ void sortByStart(std::vector<Range> &rs) {
     std::stable_sort(rs.begin(), rs.end(), byStart);
 }
 
-// The op names of ops [first, last) and the type heads of `part`, sorted.
-void addTokenHeads(std::string_view text, const Program &p, OpId first, OpId last,
-                   std::span<const Occurrence> part, std::vector<Range> &opNames,
-                   std::vector<Range> &typeHeads) {
-  for (OpId id = first; id < last; ++id)
-    if (p.op(id).nameRange.end > p.op(id).nameRange.begin)
-      opNames.push_back(p.op(id).nameRange);
-  for (const Occurrence &o : part) {
-    if (o.kind != Occurrence::TypeUse)
-      continue;
-    auto head = static_cast<uint32_t>(std::min<size_t>(textOf(text, o.range).find('<'), o.range.end - o.range.begin));
-    if (head > 0)
-      typeHeads.push_back({o.range.begin, o.range.begin + head});
-  }
+// The op names of the ops in `ops` and the type heads of `parts`, sorted.
+void addTokenHeads(std::string_view text, const Program &p, const std::vector<IndexRun> &ops, const Parts &parts,
+                   std::vector<Range> &opNames, std::vector<Range> &typeHeads) {
+  for (IndexRun run : ops)
+    for (OpId id = run.begin; id < run.end; ++id)
+      if (p.op(id).nameRange.end > p.op(id).nameRange.begin)
+        opNames.push_back(p.op(id).nameRange);
+  for (std::span<const Occurrence> part : parts)
+    for (const Occurrence &o : part) {
+      if (o.kind != Occurrence::TypeUse)
+        continue;
+      auto head =
+          static_cast<uint32_t>(std::min<size_t>(textOf(text, o.range).find('<'), o.range.end - o.range.begin));
+      if (head > 0)
+        typeHeads.push_back({o.range.begin, o.range.begin + head});
+    }
   sortByStart(opNames);
   sortByStart(typeHeads);
 }
@@ -318,8 +325,8 @@ const MentionIndex &indexOf(const Snapshot &snap) {
     for (const ChunkAnalysis &c : snap.analysis.chunks) {
       MentionIndex::Chunk chunk{MentionBuilder(snap, c).build(), {}, {}, {}, {}, {}, {}};
       groupValues(c.parsed.program, chunk);
-      addTokenHeads(snap.source->text(), c.parsed.program, 0, static_cast<OpId>(c.parsed.program.ops.size()),
-                    c.parsed.side.occurrences, chunk.opNames, chunk.typeHeads);
+      addTokenHeads(snap.source->text(), c.parsed.program, {{0, static_cast<OpId>(c.parsed.program.ops.size())}},
+                    {c.parsed.side.occurrences}, chunk.opNames, chunk.typeHeads);
       for (uint32_t i = 0; i < chunk.mentions.size(); ++i)
         if (chunk.mentions[i].key.kind != EntityKey::Value)
           chunk.named[entityOf(snap.source->text(), chunk.mentions[i])].push_back(i);
@@ -369,7 +376,7 @@ std::optional<Mention> mentionAt(const std::vector<Mention> &mentions,
 }
 
 struct IsolatedMentions {
-  std::map<std::tuple<const ChunkAnalysis *, OpId, bool>, std::shared_ptr<const IsolatedIndex>> shares;
+  std::map<std::tuple<const ChunkAnalysis *, OpId, bool>, std::shared_ptr<const IndexShare>> shares;
 };
 
 namespace {
@@ -403,8 +410,8 @@ OpId isolatedOpAround(const Program &p, uint32_t offset) {
 // the op `id` alone: a module's header before its body). Ops and
 // occurrences are recorded as they are parsed, so an op's nested ops follow
 // it and its occurrences are a run of the side table, bounded by its range.
-std::shared_ptr<const IsolatedIndex> shareOf(const Snapshot &snap, const ChunkAnalysis &c, OpId id, Range r,
-                                             bool headOnly) {
+std::shared_ptr<const IndexShare> shareOf(const Snapshot &snap, const ChunkAnalysis &c, OpId id, Range r,
+                                          bool headOnly) {
   std::lock_guard<std::mutex> lock(snap.isolatedMu);
   if (!snap.isolated)
     snap.isolated = std::make_shared<IsolatedMentions>();
@@ -415,30 +422,30 @@ std::shared_ptr<const IsolatedIndex> shareOf(const Snapshot &snap, const ChunkAn
     return found->second;
   const Program &p = c.parsed.program;
   const std::vector<Occurrence> &all = c.parsed.side.occurrences;
-  auto index = std::make_shared<IsolatedIndex>();
+  auto index = std::make_shared<IndexShare>();
   auto first = std::partition_point(all.begin(), all.end(), [&](const Occurrence &o) { return o.range.begin < r.begin; });
   auto last = std::partition_point(first, all.end(), [&](const Occurrence &o) { return o.range.begin < r.end; });
   std::span<const Occurrence> part(all.data() + (first - all.begin()), static_cast<size_t>(last - first));
   OpId end = id + 1;
   while (!headOnly && end < p.ops.size() && p.op(end).range.begin < r.end)
     ++end;
-  index->mentions = MentionBuilder(snap, c, part).build();
-  addTokenHeads(snap.source->text(), p, id, end, part, index->opNames, index->typeHeads);
+  index->mentions = MentionBuilder(snap, c, {part}, false).build();
+  addTokenHeads(snap.source->text(), p, {{id, end}}, {part}, index->opNames, index->typeHeads);
   shares.emplace(key, index);
   return index;
 }
 
-std::shared_ptr<const IsolatedIndex> isolatedIndexOf(const Snapshot &snap, const ChunkAnalysis &c, OpId id) {
+std::shared_ptr<const IndexShare> isolatedIndexOf(const Snapshot &snap, const ChunkAnalysis &c, OpId id) {
   return shareOf(snap, c, id, c.parsed.program.op(id).range, false);
 }
 
 // The share of the isolated op whose inside holds `offset`; null if none.
-std::shared_ptr<const IsolatedIndex> isolatedIndexAt(const Snapshot &snap, const ChunkAnalysis &c, uint32_t offset) {
+std::shared_ptr<const IndexShare> isolatedIndexAt(const Snapshot &snap, const ChunkAnalysis &c, uint32_t offset) {
   OpId id = isolatedOpAround(c.parsed.program, offset);
   return id == kNoId ? nullptr : isolatedIndexOf(snap, c, id);
 }
 
-using Shares = std::vector<std::shared_ptr<const IsolatedIndex>>;
+using Shares = std::vector<std::shared_ptr<const IndexShare>>;
 
 // Inside a module's body there is only space and comments between its
 // items: [begin, end) is covered by the items it overlaps, if all are
@@ -460,6 +467,18 @@ std::optional<Shares> itemShares(const Snapshot &snap, const ChunkAnalysis &c, c
 }
 
 } // namespace
+
+IndexShare shareOfRuns(const Snapshot &snap, const ChunkAnalysis &c, const std::vector<IndexRun> &occurrences,
+                       const std::vector<IndexRun> &ops, bool layoutUses) {
+  const std::vector<Occurrence> &all = c.parsed.side.occurrences;
+  Parts parts;
+  for (IndexRun run : occurrences)
+    parts.emplace_back(all.data() + run.begin, run.end - run.begin);
+  IndexShare share;
+  share.mentions = MentionBuilder(snap, c, parts, layoutUses).build();
+  addTokenHeads(snap.source->text(), c.parsed.program, ops, parts, share.opNames, share.typeHeads);
+  return share;
+}
 
 std::optional<Shares> isolatedIndexesOver(const Snapshot &snap, const ChunkAnalysis &c, uint32_t begin,
                                           uint32_t end) {
@@ -492,7 +511,7 @@ std::optional<Entity> entityInIsolatedOp(const Snapshot &snap, uint32_t offset) 
   const ChunkAnalysis *chunk = chunkAt(snap, offset);
   if (!chunk)
     return std::nullopt;
-  std::shared_ptr<const IsolatedIndex> index = isolatedIndexAt(snap, *chunk, offset);
+  std::shared_ptr<const IndexShare> index = isolatedIndexAt(snap, *chunk, offset);
   if (!index)
     return std::nullopt;
   const std::vector<Mention> &ms = index->mentions;

@@ -86,17 +86,29 @@ std::optional<Entity> entityAt(const Snapshot &snap, uint32_t offset);
 // that op's mentions alone; none for other positions and entities.
 std::optional<Entity> entityInIsolatedOp(const Snapshot &snap, uint32_t offset);
 
-// One isolated op's (an entry's) share of the index, sorted by position:
-// its mentions (values and labels as in the whole index; the keys of
-// symbols and aliases may differ), op names and type heads.
-struct IsolatedIndex {
+// A share of a chunk's index, sorted by position: its mentions (values and
+// labels as in the whole index; the keys of symbols and aliases may
+// differ), op names and type heads. One isolated op's (an entry's) share
+// colours and navigates its values as the whole index does.
+struct IndexShare {
   std::vector<Mention> mentions;
   std::vector<Range> opNames, typeHeads;
 };
 // The shares of the isolated ops that cover [begin, end) of a module's
 // body, in order (none: only space between them); no answer where
 // anything else lies in the range.
-std::optional<std::vector<std::shared_ptr<const IsolatedIndex>>>
+std::optional<std::vector<std::shared_ptr<const IndexShare>>>
 isolatedIndexesOver(const Snapshot &snap, const ChunkAnalysis &c, uint32_t begin, uint32_t end);
+
+// Half-open runs [begin, end) of indices into a chunk's side table or ops.
+struct IndexRun {
+  uint32_t begin = 0, end = 0;
+};
+// The share made of runs of a chunk's side table and of its ops (one item
+// of a module, or everything outside some items), each run in order; with
+// `layoutUses`, also the alias uses inside the chunk's `#layout<...>`
+// bodies (they lie outside every module).
+IndexShare shareOfRuns(const Snapshot &snap, const ChunkAnalysis &c, const std::vector<IndexRun> &occurrences,
+                       const std::vector<IndexRun> &ops, bool layoutUses);
 
 } // namespace tilesight::lsp

@@ -20,25 +20,52 @@ namespace tilesight::lsp {
 // --- the feature: typed results ---------------------------------------------
 
 // LSP's relative encoding: per token line delta, start delta, length, type,
-// modifiers; columns in the negotiated encoding.
+// modifiers; columns in the negotiated encoding. A result is a list of
+// pieces: a full result shares the pieces of the entries whose text an
+// edit left alone with the previous version's result.
+struct TokenPiece {
+  // Whole tokens, five integers each; the first token's line and start
+  // deltas are `line` and `start` here, not data[0] and data[1] (they
+  // depend on the token before the piece).
+  std::shared_ptr<const std::vector<uint32_t>> data;
+  uint32_t line = 0, start = 0;
+  size_t size() const { return data->size(); }
+  uint32_t operator[](size_t i) const { return i == 0 ? line : i == 1 ? start : (*data)[i]; }
+};
+
 struct SemanticTokens {
   std::string resultId; // names this result for a later delta (full only)
-  std::vector<uint32_t> data;
+  std::vector<TokenPiece> pieces; // none empty
+  size_t size() const;
+  std::vector<uint32_t> flat() const; // the integers of all pieces
+  static SemanticTokens of(std::vector<uint32_t> data);
+};
+
+// One module item's (entry's) tokens, encoded as if the item began the
+// file, with where its first and last token begin (offsets from the
+// item's start): it is the same wherever the item moves.
+struct TokenSegment {
+  std::shared_ptr<const std::vector<uint32_t>> data; // null: no tokens
+  uint32_t firstAt = 0, lastAt = 0;
 };
 
 // The tokens of [begin, end) of a snapshot (only the chunks it overlaps are
 // read).
 SemanticTokens semanticTokens(const Snapshot &snap, PositionEncoding e,
                               uint32_t begin, uint32_t end);
+// The whole document's tokens, equal to semanticTokens(snap, e, 0, size):
+// each isolated module item from its segment (built once, handed on to
+// later versions), the rest from a share of the index built here.
+SemanticTokens fullSemanticTokens(const Snapshot &snap, PositionEncoding e);
 
 // One edit turning `before` into `after`: the integers between their common
-// prefix and common suffix (none when they are equal).
+// prefix and common suffix (none when they are equal). Pieces shared by
+// both are compared without reading them.
 struct SemanticTokensEdit {
   uint32_t start = 0, deleteCount = 0;
   std::vector<uint32_t> data;
 };
-std::optional<SemanticTokensEdit> tokensEdit(const std::vector<uint32_t> &before,
-                                             const std::vector<uint32_t> &after);
+std::optional<SemanticTokensEdit> tokensEdit(const SemanticTokens &before, const SemanticTokens &after);
 
 // The last full (or delta) result sent for each open document: the base the
 // client names in its next delta request; forgotten when the document

@@ -7,6 +7,7 @@
 #include <random>
 #include <sstream>
 
+#include "bench/program_gen.h"
 #include "server/lsp/semantic_tokens.h"
 
 namespace tilesight::lsp {
@@ -15,7 +16,7 @@ namespace {
 json tokens(const std::string &text, PositionEncoding e) {
   auto snap = analyzeDocument("file:///t.tile", 1,
                               std::make_shared<const SourceText>(text));
-  return semanticTokens(*snap, e, 0, snap->source->size()).data;
+  return semanticTokens(*snap, e, 0, snap->source->size()).flat();
 }
 
 const char *kUnicode = R"(cuda_tile.module @m {
@@ -102,7 +103,7 @@ TEST(SemanticTokens, RangeIsTheFullResultInsideIt) {
     auto fresh = analyzeDocument("file:///t.tile", 1, std::make_shared<const SourceText>(text));
     const SourceText &src = *whole->source;
     std::vector<Absolute> full =
-        absolute(src, semanticTokens(*whole, PositionEncoding::Utf16, 0, src.size()).data);
+        absolute(src, semanticTokens(*whole, PositionEncoding::Utf16, 0, src.size()).flat());
     ASSERT_FALSE(full.empty()) << entry.path();
     for (int k = 0; k < 40; ++k) {
       uint32_t b = rng() % (src.size() + 1);
@@ -113,32 +114,116 @@ TEST(SemanticTokens, RangeIsTheFullResultInsideIt) {
       for (const Absolute &t : full)
         if (t.begin >= b && t.end <= e)
           expected.push_back(t);
-      EXPECT_EQ(absolute(src, semanticTokens(*fresh, PositionEncoding::Utf16, b, e).data), expected)
+      EXPECT_EQ(absolute(src, semanticTokens(*fresh, PositionEncoding::Utf16, b, e).flat()), expected)
           << entry.path() << " [" << b << ", " << e << ")";
     }
   }
   EXPECT_GT(files, 20u);
 }
 
+// The full result from segments (entries) and a share of the rest equals
+// the whole index's, on every real kernel in both encodings.
+TEST(SemanticTokens, FullFromSegmentsIsTheWholeIndexs) {
+  size_t files = 0;
+  for (const auto &entry : std::filesystem::directory_iterator(
+           std::string(TILESIGHT_LSP_TESTS_DIR) + "/../corpus/real")) {
+    if (entry.path().extension() != ".tile" && entry.path().extension() != ".mlir")
+      continue;
+    ++files;
+    std::string text = readFile(entry.path());
+    for (PositionEncoding e : {PositionEncoding::Utf16, PositionEncoding::Utf8}) {
+      auto a = analyzeDocument("file:///t" + entry.path().extension().string(), 1,
+                               std::make_shared<const SourceText>(text));
+      auto b = analyzeDocument("file:///t" + entry.path().extension().string(), 1,
+                               std::make_shared<const SourceText>(text));
+      EXPECT_EQ(fullSemanticTokens(*a, e).flat(), semanticTokens(*b, e, 0, text.size()).flat()) << entry.path();
+      EXPECT_EQ(fullSemanticTokens(*a, e).flat(), fullSemanticTokens(*a, e).flat()); // from the kept segments
+    }
+  }
+  EXPECT_GT(files, 20u);
+}
+
+// Edits inside entries: the next version keeps every other entry's
+// segment, and its full result equals a fresh open's (multi-byte text
+// included, so UTF-16 columns and lengths differ from bytes).
+TEST(SemanticTokens, SegmentsHandedOnAcrossEdits) {
+  std::string text = bench::generateProgram(2000, bench::Form::Custom, 20);
+  std::vector<size_t> opLines; // starts of lines inside entries
+  for (size_t i = 0; i < text.size(); i = text.find('\n', i) + 1)
+    if (text.compare(i, 4, "    ") == 0)
+      opLines.push_back(i);
+  ASSERT_GT(opLines.size(), 100u);
+  std::mt19937 rng(3);
+  for (PositionEncoding e : {PositionEncoding::Utf16, PositionEncoding::Utf8}) {
+    std::string now = text;
+    auto snap = analyzeDocument("file:///g.tile", 1, std::make_shared<const SourceText>(now));
+    size_t items = snap->analysis.chunks[0].parsed.items.size();
+    ASSERT_EQ(items, 20u);
+    fullSemanticTokens(*snap, e);
+    ASSERT_EQ(snap->tokenSegments.size(), items);
+    int carried = 0;
+    for (int k = 0; k < 12; ++k) {
+      // Each edit before the earlier ones keeps `opLines` valid.
+      size_t step = opLines.size() / 13;
+      size_t at = opLines[opLines.size() - 1 - k * step - rng() % (step / 2)];
+      now.insert(at, k % 3 == 0 ? "    // é😀 note\n" : k % 3 == 1 ? "    %extra" + std::to_string(k) +
+                                                                       " = constant <i32: 7> : tile<i32>\n"
+                                                                 : "  ");
+      auto next = analyzeDocument("file:///g.tile", k + 2, std::make_shared<const SourceText>(now), {}, 0, nullptr,
+                                  std::move(snap));
+      snap = std::move(next);
+      if (snap->analysis.reparsedItem) {
+        ++carried;
+        EXPECT_EQ(snap->tokenSegments.size(), items - 1);
+      }
+      auto fresh = analyzeDocument("file:///g.tile", 1, std::make_shared<const SourceText>(now));
+      EXPECT_EQ(fullSemanticTokens(*snap, e).flat(), semanticTokens(*fresh, e, 0, now.size()).flat()) << "edit " << k;
+    }
+    EXPECT_GE(carried, 10);
+  }
+}
+
 TEST(SemanticTokens, EditBetweenTwoResults) {
   using V = std::vector<uint32_t>;
-  EXPECT_FALSE(tokensEdit(V{1, 2, 3}, V{1, 2, 3}));
-  std::optional<SemanticTokensEdit> e = tokensEdit(V{1, 2, 3, 4, 5}, V{1, 2, 9, 9, 4, 5});
+  auto edit = [](V a, V b) { return tokensEdit(SemanticTokens::of(a), SemanticTokens::of(b)); };
+  EXPECT_FALSE(edit(V{1, 2, 3, 4, 5}, V{1, 2, 3, 4, 5}));
+  std::optional<SemanticTokensEdit> e = edit(V{1, 2, 3, 4, 5}, V{1, 2, 9, 9, 4, 5});
   ASSERT_TRUE(e);
   EXPECT_EQ(e->start, 2u);
   EXPECT_EQ(e->deleteCount, 1u);
   EXPECT_EQ(e->data, (V{9, 9}));
   // A removal at the end; the suffix never overlaps the prefix.
-  e = tokensEdit(V{1, 1, 1, 1}, V{1, 1});
+  e = edit(V{1, 1, 1, 1}, V{1, 1});
   ASSERT_TRUE(e);
   EXPECT_EQ(e->start, 2u);
   EXPECT_EQ(e->deleteCount, 2u);
   EXPECT_TRUE(e->data.empty());
-  e = tokensEdit(V{}, V{4, 5});
+  e = edit(V{}, V{4, 5});
   ASSERT_TRUE(e);
   EXPECT_EQ(e->start, 0u);
   EXPECT_EQ(e->deleteCount, 0u);
   EXPECT_EQ(e->data, (V{4, 5}));
+}
+
+// Results in pieces: a piece both hold is passed over whole, a shared piece
+// whose first token moved is compared, and the edit's data crosses pieces.
+TEST(SemanticTokens, EditBetweenResultsInPieces) {
+  using V = std::vector<uint32_t>;
+  auto shared = std::make_shared<const V>(V{0, 0, 3, 1, 0, 0, 4, 2, 2, 0});
+  auto piece = [](V v) { return SemanticTokens::of(std::move(v)).pieces[0]; };
+  SemanticTokens a, b;
+  a.pieces = {piece({0, 2, 5, 0, 0}), {shared, 1, 0}, piece({2, 1, 1, 0, 0})};
+  b.pieces = {piece({0, 2, 5, 0, 0}), piece({0, 9, 1, 0, 0}), {shared, 3, 0}, piece({2, 1, 1, 0, 0})};
+  std::optional<SemanticTokensEdit> e = tokensEdit(a, b);
+  ASSERT_TRUE(e);
+  V before = a.flat(), after = b.flat();
+  before.erase(before.begin() + e->start, before.begin() + e->start + e->deleteCount);
+  before.insert(before.begin() + e->start, e->data.begin(), e->data.end());
+  EXPECT_EQ(before, after);
+  EXPECT_EQ(e->start, 5u);
+  EXPECT_EQ(e->deleteCount, 1u); // the shared piece's line delta: 1 -> 3
+  EXPECT_EQ(e->data, (V{0, 9, 1, 0, 0, 3}));
+  EXPECT_FALSE(tokensEdit(b, b));
 }
 
 // The forward cursor answers as toPosition at every offset, in order and
