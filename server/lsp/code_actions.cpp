@@ -24,24 +24,33 @@ bool wantsQuickFixes(const json &params) {
   return false;
 }
 
-json quickFix(const FeatureContext &cx, const Diagnostic &d, const Fix &f) {
+json quickFixJson(const FeatureContext &cx, const QuickFix &q) {
   json edits = json::array();
-  for (const TextEdit &e : f.edits)
+  for (const TextEdit &e : q.fix->edits)
     edits.push_back({{"range", cx.range(e.range)}, {"newText", e.newText}});
   // The version pins the edits to the text they were computed on: a client
   // that has moved on rejects them instead of garbling the document.
   json change = {
       {"textDocument", {{"uri", cx.snap.uri}, {"version", cx.snap.version}}},
       {"edits", std::move(edits)}};
-  return {{"title", f.title},
+  return {{"title", q.fix->title},
           {"kind", "quickfix"},
           {"diagnostics", json::array({diagnosticJson(
-                              *cx.snap.source, cx.snap.uri, d, cx.encoding)})},
-          {"isPreferred", d.fixes.size() == 1},
+                              *cx.snap.source, cx.snap.uri, *q.diagnostic, cx.encoding)})},
+          {"isPreferred", q.preferred},
           {"edit", {{"documentChanges", json::array({std::move(change)})}}}};
 }
 
 } // namespace
+
+std::vector<QuickFix> quickFixesIn(const Snapshot &snap, uint32_t begin, uint32_t end) {
+  std::vector<QuickFix> out;
+  for (const Diagnostic &d : snap.analysis.diagnostics)
+    if (d.range.begin <= end && begin <= d.range.end)
+      for (const Fix &f : d.fixes)
+        out.push_back({&d, &f, d.fixes.size() == 1});
+  return out;
+}
 
 json codeActions(const FeatureContext &cx, const json &params) {
   const json &range = member(params, "range");
@@ -50,15 +59,8 @@ json codeActions(const FeatureContext &cx, const json &params) {
   json actions = json::array();
   if (!wantsQuickFixes(params))
     return actions;
-  for (const Diagnostic &d : cx.snap.analysis.diagnostics) {
-    // Closed intervals: a cursor touching a diagnostic (or sitting on an
-    // empty one, a missing token) asks for its fixes.
-    bool touches = d.range.begin <= end && begin <= d.range.end;
-    if (!touches)
-      continue;
-    for (const Fix &f : d.fixes)
-      actions.push_back(quickFix(cx, d, f));
-  }
+  for (const QuickFix &q : quickFixesIn(cx.snap, begin, end))
+    actions.push_back(quickFixJson(cx, q));
   return actions;
 }
 

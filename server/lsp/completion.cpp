@@ -15,25 +15,12 @@ namespace {
 
 namespace ly = tilesight::layout;
 
-// CompletionItemKind values.
-enum ItemKind {
-  kFunction = 3,
-  kVariable = 6,
-  kKeyword = 14,
-  kConstant = 21,
-  kTypeParameter = 25
-};
+using Item = CompletionItem;
+constexpr CompletionKind kFunction = CompletionKind::Function, kVariable = CompletionKind::Variable,
+                         kKeyword = CompletionKind::Keyword, kConstant = CompletionKind::Constant,
+                         kTypeParameter = CompletionKind::TypeParameter;
 
-struct Item {
-  std::string label;
-  int kind = kKeyword;
-  std::string detail;
-  std::string newText; // the label when empty
-  bool snippet = false;
-  std::string documentation; // markdown
-};
-
-Item plain(std::string label, int kind, std::string detail) {
+Item plain(std::string label, CompletionKind kind, std::string detail) {
   Item it;
   it.label = std::move(label);
   it.kind = kind;
@@ -127,7 +114,7 @@ std::vector<Item> symbolItems(const ChunkAnalysis &c, std::string_view text) {
     const OpInfo *info = p.op(o.op).info;
     if (!info || info->kind == OpKind::Module)
       continue;
-    int kind = info->kind == OpKind::Global ? kVariable : kFunction;
+    CompletionKind kind = info->kind == OpKind::Global ? kVariable : kFunction;
     items.push_back(
         plain(std::string(textOf(text, o.range)), kind, info->fullName));
   }
@@ -165,7 +152,7 @@ std::vector<Item> layoutAliasItems(const ChunkAnalysis &c, uint32_t before) {
 }
 
 std::vector<Item> keywordItems(const std::vector<std::string_view> &words,
-                               std::string_view detail, int kind) {
+                               std::string_view detail, CompletionKind kind) {
   std::vector<Item> items;
   for (std::string_view w : words)
     items.push_back(plain(std::string(w), kind, std::string(detail)));
@@ -313,7 +300,7 @@ json itemJson(const FeatureContext &cx, const Item &it, Range edit) {
   if (it.snippet && !snippet)
     text = snippetAsText(text); // a client without snippets inserts the text as is
   json j = {{"label", it.label},
-            {"kind", it.kind},
+            {"kind", static_cast<int>(it.kind)},
             {"textEdit", {{"range", cx.range(edit)}, {"newText", text}}}};
   if (!it.detail.empty())
     j["detail"] = it.detail;
@@ -326,6 +313,31 @@ json itemJson(const FeatureContext &cx, const Item &it, Range edit) {
 
 } // namespace
 
+Completions completionsAt(const Snapshot &snap, uint32_t cur, size_t maxItems) {
+  std::string_view text = snap.source->text();
+  Completions out;
+  for (const ChunkAnalysis &c : snap.analysis.chunks) {
+    if (cur < c.chunk.begin || cur > c.chunk.end)
+      continue;
+    CompletionContext context = completionContextAt(text, c.chunk.begin, cur);
+    std::string_view typed = text.substr(context.begin, cur - context.begin);
+    out.replaces = {context.begin, cur};
+    // Filtered before any item is kept; past the cap the client asks again
+    // as the prefix grows.
+    for (Item &it : itemsFor(context, c, text, cur)) {
+      if (!subsequence(typed, it.label))
+        continue;
+      if (out.items.size() == maxItems) {
+        out.incomplete = true;
+        break;
+      }
+      out.items.push_back(std::move(it));
+    }
+    break;
+  }
+  return out;
+}
+
 json completionTriggerCharacters() {
   return json::array({"%", "@", "#", "!", ".", "<"});
 }
@@ -335,29 +347,11 @@ json completionTriggerCharacters() {
 constexpr size_t kMaxItems = 200;
 
 json completion(const FeatureContext &cx, const json &params) {
-  uint32_t cur = cx.offsetOf(member(params, "position"));
-  std::string_view text = cx.snap.source->text();
+  Completions found = completionsAt(cx.snap, cx.offsetOf(member(params, "position")), kMaxItems);
   json items = json::array();
-  bool incomplete = false;
-  for (const ChunkAnalysis &c : cx.snap.analysis.chunks) {
-    if (cur < c.chunk.begin || cur > c.chunk.end)
-      continue;
-    CompletionContext context = completionContextAt(text, c.chunk.begin, cur);
-    std::string_view typed = text.substr(context.begin, cur - context.begin);
-    // Filtered before any item is built; past the cap the client asks
-    // again as the prefix grows (isIncomplete).
-    for (const Item &it : itemsFor(context, c, text, cur)) {
-      if (!subsequence(typed, it.label))
-        continue;
-      if (items.size() == kMaxItems) {
-        incomplete = true;
-        break;
-      }
-      items.push_back(itemJson(cx, it, {context.begin, cur}));
-    }
-    break;
-  }
-  return {{"isIncomplete", incomplete}, {"items", std::move(items)}};
+  for (const Item &it : found.items)
+    items.push_back(itemJson(cx, it, found.replaces));
+  return {{"isIncomplete", found.incomplete}, {"items", std::move(items)}};
 }
 
 } // namespace tilesight::lsp
