@@ -43,7 +43,10 @@ public:
   std::optional<std::string> ident() {
     if (atEnd() || !isIdentStart(s_[pos_])) return std::nullopt;
     size_t b = pos_;
-    while (pos_ < s_.size() && isIdentChar(s_[pos_])) ++pos_;
+    // Dotted names: tilus's SharedLayout.create.
+    while (pos_ < s_.size() && (isIdentChar(s_[pos_]) ||
+                                (s_[pos_] == '.' && pos_ + 1 < s_.size() && isIdentStart(s_[pos_ + 1]))))
+      ++pos_;
     return std::string(s_.substr(b, pos_ - b));
   }
   // "expected X, found Y" at the current position.

@@ -54,6 +54,7 @@ struct Spec {
   size_t required = 0;
   bool variadic = false;
   Handler fn = nullptr;
+  const char* hint = "";  // added to arity errors: where an old spelling went
 };
 
 ExprError wrongArg(const Operand& op, const std::string& what, const std::string& expectedKind) {
@@ -148,14 +149,54 @@ ExprResult<Value> unary(const Call& c, R (*f)(const Layout&)) {
   return c.wrap(Expected<Layout>(f(l.value())));
 }
 
-ExprResult<Value> makeLayoutFn(const Call& c) {
+// An argument written as a shape: an integer or a tuple, not a layout.
+bool isShapeOperand(const Operand& op) { return op.literal || (!op.word && op.value.kind == Value::Int); }
+
+// CuTe's compact row-major strides: the last leaf varies fastest.
+IntTuple rowMajorStride(const IntTuple& shape) {
+  std::vector<int64_t> s = leaves(shape), d(s.size());
+  int64_t acc = 1;
+  for (size_t i = s.size(); i-- > 0;) {
+    d[i] = acc;
+    acc *= s[i];
+  }
+  return replaceLeaves(shape, d);
+}
+
+// Seed 002: make_layout(shape [, stride]) and Layout(shape, stride), the
+// stride row-major when omitted; MoYe's GenRowMajor and GenColMajor as the
+// stride. Layouts as arguments are the old concatenating spelling: an error
+// that names cat.
+ExprResult<Value> shapeStrideFn(const Call& c) {
+  for (size_t i = 0; i < c.args.size(); ++i)
+    if (c.has(i) && !isShapeOperand(c[i]) && !(i == 1 && c[i].word))
+      return ExprError{c[i].column, "wrong argument",
+                       c.what(i) + " must be a " + (i ? "stride" : "shape") + ", found " + valueText(c[i].value) +
+                           ": " + c.name + " takes a shape and a stride (seed 002); concatenate layouts with cat(" +
+                           "L1, L2, ...)"};
+  auto shape = tupleArg(c[0], c.what(0));
+  if (!shape.ok()) return shape.error();
+  if (!c.has(1)) return c.wrap(makeLayout(shape.value(), rowMajorStride(shape.value())));
+  if (c[1].word) {
+    auto order = wordArg(c[1], c.what(1), {"GenRowMajor", "GenColMajor"});
+    if (!order.ok()) return order.error();
+    IntTuple stride = order.value() == "GenRowMajor" ? rowMajorStride(shape.value()) : prefixProduct(shape.value());
+    return c.wrap(makeLayout(shape.value(), stride));
+  }
+  auto stride = tupleArg(c[1], c.what(1));
+  if (!stride.ok()) return stride.error();
+  return c.wrap(makeLayout(shape.value(), stride.value()));
+}
+
+// MoYe's cat(L1, L2, ...): the layouts as the modes of one.
+ExprResult<Value> catFn(const Call& c) {
   std::vector<Layout> modes;
   for (size_t i = 0; i < c.args.size(); ++i) {
     auto l = layoutOf(c[i], c.what(i));
     if (!l.ok()) return l.error();
     modes.push_back(l.value());
   }
-  return Value::ofLayout(concat(modes));
+  return c.wrap(Expected<Layout>(concat(modes)));
 }
 
 ExprResult<Value> coalesceFn(const Call& c) {
@@ -240,6 +281,25 @@ ExprResult<Value> swizzleFn(const Call& c) {
   return v;
 }
 
+// tilus: shared_row_major(*shape), one integer per dimension.
+template <Expected<Value> (*F)(const IntTuple&)>
+ExprResult<Value> sharedCompactFn(const Call& c) {
+  std::vector<IntTuple> dims;
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    if (c[i].literal && !c[i].literal->isLeaf())
+      return ExprError{c[i].column, "wrong argument",
+                       c.name + " takes one integer per dimension as tilus spells it (" + c.name + "(8, 4)), found " +
+                           toString(*c[i].literal)};
+    auto d = intArg(c[i], c.what(i));
+    if (!d.ok()) return d.error();
+    dims.emplace_back(d.value());
+  }
+  return c.wrap(F(IntTuple::tuple(std::move(dims))));
+}
+
+// tilus shared_layout(...) drops the modes of size 1 before
+// SharedLayout.create(...), which takes the modes as given (as shared(...)).
+template <bool DropUnitModes>
 ExprResult<Value> sharedFn(const Call& c) {
   IntTuple t[4];
   for (size_t i = 0; i < 4 && c.has(i); ++i) {
@@ -247,14 +307,15 @@ ExprResult<Value> sharedFn(const Call& c) {
     if (!x.ok()) return x.error();
     t[i] = x.value();
   }
+  if (DropUnitModes && !t[1].isLeaf() && !t[2].isLeaf() && t[1].elems().size() == t[2].elems().size()) {
+    std::vector<IntTuple> modes, strides;
+    for (size_t k = 0; k < t[1].elems().size(); ++k)
+      if (!t[1].elems()[k].isLeaf() || t[1].elems()[k].value() > 1)
+        modes.push_back(t[1].elems()[k]), strides.push_back(t[2].elems()[k]);
+    t[1] = IntTuple::tuple(std::move(modes));
+    t[2] = IntTuple::tuple(std::move(strides));
+  }
   return c.wrap(tilusShared(t[0], t[1], t[2], c.has(3) ? std::optional<IntTuple>(t[3]) : std::nullopt));
-}
-
-template <Expected<Value> (*F)(const IntTuple&)>
-ExprResult<Value> sharedCompactFn(const Call& c) {
-  auto s = tupleArg(c[0], c.what(0));
-  if (!s.ok()) return s.error();
-  return c.wrap(F(s.value()));
 }
 
 ExprResult<Value> sharedComposeFn(const Call& c) { return binary(c, valueArg, valueArg, tilusSharedCompose); }
@@ -289,9 +350,13 @@ ExprResult<Value> measureFn(const Call& c) {
   return Value::ofInt(n.value());
 }
 
+constexpr const char* kConcatHint = " (seed 002: a shape and a stride; concatenate layouts with cat(L1, L2, ...))";
+
 const std::map<std::string, Spec>& functions() {
   static const std::map<std::string, Spec> table = {
-      {"make_layout", {{}, 1, true, makeLayoutFn}},
+      {"make_layout", {{"shape", "stride"}, 1, false, shapeStrideFn, kConcatHint}},
+      {"Layout", {{"shape", "stride"}, 2, false, shapeStrideFn, kConcatHint}},
+      {"cat", {{}, 1, true, catFn}},
       {"coalesce", {{"layout", "profile"}, 1, false, coalesceFn}},
       {"flatten", {{"layout"}, 1, false, [](const Call& c) { return unary<Layout>(c, flatten); }}},
       {"filter", {{"layout"}, 1, false, [](const Call& c) { return unary<Layout>(c, filter); }}},
@@ -315,9 +380,12 @@ const std::map<std::string, Spec>& functions() {
       {"recast_layout", {{"layout", "from", "to"}, 3, false, recastFn}},
       {"make_layout_tv", {{"thr", "val"}, 2, false, tvFn}},
       {"swizzle", {{"bits", "base", "shift", "layout"}, 3, false, swizzleFn}},
-      {"shared", {{"shape", "mode_shape", "mode_strides", "swizzle"}, 3, false, sharedFn}},
-      {"shared_row_major", {{"shape"}, 1, false, sharedCompactFn<tilusSharedRowMajor>}},
-      {"shared_column_major", {{"shape"}, 1, false, sharedCompactFn<tilusSharedColumnMajor>}},
+      {"shared", {{"shape", "mode_shape", "mode_strides", "swizzle"}, 3, false, sharedFn<false>}},
+      {"shared_layout", {{"shape", "mode_shape", "mode_strides", "optional_swizzle"}, 3, false, sharedFn<true>}},
+      {"SharedLayout.create",
+       {{"shape", "mode_shape", "mode_strides", "optional_swizzle"}, 3, false, sharedFn<false>}},
+      {"shared_row_major", {{}, 1, true, sharedCompactFn<tilusSharedRowMajor>}},
+      {"shared_column_major", {{}, 1, true, sharedCompactFn<tilusSharedColumnMajor>}},
       {"shared_compose", {{"a", "b"}, 2, false, sharedComposeFn}},
       {"wmma", {{"target", "matrix", "colmajor"}, 2, false, wmmaFn}},
       {"size", {{"layout"}, 1, false, measureFn<Measure::Size>}},
@@ -328,9 +396,9 @@ const std::map<std::string, Spec>& functions() {
   return table;
 }
 
-// `composition(a, b)`, `complement(a[, cotarget])`, `make_layout(layout, ...)`.
+// `composition(a, b)`, `complement(a[, cotarget])`, `cat(layout, ...)`.
 std::string signature(const std::string& name, const Spec& s) {
-  if (s.variadic) return name + "(layout, ...)";
+  if (s.variadic) return name + (name.starts_with("shared_") ? "(extent, ...)" : "(layout, ...)");
   std::string out = name + "(";
   for (size_t i = 0; i < s.params.size(); ++i) {
     if (i == s.required) out += "[";
@@ -342,7 +410,7 @@ std::string signature(const std::string& name, const Spec& s) {
 ExprResult<Call> bind(const std::string& name, size_t column, const Spec& s, std::vector<CallArg> args) {
   Call c{name, column, s.params, {}};
   auto arity = [&](const std::string& got) {
-    return ExprError{column, "wrong arity", signature(name, s) + " " + got};
+    return ExprError{column, "wrong arity", signature(name, s) + " " + got + s.hint};
   };
   if (s.variadic) {
     for (CallArg& a : args) {

@@ -98,7 +98,7 @@ TEST(LayoutExpr, CoordinatesIndexAsInMoYe) {
 
 TEST(LayoutExpr, BasicsFunctions) {
   expectExamples({
-      {"make_layout(4:1, (2,3):(4,8))", "(4,(2,3)):(1,(4,8))"},
+      {"cat(4:1, (2,3):(4,8))", "(4,(2,3)):(1,(4,8))"},
       {"coalesce((2,(1,6)):(1,(6,2)))", "12:1"},
       {"coalesce((2,(1,6)):(1,(6,2)), (1,1))", "(2,6):(1,2)"},
       {"coalesce(layout = (2,(1,6)):(1,(6,2)), profile = (1,1))", "(2,6):(1,2)"},
@@ -173,8 +173,59 @@ TEST(LayoutExpr, TilusSharedLayouts) {
   Value s = value("shared(shape=(64,32), mode_shape=(8,8,16,2), mode_strides=(256,2,16,1))");
   EXPECT_EQ(at(s, IntTuple::tuple({9, 3})), 275);  // (9//8)*256 + (9%8)*2 + (3//2)*16 + 3%2
   EXPECT_TRUE(valueProperties(s).bijective);
-  Value r = value("shared_row_major((4,8))");
+  Value r = value("shared_row_major(4, 8)");
   EXPECT_EQ(at(r, IntTuple::tuple({1, 0})), 8);
+}
+
+// The seeds' own spellings: enigma's make_layout(shape, stride=None) and
+// Layout(shape, stride) (seed 002), MoYe's cat and GenRowMajor/GenColMajor
+// (seed 004), tilus's shared_row_major(*shape), shared_layout and
+// SharedLayout.create (seed 000).
+TEST(LayoutExpr, SeedSpellings) {
+  expectExamples({
+      {"make_layout((4,8), (1,4))", "(4,8):(1,4)"},  // seed 002's own example, not a 128-element concatenation
+      {"make_layout(shape=(4,8), stride=(1,4))", "(4,8):(1,4)"},
+      {"Layout((4,8), (1,4))", "(4,8):(1,4)"},
+      {"make_layout((4,8))", "(4,8):(8,1)"},  // stride omitted: row-major
+      {"make_layout((2,(3,4)))", "(2,(3,4)):(12,(4,1))"},
+      {"make_layout(8)", "8:1"},
+      {"make_layout(4, 2)", "4:2"},
+      {"make_layout((2,3), GenRowMajor)", "(2,3):(3,1)"},
+      {"make_layout((2,3), GenColMajor)", "(2,3):(1,2)"},
+      {"cat(4:1, 8:4, 2:32)", "(4,8,2):(1,4,32)"},
+      {"cat((2,3))", "((2,3)):((1,2))"},
+      {"shared_row_major(8, 4)", "(8,4):(4,1)"},
+      {"shared_column_major(8, 4)", "(8,4):(1,8)"},
+      {"shared_row_major(8, 1, 4)", "(8,1,4):(4,0,1)"},  // tilus drops the size-1 mode
+      {"shared_layout((64,32), (8,8,16,2), (256,2,16,1))", "((8,8),(2,16)):((2,256),(1,16))"},
+      {"shared_layout((64,32), (8,1,8,16,2), (256,7,2,16,1))", "((8,8),(2,16)):((2,256),(1,16))"},
+      {"SharedLayout.create(shape=(64,32), mode_shape=(8,8,16,2), mode_strides=(256,2,16,1))",
+       "((8,8),(2,16)):((2,256),(1,16))"},
+  });
+  Value sw = value("shared_layout((8,8), (8,8), (8,1), optional_swizzle=(0,3,3))");
+  ASSERT_TRUE(sw.swizzle.has_value());
+  EXPECT_FALSE(value("shared_layout((8,8), (8,8), (8,1), optional_swizzle=(0,0,3))").swizzle.has_value());
+  // SharedLayout.create takes the modes as given: tilus rejects a size-1 mode there.
+  EXPECT_NE(error("SharedLayout.create((64,32), (8,1,8,16,2), (256,7,2,16,1))").text().find("greater than 1"),
+            std::string::npos);
+}
+
+// The old spellings are errors that name the new ones; nothing changes
+// meaning silently.
+TEST(LayoutExprErrors, OldSpellingsNameTheNewOnes) {
+  ExprError concat = error("make_layout(4:1, (2,3):(4,8))");
+  EXPECT_EQ(concat.column, 12u);
+  EXPECT_NE(concat.text().find("cat(L1, L2, ...)"), std::string::npos) << concat.text();
+  EXPECT_NE(error("make_layout((4,8), 8:1)").text().find("cat("), std::string::npos);
+  ExprError three = error("make_layout(4, 8, 2)");
+  EXPECT_EQ(three.rule, "wrong arity");
+  EXPECT_NE(three.text().find("make_layout(shape[, stride])"), std::string::npos) << three.text();
+  EXPECT_NE(three.text().find("cat(L1, L2, ...)"), std::string::npos) << three.text();
+  ExprError tuple = error("shared_row_major((4,8))");
+  EXPECT_NE(tuple.text().find("shared_row_major(8, 4)"), std::string::npos) << tuple.text();
+  EXPECT_EQ(error("Layout((4,8))").rule, "wrong arity");
+  EXPECT_NE(error("make_layout((2,3), GenDiagonal)").text().find("GenRowMajor|GenColMajor"), std::string::npos);
+  EXPECT_EQ(error("make_layout((4,8), (1,4,2))").rule, "shape and stride must be congruent");
 }
 
 TEST(LayoutExpr, WmmaFragments) {
@@ -235,7 +286,7 @@ TEST(LayoutExprErrors, AlgebraPreconditionsNameTheRule) {
   ExprError s = error("swizzle(3, 4, 2)");
   EXPECT_NE(s.rule.find("|S| must be at least B"), std::string::npos) << s.text();
   // Nested: the column is the inner call's.
-  EXPECT_EQ(error("make_layout(4:1, complement((4,2):(1,2), 16))").column, 17u);
+  EXPECT_EQ(error("cat(4:1, complement((4,2):(1,2), 16))").column, 9u);
 }
 
 TEST(LayoutExprErrors, LiteralsMustBeCongruentAndBounded) {

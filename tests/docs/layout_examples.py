@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Runs every `$ tilesight layout ...` example of docs/layouts.md with the
+built executable and compares what it prints (stdout, then stderr) with the
+lines under the command in the document. Usage: layout_examples.py TILESIGHT
+DOC. Exit 1 on any difference, naming the document line."""
+import shlex
+import subprocess
+import sys
+
+
+def examples(lines):
+    """(line number, argv after `tilesight`, expected output lines) for each
+    `$ tilesight ...` line inside a fenced block."""
+    inside, current = False, None
+    for number, line in enumerate(lines, 1):
+        if line.startswith("```"):
+            if current:
+                yield current
+            inside, current = not inside, None
+            continue
+        if not inside:
+            continue
+        if line.startswith("$ tilesight "):
+            if current:
+                yield current
+            current = (number, shlex.split(line[len("$ tilesight "):]), [])
+        elif current:
+            current[2].append(line.rstrip())
+
+
+def main():
+    tilesight, doc = sys.argv[1], sys.argv[2]
+    with open(doc, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    failures = count = 0
+    for number, argv, expected in examples(lines):
+        count += 1
+        run = subprocess.run([tilesight] + argv, capture_output=True, text=True, timeout=60)
+        got = [l.rstrip() for l in (run.stdout + run.stderr).splitlines()]
+        while got and not got[-1]:
+            got.pop()
+        while expected and not expected[-1]:
+            expected.pop()
+        if got != expected:
+            failures += 1
+            print(f"{doc}:{number}: `tilesight {shlex.join(argv)}` printed:")
+            print("\n".join("    " + l for l in got))
+            print("  the document shows:")
+            print("\n".join("    " + l for l in expected))
+    print(f"{count} examples, {failures} differ")
+    if count == 0:
+        print("no examples found: the document's format changed?")
+        return 1
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
