@@ -198,11 +198,16 @@ std::optional<LayoutError> checkOrderedDisjoint(const Layout& a, const Layout& r
                   ", an offset of A = " + toString(a));
 }
 
-// Flat-mode indices sorted by stride (stable, as C++ sorts).
+// Flat-mode indices sorted by stride in the order CuTe C++ (3.9 and later)
+// sorts them: its exchange sort (each place takes every smaller key after it
+// in turn) is not stable, and where strides tie the inverses follow the
+// mode it puts first: right_inverse((2,3,4,5,2):(1,6,12,1,0)) is 5:24.
 std::vector<size_t> byStride(const std::vector<int64_t>& d) {
   std::vector<size_t> order(d.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return d[x] < d[y]; });
+  for (size_t i = 0; i < order.size(); ++i)
+    for (size_t j = i + 1; j < order.size(); ++j)
+      if (d[order[j]] < d[order[i]]) std::swap(order[i], order[j]);
   return order;
 }
 
@@ -280,16 +285,20 @@ Expected<Layout> detail::complementTo(const Layout& a, const IntTuple& cotarget)
 // The public operation also promises to reach the cotarget, which C++'s result
 // misses when a stride is not a multiple of the span below it: the gap mode is
 // rounded down ((4,5):(1,7) with cotarget 68 gives 2:35, reaching only 67).
-Expected<Layout> complement(const Layout& a, int64_t cotarget) {
-  if (cotarget < 1)
-    return fail("complement: the cotarget must be positive", "got " + std::to_string(cotarget));
-  auto r = detail::complementTo(a, IntTuple(cotarget));
-  if (r && cosize(concat({a, *r})) < cotarget)
+// A shape cotarget is divided as C++ divides it (the rule logical_divide uses
+// with shape(coalesce(A))), and must be reached as its size.
+Expected<Layout> complement(const Layout& a, const IntTuple& cotarget) {
+  if (product(cotarget) < 1)
+    return fail("complement: the cotarget must be positive", "got " + toString(cotarget));
+  auto r = detail::complementTo(a, cotarget);
+  if (r && cosize(concat({a, *r})) < product(cotarget))
     return fail("complement: the result must reach the cotarget",
-                "C++'s algorithm gives R = " + toString(*r) + ", and cosize(make_layout(A, R)) = " +
-                    std::to_string(cosize(concat({a, *r}))) + " is below " + std::to_string(cotarget));
+                "C++'s algorithm gives R = " + toString(*r) + ", and cosize(cat(A, R)) = " +
+                    std::to_string(cosize(concat({a, *r}))) + " is below " + std::to_string(product(cotarget)));
   return r;
 }
+
+Expected<Layout> complement(const Layout& a, int64_t cotarget) { return complement(a, IntTuple(cotarget)); }
 
 Expected<Layout> complement(const Layout& a) { return complement(a, cosize(filter(a))); }
 

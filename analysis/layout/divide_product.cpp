@@ -86,10 +86,20 @@ Expected<Layout> zipPair(const Layout& x, const Layout& y, const char* op) {
   return concat(pairs);
 }
 
+// (A, complement(A, size(A)·cosize(B)) ∘ B): B's copies of A, in B's order.
+Expected<Layout> productBy(const Layout& a, const Layout& b) {
+  std::string where = "logical_product(" + toString(a) + ", " + toString(b) + ")";
+  auto rest = detail::complementTo(a, IntTuple(size(a) * cosize(b)));
+  if (!rest) return detail::inContext(rest.error(), where);
+  auto tiles = composition(*rest, tilerOf(b));
+  if (!tiles) return detail::inContext(tiles.error(), where);
+  return concat({a, *tiles});
+}
+
 Expected<Layout> rankSensitiveProduct(const Layout& a, const Layout& b, bool raked) {
   const char* op = raked ? "raked_product" : "blocked_product";
   size_t r = std::max(rank(a), rank(b));
-  auto p = logicalProduct(padToRank(a, r), padToRank(b, r));
+  auto p = productBy(padToRank(a, r), padToRank(b, r));
   if (!p) return detail::inContext(p.error(), op);
   Layout block = mode(*p, 0), tiles = mode(*p, 1);
   return raked ? zipPair(tiles, block, op) : zipPair(block, tiles, op);
@@ -113,22 +123,23 @@ Expected<Layout> tiledDivide(const Layout& a, const Tiler& b) { return unpacked(
 
 Expected<Layout> flatDivide(const Layout& a, const Tiler& b) { return unpacked(zippedDivide(a, b), true); }
 
-// (A, complement(A, size(A)·cosize(B)) ∘ B): B's copies of A, in B's order.
-Expected<Layout> logicalProduct(const Layout& a, const Layout& b) {
-  std::string where = "logical_product(" + toString(a) + ", " + toString(b) + ")";
-  auto rest = detail::complementTo(a, IntTuple(size(a) * cosize(b)));
-  if (!rest) return detail::inContext(rest.error(), where);
-  auto tiles = composition(*rest, tilerOf(b));
-  if (!tiles) return detail::inContext(tiles.error(), where);
-  return concat({a, *tiles});
+// A by-mode tiler multiplies mode by mode and keeps the modes it does not reach.
+Expected<Layout> logicalProduct(const Layout& a, const Tiler& b) {
+  if (b.kind == Tiler::OneLayout) return productBy(a, b.layout);
+  return detail::byMode("logical_product", a, b, true, productBy);
 }
 
-// With a layout (not a by-mode tiler) C++'s zip2_by leaves the product as it is.
-Expected<Layout> zippedProduct(const Layout& a, const Layout& b) { return logicalProduct(a, b); }
+// C++'s zip2_by: a layout leaves the product as it is, a by-mode tiler
+// gathers the blocks and the products.
+Expected<Layout> zippedProduct(const Layout& a, const Tiler& b) {
+  auto l = logicalProduct(a, b);
+  if (!l) return l;
+  return zipByTiler(*l, b, "zipped_product");
+}
 
-Expected<Layout> tiledProduct(const Layout& a, const Layout& b) { return unpacked(zippedProduct(a, b), false); }
+Expected<Layout> tiledProduct(const Layout& a, const Tiler& b) { return unpacked(zippedProduct(a, b), false); }
 
-Expected<Layout> flatProduct(const Layout& a, const Layout& b) { return unpacked(zippedProduct(a, b), true); }
+Expected<Layout> flatProduct(const Layout& a, const Tiler& b) { return unpacked(zippedProduct(a, b), true); }
 
 Expected<Layout> blockedProduct(const Layout& a, const Layout& b) { return rankSensitiveProduct(a, b, false); }
 

@@ -137,9 +137,28 @@ ExprResult<Value> binary(const Call& c, ReadA readA, ReadB readB, F f) {
   return c.wrap(f(a.value(), b.value()));
 }
 
+// blocked_product and raked_product take two layouts (as C++), and MoYe's
+// coalesce_result = true|false: coalesce each mode of the result.
 template <Expected<Layout> (*F)(const Layout&, const Layout&)>
-ExprResult<Value> productFn(const Call& c) {
-  return binary(c, layoutOf, layoutOf, F);
+ExprResult<Value> rankSensitiveFn(const Call& c) {
+  bool coalesced = false;
+  if (c.has(2)) {
+    auto w = wordArg(c[2], c.what(2), {"true", "false"});
+    if (!w.ok()) return w.error();
+    coalesced = w.value() == "true";
+  }
+  return binary(c, layoutOf, layoutOf, [&](const Layout& a, const Layout& b) -> Expected<Layout> {
+    Expected<Layout> r = F(a, b);
+    if (!r || !coalesced) return r;
+    return coalesce(*r, IntTuple::tuple(std::vector<IntTuple>(rank(*r), IntTuple(1))));
+  });
+}
+
+// logical, zipped, tiled and flat products also take a by-mode tiler; a bare
+// shape is one, as C++ takes make_shape(...).
+template <Expected<Layout> (*F)(const Layout&, const Tiler&)>
+ExprResult<Value> tilerProductFn(const Call& c) {
+  return binary(c, layoutOf, tilerArg, F);
 }
 
 template <class R>
@@ -212,10 +231,10 @@ ExprResult<Value> complementFn(const Call& c) {
   auto a = layoutOf(c[0], c.what(0));
   if (!a.ok()) return a.error();
   if (!c.has(1)) return c.wrap(complement(a.value()));
-  auto t = tupleArg(c[1], c.what(1));  // a shape cotarget counts its size
+  auto t = tupleArg(c[1], c.what(1));  // a shape cotarget is divided as logical_divide divides it
   if (!t.ok()) return t.error();
   if (product(t.value()) < 1) return wrongArg(c[1], c.what(1), "a positive size or shape");
-  return c.wrap(complement(a.value(), product(t.value())));
+  return c.wrap(complement(a.value(), t.value()));
 }
 
 ExprResult<Value> orderedFn(const Call& c) { return binary(c, tupleArg, tupleArg, makeOrderedLayout); }
@@ -368,12 +387,12 @@ const std::map<std::string, Spec>& functions() {
       {"zipped_divide", {{"a", "tiler"}, 2, false, divideFn<zippedDivide>}},
       {"tiled_divide", {{"a", "tiler"}, 2, false, divideFn<tiledDivide>}},
       {"flat_divide", {{"a", "tiler"}, 2, false, divideFn<flatDivide>}},
-      {"logical_product", {{"a", "b"}, 2, false, productFn<logicalProduct>}},
-      {"zipped_product", {{"a", "b"}, 2, false, productFn<zippedProduct>}},
-      {"tiled_product", {{"a", "b"}, 2, false, productFn<tiledProduct>}},
-      {"flat_product", {{"a", "b"}, 2, false, productFn<flatProduct>}},
-      {"blocked_product", {{"a", "b"}, 2, false, productFn<blockedProduct>}},
-      {"raked_product", {{"a", "b"}, 2, false, productFn<rakedProduct>}},
+      {"logical_product", {{"a", "b"}, 2, false, tilerProductFn<logicalProduct>}},
+      {"zipped_product", {{"a", "b"}, 2, false, tilerProductFn<zippedProduct>}},
+      {"tiled_product", {{"a", "b"}, 2, false, tilerProductFn<tiledProduct>}},
+      {"flat_product", {{"a", "b"}, 2, false, tilerProductFn<flatProduct>}},
+      {"blocked_product", {{"a", "b", "coalesce_result"}, 2, false, rankSensitiveFn<blockedProduct>}},
+      {"raked_product", {{"a", "b", "coalesce_result"}, 2, false, rankSensitiveFn<rakedProduct>}},
       {"make_ordered_layout", {{"shape", "order"}, 2, false, orderedFn}},
       {"make_identity_layout", {{"shape"}, 1, false, identityFn}},
       {"tile_to_shape", {{"block", "shape", "order"}, 2, false, tileToShapeFn}},

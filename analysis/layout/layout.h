@@ -58,8 +58,9 @@ Tiler tilerOfShape(const IntTuple& shape);  // (3,8) -> [3:1, 8:1]
 
 Expected<Layout> composition(const Layout& a, const Tiler& b);    // R(i) = A(B(i)), checked
 Expected<Layout> complement(const Layout& a, int64_t cotarget);    // ordered, disjoint from A
+Expected<Layout> complement(const Layout& a, const IntTuple& cotarget);  // a shape, divided as C++ does
 Expected<Layout> complement(const Layout& a);                      // cotarget = cosize(filter(a))
-Expected<Layout> rightInverse(const Layout& l);                    // L(R(i)) = i, maximal as C++
+Expected<Layout> rightInverse(const Layout& l);                    // L(R(i)) = i, as CuTe C++ 3.9+
 Expected<Layout> leftInverse(const Layout& l);                     // R(L(i)) = i
 
 // --- divides and products (divide_product.cpp) ---------------------------------
@@ -67,10 +68,10 @@ Expected<Layout> logicalDivide(const Layout& a, const Tiler& b);
 Expected<Layout> zippedDivide(const Layout& a, const Tiler& b);
 Expected<Layout> tiledDivide(const Layout& a, const Tiler& b);
 Expected<Layout> flatDivide(const Layout& a, const Tiler& b);
-Expected<Layout> logicalProduct(const Layout& a, const Layout& b);
-Expected<Layout> zippedProduct(const Layout& a, const Layout& b);
-Expected<Layout> tiledProduct(const Layout& a, const Layout& b);
-Expected<Layout> flatProduct(const Layout& a, const Layout& b);
+Expected<Layout> logicalProduct(const Layout& a, const Tiler& b);
+Expected<Layout> zippedProduct(const Layout& a, const Tiler& b);
+Expected<Layout> tiledProduct(const Layout& a, const Tiler& b);
+Expected<Layout> flatProduct(const Layout& a, const Tiler& b);
 Expected<Layout> blockedProduct(const Layout& a, const Layout& b);
 Expected<Layout> rakedProduct(const Layout& a, const Layout& b);
 

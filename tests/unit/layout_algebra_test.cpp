@@ -214,12 +214,15 @@ TEST(LayoutDivide, DivisibilityErrors) {
 
 using Product = Expected<Layout> (*)(const Layout&, const Layout&);
 
+// The products by one layout (a Tiler of one layout).
+Expected<Layout> logicalProductOf(const Layout& a, const Layout& b) { return logicalProduct(a, tilerOf(b)); }
+
 TEST(LayoutProduct, WorkedExamples) {
   const std::tuple<Product, const char*, const char*, const char*> rows[] = {
-      {logicalProduct, "(2,2):(4,1)", "6:1", "((2,2),(2,3)):((4,1),(2,8))"},
-      {logicalProduct, "3:32", "(8,8):(8,1)", "(3,((4,2),8)):(32,((8,96),1))"},
-      {logicalProduct, "(4,2):(1,16)", "(4,2):(2,1)", "((4,2),((2,2),2)):((1,16),((8,32),4))"},
-      {logicalProduct, "(128,16):(1,128)", "(2,4):(1,2)", "((128,16),(2,4)):((1,128),(2048,4096))"},
+      {logicalProductOf, "(2,2):(4,1)", "6:1", "((2,2),(2,3)):((4,1),(2,8))"},
+      {logicalProductOf, "3:32", "(8,8):(8,1)", "(3,((4,2),8)):(32,((8,96),1))"},
+      {logicalProductOf, "(4,2):(1,16)", "(4,2):(2,1)", "((4,2),((2,2),2)):((1,16),((8,32),4))"},
+      {logicalProductOf, "(128,16):(1,128)", "(2,4):(1,2)", "((128,16),(2,4)):((1,128),(2048,4096))"},
       {blockedProduct, "(2,5):(5,1)", "(3,4):(1,3)", "((2,3),(5,4)):((5,10),(1,30))"},
       {blockedProduct, "(3,4):(4,1)", "(2,5):(1,2)", "((3,2),(4,5)):((4,12),(1,24))"},
       {blockedProduct, "(2,2):(1,2)", "(3,4):(4,1)", "((2,3),(2,4)):((1,16),(2,4))"},
@@ -235,9 +238,9 @@ TEST(LayoutProduct, WorkedExamples) {
 
 TEST(LayoutProduct, RegroupedForms) {
   Layout a = lay("(2,5):(5,1)"), b = lay("(3,4):(1,3)");
-  EXPECT_TRUE(sameLayout(zippedProduct(a, b), "((2,5),(3,4)):((5,1),(10,30))"));
-  EXPECT_TRUE(sameLayout(tiledProduct(a, b), "((2,5),3,4):((5,1),10,30)"));
-  EXPECT_TRUE(sameLayout(flatProduct(a, b), "(2,5,3,4):(5,1,10,30)"));
+  EXPECT_TRUE(sameLayout(zippedProduct(a, tilerOf(b)), "((2,5),(3,4)):((5,1),(10,30))"));
+  EXPECT_TRUE(sameLayout(tiledProduct(a, tilerOf(b)), "((2,5),3,4):((5,1),10,30)"));
+  EXPECT_TRUE(sameLayout(flatProduct(a, tilerOf(b)), "(2,5,3,4):(5,1,10,30)"));
   // Rank 1: C++ zips the two leaves into one pair.
   EXPECT_TRUE(sameLayout(blockedProduct(lay("4:1"), lay("3:1")), "((4,3)):((1,4))"));
 }

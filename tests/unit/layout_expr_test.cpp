@@ -123,6 +123,8 @@ TEST(LayoutExpr, ComplementAndInverses) {
       {"complement((2,2):(1,6), 24)", "(3,2):(2,12)"},
       {"complement((3,(5,2)):(1,(3,15)), (6,20))", "4:30"},  // a shape cotarget counts its size
       {"right_inverse((4,3):(3,1))", "(3,4):(4,1)"},
+      // Tied strides: CUTLASS 3.9's exchange sort puts the 5:1 mode before the 2:1 mode.
+      {"right_inverse((2,3,4,5,2):(1,6,12,1,0))", "5:24"},
       {"left_inverse((4,8):(8,1))", "(8,4):(4,1)"},
   });
 }
@@ -208,6 +210,26 @@ TEST(LayoutExpr, SeedSpellings) {
   // SharedLayout.create takes the modes as given: tilus rejects a size-1 mode there.
   EXPECT_NE(error("SharedLayout.create((64,32), (8,1,8,16,2), (256,7,2,16,1))").text().find("greater than 1"),
             std::string::npos);
+}
+
+// CuTe's by-mode tilers in the products (a bare shape is one, as C++ takes
+// make_shape), MoYe's coalesce_result, a shape cotarget of complement.
+TEST(LayoutExpr, ProductsByModeAndMoYeOptions) {
+  expectExamples({
+      {"logical_product((2,3):(1,2), [2:1, 4:1])", "((2,2),(3,(2,2))):((1,2),(2,(1,6)))"},
+      {"logical_product((2,3):(1,2), (2,4))", "((2,2),(3,(2,2))):((1,2),(2,(1,6)))"},
+      {"logical_product((2,3):(1,2), [_, 4:1])", "(2,(3,(2,2))):(1,(2,(1,6)))"},
+      {"zipped_product((2,3):(1,2), [2:1, 4:1])", "((2,3),(2,(2,2))):((1,2),(2,(1,6)))"},
+      {"flat_product((2,3):(1,2), [2:1, 4:1])", "(2,3,2,(2,2)):(1,2,2,(1,6))"},
+      {"blocked_product((2,2):(1,2), (3,4):(4,1))", "((2,3),(2,4)):((1,16),(2,4))"},
+      {"blocked_product((2,2):(1,6), (3,4):(1,3))", "((2,3),(2,4)):((1,2),(6,12))"},
+      {"blocked_product((2,2):(1,6), (3,4):(1,3), coalesce_result = true)", "(6,8):(1,6)"},
+      {"raked_product((2,2):(1,2), (3,4):(4,1), coalesce_result = false)", "((3,2),(4,2)):((16,1),(4,2))"},
+      {"complement(4:2, (3,8))", "(2,3):(1,8)"},
+  });
+  EXPECT_EQ(eval("logical_product((2,3):(1,2), [2:1, 4:1])"),
+            eval("cat(logical_product(2:1, 2:1), logical_product(3:2, 4:1))"));
+  EXPECT_NE(error("blocked_product(2:1, 2:1, coalesce_result = yes)").text().find("true|false"), std::string::npos);
 }
 
 // The old spellings are errors that name the new ones; nothing changes
