@@ -1,6 +1,7 @@
 #include "server/lsp/hover.h"
 
 #include <cctype>
+#include <span>
 
 #include "analysis/ir/op_table.h"
 #include "analysis/layout/render.h"
@@ -152,12 +153,30 @@ std::optional<HoverInfo> aliasHover(const Snapshot &s, const ChunkAnalysis &c,
   return std::nullopt;
 }
 
+// What may hold `offset`: the side-table run and the ops of the module item
+// around it when that item parsed cleanly (everything it recorded lies in
+// its text, and nothing else does), else the whole chunk's.
+struct Candidates {
+  std::span<const Occurrence> occurrences;
+  OpId firstOp = 0, endOp = 0;
+};
+
+Candidates candidatesAt(const ChunkAnalysis &c, uint32_t offset) {
+  const ParseResult &pr = c.parsed;
+  for (const ItemParse &item : pr.items)
+    if (item.ok && item.op != kNoId && contains(pr.program.op(item.op).range, offset))
+      return {std::span(pr.side.occurrences).subspan(item.sideBegin, item.sideEnd - item.sideBegin), item.op,
+              item.opEnd};
+  return {pr.side.occurrences, 0, static_cast<OpId>(pr.program.ops.size())};
+}
+
 std::optional<HoverInfo> hoverInChunk(const Snapshot &s, const ChunkAnalysis &c,
                                       uint32_t offset) {
   const Program &p = c.parsed.program;
+  Candidates near = candidatesAt(c, offset);
   // Types nest (the tensor_view inside a view type): the innermost wins.
   const Occurrence *type = nullptr;
-  for (const Occurrence &o : c.parsed.side.occurrences) {
+  for (const Occurrence &o : near.occurrences) {
     if (!contains(o.range, offset))
       continue;
     if (o.kind == Occurrence::Value && o.value != kNoId)
@@ -173,9 +192,9 @@ std::optional<HoverInfo> hoverInChunk(const Snapshot &s, const ChunkAnalysis &c,
   }
   if (type)
     return HoverInfo{type->range, typeHover(*type->type)};
-  for (const Operation &op : p.ops)
-    if (contains(op.nameRange, offset))
-      return HoverInfo{op.nameRange, opHover(p, op)};
+  for (OpId id = near.firstOp; id < near.endOp; ++id)
+    if (contains(p.op(id).nameRange, offset))
+      return HoverInfo{p.op(id).nameRange, opHover(p, p.op(id))};
   for (const LayoutAliasFact &f : c.layouts) {
     if (!contains(f.bodyRange, offset))
       continue;

@@ -201,6 +201,36 @@ TEST(Reanalyze, EqualsAFreshAnalysisAfterRandomEditsInRealKernels) {
   std::printf("%d of %d edits reused\n", tally.reused, tally.edits);
 }
 
+// What the language server relies on to read one entry alone (hover,
+// semantic token segments): an item that parsed cleanly recorded exactly
+// the occurrences and ops that lie in its text.
+TEST(ModuleItems, ACleanItemsRunsAreExactlyWhatLiesInItsText) {
+  std::vector<std::string> texts = {bench::generateProgram(2000, bench::Form::Custom, 20)};
+  for (const auto& f : std::filesystem::directory_iterator(std::string(TILESIGHT_TESTS_DIR) + "/corpus/real"))
+    if (f.path().extension() == ".tile") texts.push_back(readFile(f.path().string()));
+  size_t checked = 0;
+  for (const std::string& text : texts) {
+    Analysis a = analyze(text);
+    const ParseResult& pr = a.chunks[0].parsed;
+    for (const ItemParse& item : pr.items) {
+      if (!item.ok || item.op == kNoId) continue;
+      ++checked;
+      Range r = pr.program.op(item.op).range;
+      auto inside = [&](Range x) { return x.begin >= r.begin && x.end <= r.end; };
+      for (uint32_t i = 0; i < pr.side.occurrences.size(); ++i) {
+        bool inRun = i >= item.sideBegin && i < item.sideEnd;
+        ASSERT_EQ(inRun, inside(pr.side.occurrences[i].range)) << "occurrence " << i;
+      }
+      for (OpId id = 0; id < pr.program.ops.size(); ++id) {
+        Range name = pr.program.op(id).nameRange;
+        if (name.end == name.begin) continue;
+        ASSERT_EQ(id >= item.op && id < item.opEnd, inside(name)) << "op " << id;
+      }
+    }
+  }
+  EXPECT_GT(checked, 60u);
+}
+
 TEST(Reanalyze, EqualsAFreshAnalysisInAManyEntryProgram) {
   Tally tally;
   std::string text = bench::generateProgram(2000, bench::Form::Custom, 20);
