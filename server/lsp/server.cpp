@@ -480,7 +480,8 @@ void LspServer::analyzeAndPublish(const std::string &uri, int64_t version,
   std::string what = "analyzed " + uri + " version " +
                      std::to_string(version) + ": " +
                      std::to_string(diagnostics.size()) + " diagnostics in " +
-                     milliseconds(start) + " ms";
+                     milliseconds(start) + " ms" +
+                     (snap->analysis.reparsedItem ? " (one entry analysed again)" : "");
   if (scheduler_.updateQueued(uri))
     return log_.info(what + "; not published, a newer version is queued");
   log_.info(what);
