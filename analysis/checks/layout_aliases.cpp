@@ -44,18 +44,11 @@ std::string budgetText(double work) {
   return buf;
 }
 
-std::string tilerText(const layout::Tiler& t) {
-  if (t.kind == layout::Tiler::OneLayout) return layout::toString(t.layout);
-  std::string s = "[";
-  for (const auto& m : t.modes) s += (m ? layout::toString(*m) : "_") + ";";
-  return s + "]";
-}
-
 // Every field of a value, spelled out: two values with the same text are the same value.
 std::string valueKey(const layout::Value& v) {
   return std::to_string(static_cast<int>(v.kind)) + "|" + std::to_string(v.integer) + "|" + layout::toString(v.layout) +
          "|" + (v.swizzle ? v.swizzle->toString() : "") + "|" + (v.identity ? "identity" : "") + "|" +
-         tilerText(v.tiler) + "|" + layout::toString(v.tvTiler) + "|" + v.note;
+         layout::toString(v.tiler) + "|" + layout::toString(v.tvTiler) + "|" + v.note;
 }
 
 // The body and the values of the aliases it may name (any whose `#name` it contains), by name.

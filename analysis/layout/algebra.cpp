@@ -28,11 +28,12 @@ Expected<Layout> byMode(const std::string& name, const Layout& a, const Tiler& t
   for (size_t i = 0; i < rank(a); ++i) {
     bool reached = i < t.modes.size();
     if (!reached && !keepRest) continue;
-    if (!reached || !t.modes[i]) {
+    if (!reached || t.modes[i].kind == Tiler::Keep) {
       parts.push_back(mode(a, i));
       continue;
     }
-    auto p = op(mode(a, i), *t.modes[i]);
+    const Tiler& entry = t.modes[i];
+    auto p = entry.kind == Tiler::ByMode ? byMode(name, mode(a, i), entry, keepRest, op) : op(mode(a, i), entry.layout);
     if (!p) return inContext(p.error(), "mode " + std::to_string(i));
     parts.push_back(*p);
   }
@@ -236,14 +237,24 @@ Tiler tilerOf(const Layout& l) {
   return t;
 }
 
-// A nested entry of a shape tiler becomes its compact layout (one level of
-// by-mode tiling is all a Tiler holds).
+// A shape is a by-mode tiler at every level, as C++ reads a tuple tiler.
 Tiler tilerOfShape(const IntTuple& shape) {
   if (shape.isLeaf()) return tilerOf(compactColMajor(shape));
   Tiler t;
   t.kind = Tiler::ByMode;
-  for (const IntTuple& e : shape.elems()) t.modes.emplace_back(compactColMajor(e));
+  for (const IntTuple& e : shape.elems()) t.modes.push_back(tilerOfShape(e));
   return t;
+}
+
+std::string toString(const Tiler& t) {
+  switch (t.kind) {
+    case Tiler::OneLayout: return toString(t.layout);
+    case Tiler::Keep: return "_";
+    case Tiler::ByMode: break;
+  }
+  std::string s = "[";
+  for (size_t i = 0; i < t.modes.size(); ++i) s += (i ? "," : "") + toString(t.modes[i]);
+  return s + "]";
 }
 
 // C++ drops the modes of A that a by-mode tiler does not reach.

@@ -47,24 +47,34 @@ Expected<Layout> divideBy(const Layout& a, const Layout& b) {
 }
 
 // C++ zip2_by: the (tile, rest) pairs of the tiled modes become
-// ((tiles...), (rests..., untouched modes...)). A `_` entry's mode must already
-// be such a pair.
-Expected<Layout> zipByTiler(const Layout& l, const Tiler& t, const char* op) {
-  if (t.kind == Tiler::OneLayout) return l;
+// ((tiles...), (rests..., untouched modes...)), a nested entry's pairs
+// gathered the same way inside. A `_` entry's mode must already be such a pair.
+Expected<std::pair<Layout, Layout>> zip2By(const Layout& l, const Tiler& t, const char* op) {
+  if (t.kind != Tiler::ByMode) {
+    if (l.shape.isLeaf() || l.shape.rank() != 2)
+      return fail(std::string(op) + ": a `_` tiler entry needs a rank-2 mode (tile, rest)",
+                  "the mode is " + toString(l));
+    return std::pair(mode(l, 0), mode(l, 1));
+  }
   std::vector<Layout> tiles, rests;
   for (size_t i = 0; i < rank(l); ++i) {
-    Layout m = mode(l, i);
     if (i >= t.modes.size()) {
-      rests.push_back(m);
+      rests.push_back(mode(l, i));
       continue;
     }
-    if (m.shape.isLeaf() || m.shape.rank() != 2)
-      return fail(std::string(op) + ": a `_` tiler entry needs a rank-2 mode (tile, rest)",
-                  "mode " + std::to_string(i) + " is " + toString(m));
-    tiles.push_back(mode(m, 0));
-    rests.push_back(mode(m, 1));
+    auto pair = zip2By(mode(l, i), t.modes[i], op);
+    if (!pair) return detail::inContext(pair.error(), "mode " + std::to_string(i));
+    tiles.push_back(pair->first);
+    rests.push_back(pair->second);
   }
-  return concat({concat(tiles), concat(rests)});
+  return std::pair(concat(tiles), concat(rests));
+}
+
+Expected<Layout> zipByTiler(const Layout& l, const Tiler& t, const char* op) {
+  if (t.kind != Tiler::ByMode) return l;
+  auto pair = zip2By(l, t, op);
+  if (!pair) return pair.error();
+  return concat({pair->first, pair->second});
 }
 
 // append<R>: pad with 1:0 modes up to rank r (a leaf stays a leaf for r = 1).

@@ -134,7 +134,9 @@ ExprResult<Operand> Parser::literal() {
   return op;
 }
 
-// `[8:1, _, (2,4)]`: one layout per mode, `_` keeps the mode.
+// `[8:1, _, (2,4), [2:1, 2:1]]`: one tiler per mode, `_` keeps the mode; a
+// bracketed list or a tuple tiles the sub-modes of its mode (CuTe's nested
+// tuples).
 ExprResult<Operand> Parser::tiler() {
   Operand op;
   op.column = pos();
@@ -144,13 +146,20 @@ ExprResult<Operand> Parser::tiler() {
   do {
     auto e = expr();
     if (!e.ok()) return e.error();
-    if (e.value().word == "_") {
-      op.value.tiler.modes.emplace_back(std::nullopt);
-      continue;
+    const Operand& entry = e.value();
+    Tiler t;
+    if (entry.word == "_") {
+      t.kind = Tiler::Keep;
+    } else if (!entry.word && entry.value.kind == Value::TilerValue) {
+      t = entry.value.tiler;
+    } else if (entry.literal && !entry.literal->isLeaf()) {
+      t = tilerOfShape(*entry.literal);
+    } else {
+      auto l = detail::layoutOf(entry, "a tiler entry");
+      if (!l.ok()) return l.error();
+      t = tilerOf(l.value());
     }
-    auto l = detail::layoutOf(e.value(), "a tiler entry");
-    if (!l.ok()) return l.error();
-    op.value.tiler.modes.emplace_back(std::move(l.value()));
+    op.value.tiler.modes.push_back(std::move(t));
   } while (eat(','));
   if (!eat(']')) return expected("',' or ']' in a tiler");
   return op;

@@ -47,14 +47,16 @@ std::string toString(const Layout& l);                              // (4,(2,2))
 
 // --- algebra (algebra.cpp) -----------------------------------------------------
 // B as a tiler: a layout, a shape (an IntTuple of stride-1 layouts) or a by-mode
-// list whose entries may be empty (`_`: keep the mode).
+// list whose entries are tilers again (`_`, Keep: keep the mode; a by-mode
+// entry tiles the sub-modes of its mode, as CuTe's nested tuples).
 struct Tiler {
-  enum Kind { OneLayout, ByMode } kind = OneLayout;
-  Layout layout;                              // OneLayout
-  std::vector<std::optional<Layout>> modes;   // ByMode; nullopt = `_`
+  enum Kind { OneLayout, ByMode, Keep } kind = OneLayout;
+  Layout layout;             // OneLayout
+  std::vector<Tiler> modes;  // ByMode
 };
 Tiler tilerOf(const Layout& l);
-Tiler tilerOfShape(const IntTuple& shape);  // (3,8) -> [3:1, 8:1]
+Tiler tilerOfShape(const IntTuple& shape);  // (3,(2,2)) -> [3:1, [2:1, 2:1]]
+std::string toString(const Tiler& t);       // 4:1, [_,[2:1,2:1]]
 
 Expected<Layout> composition(const Layout& a, const Tiler& b);    // R(i) = A(B(i)), checked
 Expected<Layout> complement(const Layout& a, int64_t cotarget);    // ordered, disjoint from A

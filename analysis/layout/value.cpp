@@ -13,9 +13,13 @@ constexpr int64_t kMaxSwizzleEnumeration = int64_t{1} << 22;
 
 // A by-mode tiler as a layout: its modes side by side, `_` as 1:0.
 Layout tilerLayout(const Tiler& t) {
-  if (t.kind == Tiler::OneLayout) return t.layout;
+  switch (t.kind) {
+    case Tiler::OneLayout: return t.layout;
+    case Tiler::Keep: return {IntTuple(1), IntTuple(0)};
+    case Tiler::ByMode: break;
+  }
   std::vector<Layout> modes;
-  for (const auto& m : t.modes) modes.push_back(m ? *m : Layout{IntTuple(1), IntTuple(0)});
+  for (const Tiler& m : t.modes) modes.push_back(tilerLayout(m));
   return concat(modes);
 }
 
@@ -37,13 +41,6 @@ std::string basisStrides(const IntTuple& shape, const std::string& suffix) {
   for (size_t i = 0; i < shape.rank(); ++i)
     s += (i ? "," : "") + basisStrides(shape[i], "@" + std::to_string(i) + suffix);
   return s + ")";
-}
-
-std::string tilerText(const Tiler& t) {
-  if (t.kind == Tiler::OneLayout) return toString(t.layout);
-  std::string s = "[";
-  for (size_t i = 0; i < t.modes.size(); ++i) s += (i ? "," : "") + (t.modes[i] ? toString(*t.modes[i]) : "_");
-  return s + "]";
 }
 
 Properties identityProperties(const Layout& l) {
@@ -97,7 +94,7 @@ int64_t valueOffset(const Value& v, int64_t i) {
 
 std::string valueText(const Value& v) {
   if (v.kind == Value::Int) return std::to_string(v.integer);
-  if (v.kind == Value::TilerValue) return tilerText(v.tiler);
+  if (v.kind == Value::TilerValue) return toString(v.tiler);
   if (v.identity) return toString(v.layout.shape) + ":" + basisStrides(v.layout.shape, "");
   std::string text = toString(v.layout);
   return v.swizzle ? v.swizzle->toString() + " o " + text : text;

@@ -229,6 +229,24 @@ TEST(LayoutExpr, ProductsByModeAndMoYeOptions) {
   });
   EXPECT_EQ(eval("logical_product((2,3):(1,2), [2:1, 4:1])"),
             eval("cat(logical_product(2:1, 2:1), logical_product(3:2, 4:1))"));
+}
+
+// CuTe's nested tilers: an entry that is a list (or a tuple) tiles the
+// sub-modes of its mode; zipped forms gather the tiles in the tiler's shape.
+TEST(LayoutExpr, NestedTilers) {
+  const char* a = "(4,(4,6)):(1,(4,16))";
+  for (const char* f : {"logical_divide", "zipped_divide", "composition"}) {
+    SCOPED_TRACE(f);
+    EXPECT_EQ(eval(std::string(f) + "(" + a + ", [2:1, [2:1, 3:1]])"),
+              eval(std::string(f) + "(" + a + ", [2:1, (2,3)])"));
+  }
+  EXPECT_EQ(eval(std::string("logical_divide(") + a + ", [2:1, [2:1, 3:1]])"),
+            eval("cat(logical_divide(4:1, 2:1), cat(logical_divide(4:4, 2:1), logical_divide(6:16, 3:1)))"));
+  expectExamples({
+      {"zipped_divide((4,(4,6)):(1,(4,16)), [2:1, [2:1, 3:1]])", "((2,(2,3)),(2,(2,2))):((1,(4,16)),(2,(8,48)))"},
+      {"logical_divide((4,(4,6)):(1,(4,16)), [_, [_, 3:1]])", "(4,(4,(3,2))):(1,(4,(16,48)))"},
+      {"logical_product((2,(2,2)):(1,(2,4)), [2:1, [_, 3:1]])", "((2,2),(2,(2,3))):((1,2),(2,(4,1)))"},
+  });
   EXPECT_NE(error("blocked_product(2:1, 2:1, coalesce_result = yes)").text().find("true|false"), std::string::npos);
 }
 

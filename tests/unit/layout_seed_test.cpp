@@ -294,7 +294,7 @@ TEST(ValueText, EveryKind) {
   Value tiler;
   tiler.kind = Value::TilerValue;
   tiler.tiler.kind = Tiler::ByMode;
-  tiler.tiler.modes = {Layout{IntTuple(3), IntTuple(1)}, std::nullopt};
+  tiler.tiler.modes = {tilerOf(Layout{IntTuple(3), IntTuple(1)}), Tiler{Tiler::Keep, {}, {}}};
   EXPECT_EQ(valueText(tiler), "[3:1,_]");
   Value id = Value::ofLayout(compactColMajor(ints({2, ints({3, 4}), 5})));
   id.identity = true;

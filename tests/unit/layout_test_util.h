@@ -44,7 +44,14 @@ inline Layout lay(std::string_view text) {
 inline Tiler byMode(std::initializer_list<std::string_view> entries) {
   Tiler t;
   t.kind = Tiler::ByMode;
-  for (std::string_view e : entries) t.modes.push_back(e == "_" ? std::nullopt : std::optional<Layout>(lay(e)));
+  for (std::string_view e : entries) {
+    Tiler m;
+    if (e == "_")
+      m.kind = Tiler::Keep;
+    else
+      m = tilerOf(lay(e));
+    t.modes.push_back(m);
+  }
   return t;
 }
 
