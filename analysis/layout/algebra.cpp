@@ -136,7 +136,8 @@ std::optional<LayoutError> checkComposed(const Layout& a, const Layout& b, const
   if (size(r) != size(b))
     return fail(rule, "R = " + toString(r) + " has size " + std::to_string(size(r)) + " but B has size " +
                           std::to_string(size(b)));
-  int64_t i = detail::firstFailing(size(b), [&](int64_t j) { return call(r, j) == call(a, call(b, j)); });
+  FlatLayout fr(r), fa(a), fb(b);
+  int64_t i = detail::firstFailing(size(b), [&](int64_t j) { return fr(j) == fa(fb(j)); });
   if (i < 0) return std::nullopt;
   return fail(rule, "C++'s algorithm gives R = " + toString(r) + ", but R(" + std::to_string(i) +
                         ") = " + std::to_string(call(r, i)) + " while A(B(" + std::to_string(i) + ")) = A(" +
@@ -190,8 +191,9 @@ std::optional<LayoutError> checkOrderedDisjoint(const Layout& a, const Layout& r
   if (size(f) > detail::kCheckLimit) return std::nullopt;
   std::vector<int64_t> image = offsets(f, size(f));
   std::sort(image.begin(), image.end());
+  FlatLayout fr(r);
   int64_t i = detail::firstFailing(size(r), [&](int64_t j) {
-    return j == 0 || !std::binary_search(image.begin(), image.end(), call(r, j));
+    return j == 0 || !std::binary_search(image.begin(), image.end(), fr(j));
   });
   if (i < 0) return std::nullopt;
   return fail("complement: the result must be disjoint from the input",
@@ -222,7 +224,8 @@ std::optional<LayoutError> negativeStride(const char* rule, const Layout& l) {
 std::pair<int64_t, int64_t> firstCollision(const Layout& l) {
   std::vector<std::pair<int64_t, int64_t>> seen;  // (offset, index)
   int64_t n = std::min(size(l), detail::kCheckLimit);
-  for (int64_t i = 0; i < n; ++i) seen.emplace_back(call(l, i), i);
+  FlatLayout f(l);
+  for (int64_t i = 0; i < n; ++i) seen.emplace_back(f(i), i);
   std::sort(seen.begin(), seen.end());
   for (size_t k = 1; k < seen.size(); ++k)
     if (seen[k].first == seen[k - 1].first) return {seen[k - 1].second, seen[k].second};
@@ -327,7 +330,8 @@ Expected<Layout> rightInverse(const Layout& l) {
     next = s[k] * d[k];
   }
   Layout r = coalesce(fromModes(rs, rd));
-  int64_t i = detail::firstFailing(size(r), [&](int64_t j) { return call(l, call(r, j)) == j; });
+  FlatLayout fl(l), fr(r);
+  int64_t i = detail::firstFailing(size(r), [&](int64_t j) { return fl(fr(j)) == j; });
   if (i >= 0)
     return fail("right_inverse: the result breaks L(R(i)) = i",
                 "R = " + toString(r) + " but L(R(" + std::to_string(i) + ")) = " + std::to_string(call(l, call(r, i))));
@@ -356,9 +360,11 @@ Expected<Layout> leftInverse(const Layout& l) {
   }
   rs.push_back(s[order.back()]);
   Layout r = coalesce(fromModes(rs, rd));
-  int64_t i = detail::firstFailing(size(l), [&](int64_t j) {
-    int64_t k = call(r, call(l, j));
-    return k == j || (k >= 0 && k < size(l) && call(l, k) == call(l, j));
+  FlatLayout fl(l), fr(r);
+  int64_t n = size(l);
+  int64_t i = detail::firstFailing(n, [&](int64_t j) {
+    int64_t k = fr(fl(j));
+    return k == j || (k >= 0 && k < n && fl(k) == fl(j));
   });
   if (i < 0) return r;
   auto [x, y] = firstCollision(l);

@@ -149,6 +149,12 @@ public:
     return i >= 0 && static_cast<size_t>(i / 64) < w_.size() && ((w_[i / 64] >> (i % 64)) & 1);
   }
   void set(int64_t i) { w_[i / 64] |= uint64_t{1} << (i % 64); }
+  // The first `words` words of src (the rest of this one is already zero
+  // wherever src may have bits: see addMode).
+  void copyWords(const Bits& src, size_t words) {
+    words = std::min(words, w_.size());
+    std::copy(src.w_.begin(), src.w_.begin() + static_cast<std::ptrdiff_t>(words), w_.begin());
+  }
 
   // this |= src << k over the first `words` words. Returns an offset present in
   // both before the union, if any. Runs from high words to low so that src may
@@ -171,12 +177,16 @@ private:
 };
 
 // Replaces image (max element ext) by the union of its copies shifted by j*d,
-// j < s, built by binary doubling; each union step is checked disjoint, so the
-// first offset reached twice stops it.
-std::optional<int64_t> addMode(Bits& image, int64_t& ext, const Mode& m) {
+// j < s, built by binary doubling in `scratch` (a bitset of the same size,
+// reused by every mode: no copy is allocated, and only the words the new
+// image can reach are touched); each union step is checked disjoint, so the
+// first offset reached twice stops it, image unchanged. Both bitsets hold
+// bits only below ext + 1, which only grows: the words past `words` are zero.
+std::optional<int64_t> addMode(Bits& image, Bits& scratch, int64_t& ext, const Mode& m) {
   int64_t newExt = ext + (m.s - 1) * m.d;
   size_t words = static_cast<size_t>(newExt / 64 + 1);
-  Bits r = image;  // copies [0, cnt)
+  Bits& r = scratch;  // copies [0, cnt)
+  r.copyWords(image, words);
   int64_t cnt = 1;
   for (int b = std::bit_width(static_cast<uint64_t>(m.s)) - 2; b >= 0; --b) {
     if (auto v = r.orShifted(r, cnt * m.d, words)) return v;
@@ -186,16 +196,16 @@ std::optional<int64_t> addMode(Bits& image, int64_t& ext, const Mode& m) {
       ++cnt;
     }
   }
-  image = std::move(r);
+  std::swap(image, scratch);
   ext = newExt;
   return std::nullopt;
 }
 
 Bits imageOf(const std::vector<Mode>& m, size_t k, int64_t c) {  // image of modes [0, k), known injective
-  Bits img(c);
+  Bits img(c), scratch(c);
   img.set(0);
   int64_t ext = 0;
-  for (size_t i = 0; i < k; ++i) addMode(img, ext, m[i]);
+  for (size_t i = 0; i < k; ++i) addMode(img, scratch, ext, m[i]);
   return img;
 }
 
@@ -214,11 +224,11 @@ void decompose(const std::vector<Mode>& m, size_t k, int64_t c, int64_t va, int6
 }
 
 std::optional<Witness> bitsetSearch(const std::vector<Mode>& m, size_t leaves, int64_t c) {
-  Bits img(c);
+  Bits img(c), scratch(c);
   img.set(0);
   int64_t ext = 0;
   for (size_t k = 0; k < m.size(); ++k) {
-    auto v = addMode(img, ext, m[k]);  // on a collision img is left as it was
+    auto v = addMode(img, scratch, ext, m[k]);  // on a collision img is left as it was
     if (!v) continue;
     // Offset *v is covered by two copies j1 < j2 of the earlier image.
     std::vector<int64_t> js;

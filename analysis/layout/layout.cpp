@@ -1,6 +1,7 @@
 // Layout basics: construction, calling, size and cosize, coalesce, filter.
 #include "analysis/layout/layout.h"
 
+#include <bit>
 #include <cstdlib>
 
 namespace tilesight::layout {
@@ -71,7 +72,61 @@ int64_t crd2idx(const IntTuple& c, const IntTuple& s, const IntTuple& d) {
   return r + crd2idx(IntTuple(x), s[s.rank() - 1], d[s.rank() - 1]);
 }
 
-int64_t call(const Layout& l, int64_t idx) { return crd2idx(IntTuple(idx), l.shape, l.stride); }
+namespace {
+// crd2idx of an integer, leaf by leaf: each leaf takes its digit (colex), the
+// last leaf what is left; the same as C++'s mode-by-mode recursion, without
+// the products of the sub-shapes or a coordinate tuple per level.
+void addLeafTerms(const IntTuple& s, const IntTuple& d, int64_t& x, int64_t& r, bool last) {
+  if (s.isLeaf()) {
+    if (last) {
+      r += x * d.value();
+    } else {
+      r += x % s.value() * d.value();
+      x /= s.value();
+    }
+    return;
+  }
+  for (size_t i = 0; i < s.rank(); ++i) addLeafTerms(s[i], d[i], x, r, last && i + 1 == s.rank());
+}
+}  // namespace
+
+int64_t call(const Layout& l, int64_t idx) {
+  int64_t r = 0;
+  addLeafTerms(l.shape, l.stride, idx, r, true);
+  return r;
+}
+
+int64_t FlatLayout::divided(int64_t i) const {
+  int64_t r = 0;
+  for (size_t k = 0; k + 1 < modes_.size(); ++k) {
+    r += i % modes_[k].size * modes_[k].stride;
+    i /= modes_[k].size;
+  }
+  return r + i * modes_.back().stride;
+}
+
+FlatLayout::FlatLayout(const Layout& l) {
+  std::vector<int64_t> s = leaves(l.shape), d = leaves(l.stride);
+  for (size_t k = 0; k < s.size(); ++k) {
+    bool last = k + 1 == s.size();
+    if (s[k] == 1 && !last) continue;  // digit 0, and the rest passes on whole
+    // (a, da) then (b, a*da) is (a*b):da, for the last mode too: i*da
+    if (!modes_.empty() && d[k] == modes_.back().size * modes_.back().stride && s[k] != 1) {
+      modes_.back().size *= s[k];
+      continue;
+    }
+    if (s[k] == 1 && !modes_.empty()) {  // a last size-1 mode takes the rest at its own stride
+      modes_.push_back({1, d[k], 0});
+      continue;
+    }
+    modes_.push_back({s[k], d[k], -1});
+  }
+  if (modes_.empty()) modes_.push_back({1, 0, 0});
+  // (merging and dropping keep the function for negative i too: with
+  // truncation, i % (a*b) = i % a + a * ((i / a) % b))
+  for (Mode& m : modes_)
+    m.shift = m.size > 0 && (m.size & (m.size - 1)) == 0 ? std::countr_zero(static_cast<uint64_t>(m.size)) : -1;
+}
 
 // A coordinate is an integer in [0, size) for its (sub)shape, or a tuple of the
 // shape's rank whose entries are coordinates of the modes.
@@ -100,7 +155,8 @@ std::vector<int64_t> offsets(const Layout& l, int64_t limit) {
   int64_t n = std::min(size(l), limit);
   std::vector<int64_t> out;
   out.reserve(static_cast<size_t>(std::max<int64_t>(n, 0)));
-  for (int64_t i = 0; i < n; ++i) out.push_back(call(l, i));
+  FlatLayout f(l);
+  for (int64_t i = 0; i < n; ++i) out.push_back(f(i));
   return out;
 }
 

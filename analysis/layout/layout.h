@@ -37,6 +37,39 @@ int64_t cosize(const Layout& l);  // C++: inner_product(shape - 1, |stride|) + 1
 IntTuple idx2crd(int64_t idx, const IntTuple& shape);  // colex; the last mode takes the rest unreduced
 int64_t crd2idx(const IntTuple& coord, const IntTuple& shape, const IntTuple& stride);
 int64_t call(const Layout& l, int64_t idx);                    // L(i)
+
+// L as a function of non-negative integers, for loops that call it often:
+// its leaves in order, adjacent ones that act as one merged and size-1 ones
+// (but the last) dropped, so it equals call(L, i) for every i >= 0 (past
+// size(L) too); a power-of-two extent shifts and masks. A deep layout such
+// as (2,(2,(...))):(1,(2,(...))) becomes one mode.
+class FlatLayout {
+public:
+  explicit FlatLayout(const Layout& l);
+  int64_t operator()(int64_t i) const {
+    if (i < 0) return divided(i);  // C++'s truncating division, as call()
+    int64_t r = 0;
+    for (size_t k = 0; k + 1 < modes_.size(); ++k) {
+      const Mode& m = modes_[k];
+      if (m.shift >= 0) {
+        r += (i & (m.size - 1)) * m.stride;
+        i >>= m.shift;
+      } else {
+        r += i % m.size * m.stride;
+        i /= m.size;
+      }
+    }
+    return r + i * modes_.back().stride;
+  }
+
+private:
+  int64_t divided(int64_t i) const;
+  struct Mode {
+    int64_t size, stride;
+    int shift;  // log2(size) when size is a power of two, else -1
+  };
+  std::vector<Mode> modes_;  // never empty
+};
 Expected<int64_t> callCoord(const Layout& l, const IntTuple& coord);  // integer, hierarchical or congruent
 std::vector<int64_t> offsets(const Layout& l, int64_t limit);  // L(0..min(size,limit)-1)
 Layout flatten(const Layout& l);

@@ -98,6 +98,25 @@ TEST(LayoutProperty, CoalesceKeepsTheFunction) {
   }
 }
 
+// The flattened evaluator the checks loop with is call() everywhere: inside
+// and past the domain, at negative indices, with negative strides, size-1
+// modes, mergeable neighbours and powers of two; compact layouts (which
+// merge into one mode) and deep ones.
+TEST(LayoutProperty, FlatLayoutIsCall) {
+  Gen g(21);
+  for (int n = 0; n < kCases; ++n) {
+    Layout l = g.mixed(30, 5, 8, -4, 16);
+    if (g.chance(20)) l = concat({l, g.compact(3, 4)});  // nests one level more
+    FlatLayout f(l);
+    int64_t sz = size(l);
+    for (int k = 0; k < 40; ++k) {
+      int64_t i = k < 20 ? k * sz / 20 : g.in(-3 * sz, 3 * sz);
+      ASSERT_EQ(f(i), call(l, i)) << toString(l) << " at " << i;
+    }
+    ASSERT_EQ(f(sz - 1), call(l, sz - 1)) << toString(l);
+  }
+}
+
 TEST(LayoutProperty, CompositionMeetsItsEquationOrErrs) {
   Gen g(2);
   int ok = 0;
