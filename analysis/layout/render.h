@@ -13,16 +13,33 @@
 namespace tilesight::layout {
 
 constexpr int64_t kTableMaxCells = 64;      // rows and columns in table and markdown
-constexpr int64_t kSvgMaxCells = 32;        // rows and columns in a picture
+constexpr int64_t kSvgMaxCells = 32;        // rows and columns in a picture, by default
+constexpr int64_t kPictureMaxCells = 256;   // the most a picture may be asked to draw
 constexpr int64_t kFactsMaxOffsets = 65536;  // offsets listed by layoutFacts
 
 // print_layout: rank-2 layouts as rows = mode 0, columns = mode 1; other
 // ranks as one row. Integers and tilers print their text.
 std::string renderTable(const Value& v);
 std::string renderMarkdown(const Value& v);
-// Cells with offsets; TV layouts drawn over their tile, coloured by thread
-// with T/V labels; swizzled layouts coloured by the swizzled offset's bits.
-std::string renderSvg(const Value& v);
+// What a picture draws: at most maxCells rows and columns; with `banks`,
+// plain layouts coloured by the shared-memory bank of each element's 4-byte
+// word (elementBytes per element), with the bank conflicts of warps reading
+// 32 consecutive indices counted in a note.
+struct PictureOptions {
+  int64_t maxCells = kSvgMaxCells;
+  std::optional<int64_t> banks;
+  int64_t elementBytes = 4;
+};
+// Cells with offsets, axes with each mode's (hierarchical) coordinates, a
+// colour legend; TV layouts drawn over their tile, coloured by thread with
+// T/V labels; swizzled layouts coloured by the swizzled offset's bits. As SVG,
+// or as a TikZ document (CuTe's print_latex).
+std::string renderSvg(const Value& v, const PictureOptions& o = {});
+std::string renderLatex(const Value& v, const PictureOptions& o = {});
+// WCAG contrast of two "#rrggbb" colours; a label's colour on a fill (black
+// or white, whichever contrasts more).
+double contrastRatio(const std::string& a, const std::string& b);
+std::string labelColour(const std::string& fill);
 
 // cosize of a value: C++'s inner-product rule for plain layouts, the
 // largest offset + 1 for swizzled ones; an identity layout has none.

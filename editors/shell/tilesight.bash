@@ -12,7 +12,7 @@ _tilesight() {
   case $cmd in
     check) opts="--format= --Werror --fix --color= --grid= --arg= --assume-aliasing --disable= --split-input-file
                  --verify-diagnostics --layout-budget= --no-config --help" ;;
-    layout) opts="--format= --at= --help" ;;
+    layout) opts="--format= --at= --max-cells= --banks= --element-bytes= --help" ;;
     lsp) opts="--stdio --listen= --log= --help" ;;
     run) opts="--entry= --grid= --device= --arg= --out= --sanitize --check --format= --repeat= --arch=
                --no-tensor-cores --threads= --deterministic --max-loop-iterations= --help" ;;
@@ -27,7 +27,7 @@ _tilesight() {
       "check --format") values="text json sarif" ;;
       "check --color") values="auto always never" ;;
       "check --disable") values=$(tilesight explain 2>/dev/null | awk 'NR > 1 { print $1 }') ;;
-      "layout --format") values="text table markdown json svg" ;;
+      "layout --format") values="text table markdown json svg latex" ;;
       "lsp --log") values="error info verbose" ;;
       "run --format" | "devices --format") values="text json" ;;
       "run --device") values="auto cpu cuda cuda:0 hip hip:0 opencl opencl:0" ;;

@@ -18,7 +18,30 @@ namespace {
 using json = nlohmann::ordered_json;  // keys in the order of the contract
 namespace ly = tilesight::layout;
 
-constexpr const char* kUsage = "usage: tilesight layout [--format=text|table|markdown|json|svg] [--at COORD] EXPR\n";
+constexpr const char* kUsage =
+    "usage: tilesight layout [--format=text|table|markdown|json|svg|latex] [--at COORD] [--max-cells=N] "
+    "[--banks=N [--element-bytes=B]] EXPR\n";
+
+// The picture options, or a usage error.
+std::optional<ly::PictureOptions> pictureOptions(const LayoutOptions& o) {
+  ly::PictureOptions p;
+  if (o.maxCells < 1 || o.maxCells > ly::kPictureMaxCells) {
+    llvm::errs() << "tilesight: --max-cells must be 1 to " << ly::kPictureMaxCells << ", got " << o.maxCells << "\n";
+    return std::nullopt;
+  }
+  if (o.banks && (*o.banks < 1 || *o.banks > 1024)) {
+    llvm::errs() << "tilesight: --banks must be 1 to 1024, got " << *o.banks << "\n";
+    return std::nullopt;
+  }
+  if (o.elementBytes < 1 || o.elementBytes > 64) {
+    llvm::errs() << "tilesight: --element-bytes must be 1 to 64, got " << o.elementBytes << "\n";
+    return std::nullopt;
+  }
+  p.maxCells = o.maxCells;
+  p.banks = o.banks;
+  p.elementBytes = o.elementBytes;
+  return p;
+}
 
 // clang style: `<expr>:1:COL: error: RULE: MESSAGE`, the expression, a caret.
 void printError(const std::string& text, const ly::ExprError& e) {
@@ -111,12 +134,18 @@ int runLayout() {
     return 1;
   }
   if (o.at) return printAt(o, v.value());
+  std::optional<ly::PictureOptions> picture = pictureOptions(o);
+  if (!picture) {
+    llvm::errs() << kUsage;
+    return 2;
+  }
   switch (o.format) {
     case LayoutFormat::Text: llvm::outs() << ly::valueText(v.value()) << "\n"; break;
     case LayoutFormat::Table: llvm::outs() << ly::renderTable(v.value()); break;
     case LayoutFormat::Markdown: llvm::outs() << ly::renderMarkdown(v.value()); break;
     case LayoutFormat::Json: llvm::outs() << jsonText(factsJson(o.expr, v.value())) << "\n"; break;
-    case LayoutFormat::Svg: llvm::outs() << ly::renderSvg(v.value()); break;
+    case LayoutFormat::Svg: llvm::outs() << ly::renderSvg(v.value(), *picture); break;
+    case LayoutFormat::Latex: llvm::outs() << ly::renderLatex(v.value(), *picture); break;
   }
   return 0;
 }

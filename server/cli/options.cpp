@@ -80,8 +80,15 @@ cl::opt<LayoutFormat> layoutFormatOpt(
                clEnumValN(LayoutFormat::Table, "table", "CuTe print_layout grid"),
                clEnumValN(LayoutFormat::Markdown, "markdown", "the grid as a markdown table"),
                clEnumValN(LayoutFormat::Json, "json", "the layout, its properties and offsets"),
-               clEnumValN(LayoutFormat::Svg, "svg", "a picture (TV layouts coloured by thread)")),
+               clEnumValN(LayoutFormat::Svg, "svg", "a picture (TV layouts coloured by thread)"),
+               clEnumValN(LayoutFormat::Latex, "latex", "the picture as a TikZ document (CuTe print_latex)")),
     cl::sub(layoutSubcommand()), cl::cat(layoutCategory()));
+cl::opt<int64_t> maxCellsOpt("max-cells", cl::desc("Rows and columns a picture draws (1 to 256; default 32)"),
+                             cl::init(32), cl::value_desc("N"), cl::sub(layoutSubcommand()), cl::cat(layoutCategory()));
+cl::opt<int64_t> banksOpt("banks", cl::desc("Colour a picture by shared-memory bank (N banks of 4-byte words)"),
+                          cl::value_desc("N"), cl::sub(layoutSubcommand()), cl::cat(layoutCategory()));
+cl::opt<int64_t> elementBytesOpt("element-bytes", cl::desc("Bytes per element for --banks (default 4)"), cl::init(4),
+                                 cl::value_desc("B"), cl::sub(layoutSubcommand()), cl::cat(layoutCategory()));
 cl::opt<std::string> atOpt("at", cl::desc("Print the offset of one coordinate (integer, hierarchical or congruent)"),
                            cl::value_desc("COORD"), cl::sub(layoutSubcommand()), cl::cat(layoutCategory()));
 cl::list<std::string> exprOpt(cl::Positional, cl::desc("EXPR"), cl::sub(layoutSubcommand()),
@@ -94,6 +101,9 @@ LayoutOptions layoutOptions() {
   LayoutOptions o;
   o.format = layoutFormatOpt;
   if (atOpt.getNumOccurrences()) o.at = atOpt;
+  o.maxCells = maxCellsOpt;
+  if (banksOpt.getNumOccurrences()) o.banks = banksOpt;
+  o.elementBytes = elementBytesOpt;
   // An unquoted expression with spaces arrives as several words.
   for (const std::string& w : exprOpt) o.expr += (o.expr.empty() ? "" : " ") + w;
   return o;

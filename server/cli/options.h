@@ -75,10 +75,13 @@ llvm::cl::OptionCategory& layoutCategory();
 llvm::cl::SubCommand& layoutSubcommand();
 bool layoutCommand();  // was `layout` given?
 
-enum class LayoutFormat { Text, Table, Markdown, Json, Svg };
+enum class LayoutFormat { Text, Table, Markdown, Json, Svg, Latex };
 struct LayoutOptions {
   LayoutFormat format = LayoutFormat::Text;
   std::optional<std::string> at;  // --at COORD
+  int64_t maxCells = 32;          // --max-cells: rows and columns a picture draws
+  std::optional<int64_t> banks;   // --banks: colour a picture by shared-memory bank
+  int64_t elementBytes = 4;       // --element-bytes, with --banks
   std::string expr;               // the positional words, joined by spaces
 };
 LayoutOptions layoutOptions();

@@ -11,6 +11,16 @@
 namespace tilesight::layout {
 namespace {
 
+// The cells of a picture (legend swatches are smaller).
+size_t cellRects(const std::string& svg) {
+  size_t n = 0;
+  for (size_t p = svg.find("width=\"48\" height=\"40\""); p != std::string::npos;
+       p = svg.find("width=\"48\" height=\"40\"", p + 1))
+    ++n;
+  return n;
+}
+
+
 std::string eval(std::string_view text, const LayoutEnv& env = {}) {
   auto r = evaluate(text, env);
   return r.ok() ? valueText(r.value()) : "error: " + r.error().text();
@@ -429,11 +439,54 @@ TEST(LayoutRender, LargeLayoutsAreTruncatedWithANote) {
   EXPECT_EQ(gridCells(one).size(), 1u);
   EXPECT_NE(one.find("64 of 1000 columns"), std::string::npos);
   std::string svg = renderSvg(value("(100,200)"));
-  size_t rects = 0;
-  for (size_t p = svg.find("<rect x="); p != std::string::npos; p = svg.find("<rect x=", p + 1)) ++rects;
-  EXPECT_EQ(rects, 32u * 32u);
+  EXPECT_EQ(cellRects(svg), 32u * 32u);
   EXPECT_NE(svg.find("showing 32 of 100 rows and 32 of 200 columns"), std::string::npos);
   EXPECT_NE(renderMarkdown(value("(100,200)")).find("_truncated: showing 64 of 100 rows"), std::string::npos);
+}
+
+// Pictures: the cell limit, hierarchical axes, the legend, bank colours
+// with a conflict count, TikZ, and labels readable on every fill.
+TEST(LayoutRender, PictureOptionsAxesLegendBanksAndLatex) {
+  // A 128x32 TV layout: threads T32..T127 are drawn once the limit allows.
+  Value tv = value("make_layout_tv((32,4):(4,1), (4,8):(8,1))");
+  EXPECT_EQ(renderSvg(tv).find(">T127</text>"), std::string::npos);
+  std::string all = renderSvg(tv, {128, std::nullopt, 4});
+  EXPECT_NE(all.find(">T127</text>"), std::string::npos);
+  EXPECT_EQ(all.find("showing"), std::string::npos);  // nothing truncated
+  EXPECT_NE(all.find(">T0, T8, ...</text>"), std::string::npos);  // the thread legend
+  // Nested modes label their axes with hierarchical coordinates.
+  std::string nested = renderSvg(value("(8,(4,2)):(8,(1,32))"));
+  EXPECT_NE(nested.find(">(3,1)</text>"), std::string::npos) << nested;
+  EXPECT_NE(nested.find(">offset % 8 = 7</text>"), std::string::npos);
+  // Banks: a column-major 32x4 is read conflict-free, a row-major one 4-way.
+  PictureOptions banks{32, 32, 4};
+  EXPECT_NE(renderSvg(value("(32,4):(1,32)"), banks).find("4 reads, 4 wavefronts (0 from bank conflicts), worst 1-way"),
+            std::string::npos);
+  EXPECT_NE(renderSvg(value("(32,4):(4,1)"), banks).find("4 reads, 16 wavefronts (12 from bank conflicts), worst 4-way"),
+            std::string::npos);
+  // Two-byte elements: two share a word, so (64,2):(2,1) reads 2 words per bank.
+  EXPECT_NE(renderSvg(value("(64,2):(1,64)"), {32, 32, 2}).find("worst 1-way"), std::string::npos);
+  std::string tex = renderLatex(value("(4,(2,2)):(2,(1,8))"));
+  EXPECT_NE(tex.find("\\begin{tikzpicture}"), std::string::npos);
+  EXPECT_NE(tex.find("{\\shortstack{9}}"), std::string::npos);
+  EXPECT_NE(tex.find("{(1,1)}"), std::string::npos);  // a column's coordinate
+  // Every label is black or white, at least 4.5:1 on its fill, in every picture.
+  for (const char* e : {"(8,8):(1,8)", "swizzle(3, 0, 3, (8,8):(8,1))", "make_layout_tv((32,4):(4,1), (4,8):(8,1))"})
+    for (bool byBank : {false, true}) {
+      std::string svg = renderSvg(value(e), {64, byBank ? std::optional<int64_t>(32) : std::nullopt, 4});
+      size_t checked = 0;
+      const std::string cell = "width=\"48\" height=\"40\" fill=\"";
+      for (size_t at = svg.find(cell); at != std::string::npos; at = svg.find(cell, at + 1)) {
+        std::string fill = svg.substr(at + cell.size(), 7);
+        size_t next = svg.find("<", at);  // the cell's first label, if any
+        if (svg.compare(next, 5, "<text") != 0) continue;
+        size_t colour = svg.find(" fill=\"", next);
+        ASSERT_EQ(svg.substr(colour + 7, 7), labelColour(fill));
+        EXPECT_GE(contrastRatio(fill, labelColour(fill)), 4.5) << fill;
+        ++checked;
+      }
+      EXPECT_GT(checked, 8u) << e;
+    }
 }
 
 TEST(LayoutRender, IdentityCellsAreCoordinates) {
