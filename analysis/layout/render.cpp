@@ -25,6 +25,15 @@ Grid gridOf(const Layout& l, int64_t maxCells) {
   return gridOf(1, size(l), maxCells);
 }
 
+std::pair<IntTuple, IntTuple> axisShapes(const Layout& l) {
+  if (rank(l) == 2 && !l.shape.isLeaf()) return {l.shape[0], l.shape[1]};
+  return {IntTuple(1), l.shape};
+}
+
+std::string axisLabel(int64_t i, const IntTuple& shape) {
+  return shape.isLeaf() ? std::to_string(i) : toString(idx2crd(i, shape));
+}
+
 bool isLayoutLike(const Value& v) { return v.kind == Value::LayoutValue || v.kind == Value::TvValue; }
 
 std::string cellText(const Value& v, int64_t i) {
@@ -86,19 +95,22 @@ std::string renderTable(const Value& v) {
   return out;
 }
 
+// The grid with each axis labelled by its coordinates (hierarchical where a
+// mode is nested), for hover.
 std::string renderMarkdown(const Value& v) {
   std::string out = "`" + valueText(v) + "`\n";
   if (!detail::isLayoutLike(v)) return out;
   Cells c = cellsOf(v, kTableMaxCells);
+  auto [rowShape, colShape] = detail::axisShapes(v.layout);
   out += "\n|   |";
   std::string rule = "|---|";
   for (int64_t n = 0; n < c.grid.shownCols; ++n) {
-    out += " " + std::to_string(n) + " |";
+    out += " " + detail::axisLabel(n, colShape) + " |";
     rule += "---|";
   }
   out += "\n" + rule + "\n";
   for (int64_t m = 0; m < c.grid.shownRows; ++m) {
-    out += "| **" + std::to_string(m) + "** |";
+    out += "| **" + detail::axisLabel(m, rowShape) + "** |";
     for (const std::string& cell : c.text[m]) out += " " + cell + " |";
     out += "\n";
   }

@@ -2,6 +2,7 @@
 // The cell grid shared by the table, markdown and SVG renderers.
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "analysis/layout/value.h"
 
@@ -18,6 +19,13 @@ struct Grid {
 };
 Grid gridOf(int64_t rows, int64_t cols, int64_t maxCells);
 Grid gridOf(const Layout& l, int64_t maxCells);
+
+// The shapes along the two axes: modes 0 and 1 of a rank-2 layout, else one
+// row along the whole shape.
+std::pair<IntTuple, IntTuple> axisShapes(const Layout& l);
+// Index i along an axis of that shape: its coordinate, hierarchical where
+// the axis is nested ("(1,0)"), else the number.
+std::string axisLabel(int64_t i, const IntTuple& shape);
 
 bool isLayoutLike(const Value& v);
 // The offset at index i, or the coordinate for identity layouts.

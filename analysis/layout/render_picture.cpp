@@ -93,8 +93,8 @@ public:
   Picture(std::string title, const detail::Grid& g, const IntTuple& rowShape, const IntTuple& colShape)
       : title_(std::move(title)), grid_(g) {
     cells_.assign(static_cast<size_t>(g.shownRows * g.shownCols), Cell{});
-    for (int64_t m = 0; m < g.shownRows; ++m) rowLabels_.push_back(axisLabel(m, rowShape));
-    for (int64_t n = 0; n < g.shownCols; ++n) colLabels_.push_back(axisLabel(n, colShape));
+    for (int64_t m = 0; m < g.shownRows; ++m) rowLabels_.push_back(detail::axisLabel(m, rowShape));
+    for (int64_t n = 0; n < g.shownCols; ++n) colLabels_.push_back(detail::axisLabel(n, colShape));
     if (g.truncated()) notes_.push_back(g.note());
   }
   Cell& at(int64_t m, int64_t n) { return cells_[static_cast<size_t>(m * grid_.shownCols + n)]; }
@@ -107,10 +107,6 @@ public:
   std::string latex() const;
 
 private:
-  // The coordinate of index i in a mode: hierarchical where the mode is nested.
-  static std::string axisLabel(int64_t i, const IntTuple& shape) {
-    return shape.isLeaf() ? std::to_string(i) : toString(idx2crd(i, shape));
-  }
   size_t widest(const std::vector<std::string>& labels) const {
     size_t w = 0;
     for (const std::string& s : labels) w = std::max(w, s.size());
@@ -232,13 +228,6 @@ const char* swizzleColour(const Swizzle& s, int64_t offset) {
   return kPastels[static_cast<size_t>(chunk % 8)];
 }
 
-// The shapes of the picture's two axes: modes 0 and 1 of a rank-2 layout,
-// else one row along the whole shape.
-std::pair<IntTuple, IntTuple> axisShapes(const Layout& l) {
-  if (rank(l) == 2 && !l.shape.isLeaf()) return {l.shape[0], l.shape[1]};
-  return {IntTuple(1), l.shape};
-}
-
 // Bank k of a 4-byte word: offset * bytes / 4 mod banks. A warp's 32 threads
 // read 32 consecutive indices (colex, mode 0 first), one group after another;
 // a group needs as many wavefronts as its busiest bank has distinct words.
@@ -265,7 +254,7 @@ BankUse bankUse(const Value& v, int64_t banks, int64_t bytes) {
 
 std::string plainPicture(const Value& v, const PictureOptions& o, bool latex) {
   detail::Grid g = detail::gridOf(v.layout, o.maxCells);
-  auto [rowShape, colShape] = axisShapes(v.layout);
+  auto [rowShape, colShape] = detail::axisShapes(v.layout);
   Picture p(valueText(v), g, rowShape, colShape);
   bool byBank = o.banks && !v.identity;
   for (int64_t m = 0; m < g.shownRows; ++m)

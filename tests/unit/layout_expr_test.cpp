@@ -260,6 +260,30 @@ TEST(LayoutExpr, NestedTilers) {
   EXPECT_NE(error("blocked_product(2:1, 2:1, coalesce_result = yes)").text().find("true|false"), std::string::npos);
 }
 
+// MoYe.jl's manual (docs/src/manual/layout.md at 0945402), in MoYe's own
+// spellings where tilesight takes them: make_layout(shape, stride), products
+// and divides of its tile and matrix of tiles, the subtile by mode.
+TEST(LayoutExpr, MoYeManualExamples) {
+  expectExamples({
+      {"make_layout((2, (2, 2)), (4, (1, 2)))", "(2,(2,2)):(4,(1,2))"},
+      {"size(make_layout((2, (2, 2)), (4, (1, 2))))", "8"},
+      {"cosize(make_layout((2, (2, 2)), (4, (1, 2))))", "8"},
+      {"depth(make_layout((2, (2, 2)), (4, (1, 2))))", "2"},
+      {"flatten(make_layout(((4, 3), 1), ((3, 1), 0)))", "(4,3,1):(3,1,0)"},
+      {"coalesce(make_layout((2, (1, 6)), (1, (6, 2))))", "12:1"},
+      {"composition(make_layout(20, 2), make_layout((4, 5), (1, 4)))", "(4,5):(2,8)"},
+      {"composition(make_layout(20, 2), make_layout((4, 5), (5, 1)))", "(4,5):(10,2)"},
+      {"complement(make_layout(4, 1), 24)", "6:4"},
+      {"complement(make_layout(6, 4), 24)", "4:1"},
+      {"logical_product(make_layout((2,2), (1,2)), make_layout((3,4), (4,1)))", "((2,2),(3,4)):((1,2),(16,4))"},
+      {"blocked_product(make_layout((2,2), (1,2)), make_layout((3,4), (4,1)))", "((2,3),(2,4)):((1,16),(2,4))"},
+      {"raked_product(make_layout((2,2), (1,2)), make_layout((3,4), (4,1)))", "((3,2),(4,2)):((16,1),(4,2))"},
+      {"zipped_divide(raked_product(make_layout((2,2), (1,2)), make_layout((3,4), (4,1))), [make_layout(2, 3), "
+       "make_layout(2, 4)])",
+       "((2,2),(3,4)):((1,2),(16,4))"},
+  });
+}
+
 // The old spellings are errors that name the new ones; nothing changes
 // meaning silently.
 TEST(LayoutExprErrors, OldSpellingsNameTheNewOnes) {
@@ -458,6 +482,7 @@ TEST(LayoutRender, PictureOptionsAxesLegendBanksAndLatex) {
   std::string nested = renderSvg(value("(8,(4,2)):(8,(1,32))"));
   EXPECT_NE(nested.find(">(3,1)</text>"), std::string::npos) << nested;
   EXPECT_NE(nested.find(">offset % 8 = 7</text>"), std::string::npos);
+  EXPECT_NE(renderMarkdown(value("(8,(4,2)):(8,(1,32))")).find(" (3,1) |"), std::string::npos);  // hover's table
   // Banks: a column-major 32x4 is read conflict-free, a row-major one 4-way.
   PictureOptions banks{32, 32, 4};
   EXPECT_NE(renderSvg(value("(32,4):(1,32)"), banks).find("4 reads, 4 wavefronts (0 from bank conflicts), worst 1-way"),
