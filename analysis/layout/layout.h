@@ -28,7 +28,7 @@ struct Layout {
 // --- basics (layout.cpp) -------------------------------------------------------
 Expected<Layout> makeLayout(const IntTuple& shape, const IntTuple& stride);  // checks congruence
 Layout compactColMajor(const IntTuple& shape);  // `(4,8)` = `(4,8):(1,4)`
-Layout concat(const std::vector<Layout>& modes);  // make_layout(L1, L2, ...): one mode per argument
+Layout concat(const std::vector<Layout>& modes);  // cat(L1, L2, ...): one mode per argument
 Layout mode(const Layout& l, size_t i);           // the i-th top-level mode
 size_t rank(const Layout& l);
 int depth(const Layout& l);
