@@ -105,25 +105,21 @@ int64_t FlatLayout::divided(int64_t i) const {
   return r + i * modes_.back().stride;
 }
 
+// Merging and dropping keep the function for negative i too: with
+// truncation, i % (a*b) = i % a + a * ((i / a) % b).
 FlatLayout::FlatLayout(const Layout& l) {
   std::vector<int64_t> s = leaves(l.shape), d = leaves(l.stride);
   for (size_t k = 0; k < s.size(); ++k) {
-    bool last = k + 1 == s.size();
-    if (s[k] == 1 && !last) continue;  // digit 0, and the rest passes on whole
-    // (a, da) then (b, a*da) is (a*b):da, for the last mode too: i*da
-    if (!modes_.empty() && d[k] == modes_.back().size * modes_.back().stride && s[k] != 1) {
+    if (s[k] == 1 && k + 1 < s.size()) continue;  // digit 0, and the rest passes on whole
+    // (a, da) then (b, a*da) is (a*b):da, for the last mode too: i*da; a
+    // last size-1 mode keeps its own stride for the rest
+    if (!modes_.empty() && s[k] != 1 && d[k] == modes_.back().size * modes_.back().stride) {
       modes_.back().size *= s[k];
-      continue;
-    }
-    if (s[k] == 1 && !modes_.empty()) {  // a last size-1 mode takes the rest at its own stride
-      modes_.push_back({1, d[k], 0});
       continue;
     }
     modes_.push_back({s[k], d[k], -1});
   }
-  if (modes_.empty()) modes_.push_back({1, 0, 0});
-  // (merging and dropping keep the function for negative i too: with
-  // truncation, i % (a*b) = i % a + a * ((i / a) % b))
+  if (modes_.empty()) modes_.push_back({1, 0, -1});
   for (Mode& m : modes_)
     m.shift = m.size > 0 && (m.size & (m.size - 1)) == 0 ? std::countr_zero(static_cast<uint64_t>(m.size)) : -1;
 }

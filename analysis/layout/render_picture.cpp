@@ -102,7 +102,6 @@ public:
     if (!s.empty()) notes_.push_back(s);
   }
   void legend(std::string fill, std::string label) { legend_.emplace_back(std::move(fill), std::move(label)); }
-  size_t legendSize() const { return legend_.size(); }
   std::string svg() const;
   std::string latex() const;
 
@@ -274,7 +273,8 @@ std::string plainPicture(const Value& v, const PictureOptions& o, bool latex) {
     }
   if (byBank) {
     // One hue per bank, around the colour wheel; each cell also says bN.
-    for (int64_t b = 0; b < *o.banks && p.legendSize() < 4; b += std::max<int64_t>(1, *o.banks / 4))
+    int64_t step = std::max<int64_t>(1, *o.banks / 4);
+    for (int64_t b = 0; b < *o.banks && b < 4 * step; b += step)
       p.legend(bankColour(b, *o.banks), "bank " + std::to_string(b) + (b ? "" : " (cells: bN)"));
     BankUse u = bankUse(v, *o.banks, o.elementBytes);
     p.note(std::to_string(*o.banks) + " banks of 4-byte words, " + std::to_string(o.elementBytes) +

@@ -388,38 +388,21 @@ void remember(const FeatureContext &cx, SemanticTokens t) {
 
 SemanticTokens semanticTokens(const Snapshot &snap, PositionEncoding e,
                               uint32_t begin, uint32_t end) {
-  struct {
-    std::vector<uint32_t> data;
-  } out;
+  std::vector<uint32_t> out;
   std::string_view text = snap.source->text();
-  PositionCursor at(*snap.source, e);
-  Position prev;
+  Encoder encoder(*snap.source, e);
   auto encode = [&](const Token &t) {
-    if (!inside(t.range, begin, end))
-      return;
-    Position b = at.at(t.range.begin);
-    uint32_t line = b.line - prev.line;
-    out.data.insert(out.data.end(),
-                    {line, line == 0 ? b.character - prev.character : b.character,
-                     length(text.substr(t.range.begin, t.range.end - t.range.begin), e), t.type,
-                     t.modifiers});
-    prev = b;
+    if (inside(t.range, begin, end))
+      encoder.add(out, t);
   };
-  // A full request sizes the array once (growing it would leave the freed
-  // halves resident).
-  if (begin == 0 && end >= snap.source->size()) {
-    size_t most = 0;
-    for (const ChunkAnalysis &c : snap.analysis.chunks)
-      most += chunkOpNames(snap, c).size() + chunkMentions(snap, c).size() + chunkTypeHeads(snap, c).size();
-    out.data.reserve(most * 5);
-  }
   for (const ChunkAnalysis &c : snap.analysis.chunks) {
     if (c.chunk.end < begin || c.chunk.begin > end)
       continue;
     const Program &p = c.parsed.program;
     // A range over entries reads their shares of the index (their tokens
     // are the same), so a new version's first range request does not wait
-    // for the whole file's.
+    // for the whole file's; the whole document reads the whole index (the
+    // reference the tests compare segments and shares with).
     if (!snap.mentionsReady && !(begin == 0 && end >= snap.source->size()))
       if (auto parts = isolatedIndexesOver(snap, c, begin, end)) {
         for (const auto &part : *parts) // in order, disjoint
@@ -429,7 +412,7 @@ SemanticTokens semanticTokens(const Snapshot &snap, PositionEncoding e,
     chunkTokens(text, p, {chunkOpNames(snap, c), chunkMentions(snap, c), chunkTypeHeads(snap, c)}, begin, end,
                 encode);
   }
-  return SemanticTokens::of(std::move(out.data));
+  return SemanticTokens::of(std::move(out));
 }
 
 SemanticTokens fullSemanticTokens(const Snapshot &snap, PositionEncoding e) {
