@@ -47,7 +47,7 @@ std::string budgetText(double work) {
 // Every field of a value, spelled out: two values with the same text are the same value.
 std::string valueKey(const layout::Value& v) {
   return std::to_string(static_cast<int>(v.kind)) + "|" + std::to_string(v.integer) + "|" + layout::toString(v.layout) +
-         "|" + (v.swizzle ? v.swizzle->toString() : "") + "|" + (v.identity ? "identity" : "") + "|" +
+         "|" + (v.swizzle ? v.swizzle->toString() : "") + "|" + (v.hasBasis() ? layout::valueText(v) : "") + "|" +
          layout::toString(v.tiler) + "|" + layout::toString(v.tvTiler) + "|" + v.note;
 }
 

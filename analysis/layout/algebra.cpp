@@ -338,28 +338,10 @@ Expected<Layout> rightInverse(const Layout& l) {
   return r;
 }
 
-// C++'s quasi-inverse: modes by increasing stride, each stride a multiple of
-// the size the smaller strides already cover.
-Expected<Layout> leftInverse(const Layout& l) {
-  if (auto e = negativeStride("left_inverse: strides must be non-negative", l)) return *e;
-  Layout c = coalesce(l);
-  std::vector<int64_t> s = leaves(c.shape), d = leaves(c.stride), pre = leaves(prefixProduct(c.shape));
-  std::vector<size_t> order = byStride(d);
-  std::vector<int64_t> rs, rd{0};
-  int64_t covered = 1;
-  for (size_t k : order) {
-    if (d[k] == 0) continue;
-    if (d[k] % covered != 0)
-      return fail("left_inverse: the divisibility condition fails",
-                  "stride " + std::to_string(d[k]) + " of mode " + modeText(s[k], d[k]) + " of coalesce(L) = " +
-                      toString(c) + " is not a multiple of " + std::to_string(covered) +
-                      ", the span of the smaller strides");
-    rs.push_back(d[k] / covered);
-    rd.push_back(pre[k]);
-    covered = d[k];
-  }
-  rs.push_back(s[order.back()]);
-  Layout r = coalesce(fromModes(rs, rd));
+namespace {
+
+// R(L(i)) = i wherever L is injective; otherwise the collision is the error.
+Expected<Layout> checkedLeftInverse(const Layout& l, const Layout& r) {
   FlatLayout fl(l), fr(r);
   int64_t n = size(l);
   int64_t i = detail::firstFailing(n, [&](int64_t j) {
@@ -373,6 +355,49 @@ Expected<Layout> leftInverse(const Layout& l) {
                 "L(" + std::to_string(x) + ") = L(" + std::to_string(y) + ") = " + std::to_string(call(l, x)));
   return fail("left_inverse: the result breaks R(L(i)) = i", "R = " + toString(r) + " but R(L(" + std::to_string(i) +
                                                                   ")) = " + std::to_string(call(r, call(l, i))));
+}
+
+Layout negated(const Layout& l) {
+  std::vector<int64_t> d = leaves(l.stride);
+  for (int64_t& x : d) x = -x;
+  return {l.shape, replaceLeaves(l.stride, d)};
+}
+
+}  // namespace
+
+// C++'s quasi-inverse: modes by increasing stride, each stride a multiple of
+// the size the smaller strides already cover. With negative strides (C++'s
+// beta support tests one sign only) L(i) = -L'(i) for L' with the strides
+// negated, and R(x) = R'(-x) is R' with its strides negated, because
+// truncating division and remainder are odd in x.
+Expected<Layout> leftInverse(const Layout& l) {
+  std::vector<int64_t> d = leaves(l.stride);
+  bool negative = std::any_of(d.begin(), d.end(), [](int64_t x) { return x < 0; });
+  if (negative && std::any_of(d.begin(), d.end(), [](int64_t x) { return x > 0; }))
+    return fail("left_inverse: the strides must not have both signs", toString(l));
+  if (negative) {
+    auto r = leftInverse(negated(l));
+    if (!r) return r;
+    return checkedLeftInverse(l, negated(*r));
+  }
+  Layout c = coalesce(l);
+  std::vector<int64_t> s = leaves(c.shape), cd = leaves(c.stride), pre = leaves(prefixProduct(c.shape));
+  std::vector<size_t> order = byStride(cd);
+  std::vector<int64_t> rs, rd{0};
+  int64_t covered = 1;
+  for (size_t k : order) {
+    if (cd[k] == 0) continue;
+    if (cd[k] % covered != 0)
+      return fail("left_inverse: the divisibility condition fails",
+                  "stride " + std::to_string(cd[k]) + " of mode " + modeText(s[k], cd[k]) + " of coalesce(L) = " +
+                      toString(c) + " is not a multiple of " + std::to_string(covered) +
+                      ", the span of the smaller strides");
+    rs.push_back(cd[k] / covered);
+    rd.push_back(pre[k]);
+    covered = cd[k];
+  }
+  rs.push_back(s[order.back()]);
+  return checkedLeftInverse(l, coalesce(fromModes(rs, rd)));
 }
 
 }  // namespace tilesight::layout

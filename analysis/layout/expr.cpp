@@ -3,6 +3,7 @@
 // column of the call or argument that broke a rule.
 #include "analysis/layout/expr.h"
 
+#include <algorithm>
 #include <cctype>
 #include <limits>
 
@@ -28,6 +29,7 @@ public:
 
   ExprResult<Operand> expr();
   ExprResult<IntTuple> tuple();
+  ExprResult<IntTuple> strideTuple(std::vector<BasisPath>& paths);
 
   // The current position, after any white space.
   size_t pos() {
@@ -112,7 +114,37 @@ ExprResult<IntTuple> Parser::tuple() {
   return IntTuple::tuple(std::move(elems));
 }
 
-// `(4,8):(1,4)`, `20:2`, a shape `(4,8)` or an integer `8`.
+// A tuple of strides whose leaves may be basis elements `d@i@j` (innermost
+// index first, as CuTe prints them): the scales, and each leaf's path.
+ExprResult<IntTuple> Parser::strideTuple(std::vector<BasisPath>& paths) {
+  Nest n(depth_);
+  if (auto e = tooDeep()) return *e;
+  if (!eat('(')) {
+    auto v = integer();
+    if (!v.ok()) return v.error();
+    BasisPath path;
+    while (eat('@')) {
+      size_t at = pos();
+      auto i = integer();
+      if (!i.ok()) return i.error();
+      if (i.value() < 0 || i.value() > kMaxNesting)
+        return ExprError{at, kMalformed, "a basis index is a mode number from 0 to " + std::to_string(kMaxNesting)};
+      path.insert(path.begin(), static_cast<int>(i.value()));
+    }
+    paths.push_back(std::move(path));
+    return IntTuple(v.value());
+  }
+  std::vector<IntTuple> elems;
+  do {
+    auto e = strideTuple(paths);
+    if (!e.ok()) return e.error();
+    elems.push_back(std::move(e.value()));
+  } while (eat(','));
+  if (!eat(')')) return expected("',' or ')' in a tuple");
+  return IntTuple::tuple(std::move(elems));
+}
+
+// `(4,8):(1,4)`, `20:2`, `(4,4):(1@1,1@0)`, a shape `(4,8)` or an integer `8`.
 ExprResult<Operand> Parser::literal() {
   size_t col = pos();
   auto shape = tuple();
@@ -125,12 +157,17 @@ ExprResult<Operand> Parser::literal() {
                                       : Value::ofLayout(compactColMajor(shape.value()));
     return op;
   }
-  auto stride = tuple();
+  std::vector<BasisPath> paths;
+  auto stride = strideTuple(paths);
   if (!stride.ok()) return stride.error();
   auto l = makeLayout(shape.value(), stride.value());
   if (!l.ok()) return ExprError{col, l.error().rule, l.error().message};
   if (auto e = detail::checkBounded(l.value(), col)) return *e;
   op.value = Value::ofLayout(l.value());
+  if (std::any_of(paths.begin(), paths.end(), [](const BasisPath& p) { return !p.empty(); })) {
+    if (auto e = checkBasis(l.value(), paths)) return ExprError{col, e->rule, e->message};
+    op.value.basis = std::move(paths);
+  }
   return op;
 }
 

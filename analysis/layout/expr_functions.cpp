@@ -7,6 +7,7 @@
 
 #include "analysis/layout/expr_call.h"
 #include "analysis/layout/render.h"
+#include "analysis/layout/swizzled.h"
 #include "analysis/layout/tilus.h"
 #include "analysis/layout/wmma.h"
 
@@ -88,7 +89,7 @@ ExprResult<Value> valueArg(const Operand& op, const std::string& what) {
 
 // A layout that may carry a swizzle (for composition and the divides).
 ExprResult<Value> swizzledArg(const Operand& op, const std::string& what) {
-  if (!op.word && op.value.kind == Value::LayoutValue && op.value.swizzle && !op.value.identity) return op.value;
+  if (!op.word && op.value.kind == Value::LayoutValue && op.value.swizzle && !op.value.hasBasis()) return op.value;
   auto l = layoutOf(op, what);
   if (!l.ok()) return l.error();
   return Value::ofLayout(l.value());
@@ -137,6 +138,45 @@ ExprResult<Value> binary(const Call& c, ReadA readA, ReadB readB, F f) {
   return c.wrap(f(a.value(), b.value()));
 }
 
+Value ofSwizzled(const SwizzledLayout& l) {
+  Value v = Value::ofLayout(l.layout);
+  v.swizzle = l.swizzle;
+  return v;
+}
+
+Expected<SwizzledLayout> composeValues(const Value& a, const Value& b) {
+  if (!b.hasBasis()) return composition(SwizzledLayout{a.swizzle, a.layout}, {b.swizzle, b.layout});
+  auto l = composition(a.layout, b.layout, b.basis);
+  if (!l) return l.error();
+  return SwizzledLayout{a.swizzle, *l};
+}
+
+// composition(A, Sw o L): CuTe's composition(Layout, ComposedLayout), the
+// swizzle moved outside (swizzled.h); composition(A, B) with basis strides
+// in B (basis.h); other B go through the divides' path. A's swizzle stays
+// outside.
+ExprResult<Value> compositionFn(const Call& c) {
+  const Operand& b = c[1];
+  bool layoutB = !b.word && b.value.kind == Value::LayoutValue;
+  if (!layoutB || !(b.value.swizzle || b.value.hasBasis())) return divideFn<composition>(c);
+  auto a = swizzledArg(c[0], c.what(0));
+  if (!a.ok()) return a.error();
+  auto r = composeValues(a.value(), b.value);
+  if (!r) return c.fail(r.error());
+  if (auto e = checkBounded(r->layout, c.column)) return *e;
+  return ofSwizzled(*r);
+}
+
+// right_inverse and left_inverse of a layout that may be swizzled.
+template <Expected<SwizzledLayout> (*F)(const SwizzledLayout&)>
+ExprResult<Value> inverseFn(const Call& c) {
+  auto l = swizzledArg(c[0], c.what(0));
+  if (!l.ok()) return l.error();
+  auto r = F({l.value().swizzle, l.value().layout});
+  if (!r) return c.fail(r.error());
+  return ofSwizzled(*r);
+}
+
 // blocked_product and raked_product take two layouts (as C++), and MoYe's
 // coalesce_result = true|false: coalesce each mode of the result.
 template <Expected<Layout> (*F)(const Layout&, const Layout&)>
@@ -161,8 +201,7 @@ ExprResult<Value> tilerProductFn(const Call& c) {
   return binary(c, layoutOf, tilerArg, F);
 }
 
-template <class R>
-ExprResult<Value> unary(const Call& c, R (*f)(const Layout&)) {
+ExprResult<Value> unary(const Call& c, Layout (*f)(const Layout&)) {
   auto l = layoutOf(c[0], c.what(0));
   if (!l.ok()) return l.error();
   return c.wrap(Expected<Layout>(f(l.value())));
@@ -253,13 +292,25 @@ ExprResult<Value> tileToShapeFn(const Call& c) {
   return c.wrap(tileToShape(block.value(), shape.value(), order));
 }
 
+// The place of each leaf of a shape: make_identity_layout's basis paths.
+std::vector<BasisPath> leafPaths(const IntTuple& shape, BasisPath at = {}) {
+  if (shape.isLeaf()) return {at};
+  std::vector<BasisPath> r;
+  for (size_t i = 0; i < shape.rank(); ++i) {
+    at.push_back(static_cast<int>(i));
+    for (BasisPath& p : leafPaths(shape[i], at)) r.push_back(std::move(p));
+    at.pop_back();
+  }
+  return r;
+}
+
 ExprResult<Value> identityFn(const Call& c) {
   auto s = tupleArg(c[0], c.what(0));
   if (!s.ok()) return s.error();
-  auto l = makeLayout(s.value(), prefixProduct(s.value()));
+  auto l = makeLayout(s.value(), replaceLeaves(s.value(), std::vector<int64_t>(leaves(s.value()).size(), 1)));
   if (!l.ok()) return c.fail(l.error());
   Value v = Value::ofLayout(l.value());
-  v.identity = true;
+  v.basis = leafPaths(s.value());
   return v;
 }
 
@@ -377,12 +428,12 @@ const std::map<std::string, Spec>& functions() {
       {"Layout", {{"shape", "stride"}, 2, false, shapeStrideFn, kConcatHint}},
       {"cat", {{}, 1, true, catFn}},
       {"coalesce", {{"layout", "profile"}, 1, false, coalesceFn}},
-      {"flatten", {{"layout"}, 1, false, [](const Call& c) { return unary<Layout>(c, flatten); }}},
-      {"filter", {{"layout"}, 1, false, [](const Call& c) { return unary<Layout>(c, filter); }}},
-      {"composition", {{"a", "b"}, 2, false, divideFn<composition>}},
+      {"flatten", {{"layout"}, 1, false, [](const Call& c) { return unary(c, flatten); }}},
+      {"filter", {{"layout"}, 1, false, [](const Call& c) { return unary(c, filter); }}},
+      {"composition", {{"a", "b"}, 2, false, compositionFn}},
       {"complement", {{"a", "cotarget"}, 1, false, complementFn}},
-      {"right_inverse", {{"layout"}, 1, false, [](const Call& c) { return unary(c, rightInverse); }}},
-      {"left_inverse", {{"layout"}, 1, false, [](const Call& c) { return unary(c, leftInverse); }}},
+      {"right_inverse", {{"layout"}, 1, false, inverseFn<rightInverse>}},
+      {"left_inverse", {{"layout"}, 1, false, inverseFn<leftInverse>}},
       {"logical_divide", {{"a", "tiler"}, 2, false, divideFn<logicalDivide>}},
       {"zipped_divide", {{"a", "tiler"}, 2, false, divideFn<zippedDivide>}},
       {"tiled_divide", {{"a", "tiler"}, 2, false, divideFn<tiledDivide>}},
@@ -478,8 +529,8 @@ ExprResult<Layout> layoutOf(const Operand& op, const std::string& what) {
     l = makeLayout(*op.literal, prefixProduct(*op.literal));
   } else if (op.value.kind == Value::Int) {
     l = makeLayout(op.value.integer, 1);
-  } else if (op.value.kind == Value::TilerValue || op.value.identity || op.value.swizzle) {
-    return wrongArg(op, what, "a plain layout (no tiler, identity or swizzle)");
+  } else if (op.value.kind == Value::TilerValue || op.value.hasBasis() || op.value.swizzle) {
+    return wrongArg(op, what, "a plain layout (no tiler, basis strides or swizzle)");
   } else {
     l = op.value.layout;
   }

@@ -7,7 +7,8 @@
 // Files: layout.cpp (basics: calling, size, coalesce, filter), algebra.cpp
 // (composition, complement, inverses), divide_product.cpp, construct.cpp
 // (ordered/identity/recast/TV), swizzle.cpp, decide.cpp (injective,
-// surjective, bijective with witnesses).
+// surjective, bijective with witnesses); swizzled.h and basis.h extend
+// composition and the inverses to swizzled layouts and basis strides.
 #include <algorithm>
 #include <cstdint>
 #include <optional>

@@ -37,7 +37,7 @@ std::string axisLabel(int64_t i, const IntTuple& shape) {
 bool isLayoutLike(const Value& v) { return v.kind == Value::LayoutValue || v.kind == Value::TvValue; }
 
 std::string cellText(const Value& v, int64_t i) {
-  if (v.identity) return toString(idx2crd(i, v.layout.shape));
+  if (v.hasBasis()) return toString(valueCoord(v, i));
   return std::to_string(valueOffset(v, i));
 }
 
@@ -60,7 +60,7 @@ struct Cells {
 
 Cells cellsOf(const Value& v, int64_t maxCells) {
   Cells c{detail::gridOf(v.layout, maxCells), {}, 0};
-  if (!v.identity) c.width = numDigits(cosize(v.layout));
+  if (!v.hasBasis()) c.width = numDigits(cosize(v.layout));
   for (int64_t m = 0; m < c.grid.shownRows; ++m) {
     c.text.emplace_back();
     for (int64_t n = 0; n < c.grid.shownCols; ++n) {
@@ -119,9 +119,9 @@ std::string renderMarkdown(const Value& v) {
 }
 
 Expected<int64_t> valueCosize(const Value& v) {
-  if (v.identity)
-    return fail("cosize: an identity layout has no cosize", "its offsets are coordinates of shape " +
-                                                                 toString(v.layout.shape));
+  if (v.hasBasis())
+    return fail("cosize: a layout with basis strides has no cosize",
+                "its offsets are coordinates of shape " + toString(basisCodomain(v.layout, v.basis)));
   if (!v.swizzle) return cosize(v.layout);
   constexpr int64_t kMaxEnumerated = int64_t(1) << 22;
   if (size(v.layout) > kMaxEnumerated)
@@ -137,7 +137,7 @@ LayoutFacts layoutFacts(const Value& v) {
   f.layout = valueText(v);
   f.shape = v.layout.shape;
   f.stride = v.layout.stride;
-  f.identity = v.identity;
+  f.basis = v.basis;
   f.size = size(v.layout);
   f.rank = static_cast<int64_t>(rank(v.layout));
   f.depth = depth(v.layout);
@@ -146,7 +146,7 @@ LayoutFacts layoutFacts(const Value& v) {
   if (f.size <= kFactsMaxOffsets) {
     f.offsets.emplace();
     for (int64_t i = 0; i < f.size; ++i)
-      f.offsets->push_back(v.identity ? idx2crd(i, v.layout.shape) : IntTuple(valueOffset(v, i)));
+      f.offsets->push_back(v.hasBasis() ? valueCoord(v, i) : IntTuple(valueOffset(v, i)));
   }
   if (v.kind == Value::TvValue) f.tiler = v.tvTiler;
   f.note = v.note;

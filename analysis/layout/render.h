@@ -42,18 +42,18 @@ double contrastRatio(const std::string& a, const std::string& b);
 std::string labelColour(const std::string& fill);
 
 // cosize of a value: C++'s inner-product rule for plain layouts, the
-// largest offset + 1 for swizzled ones; an identity layout has none.
+// largest offset + 1 for swizzled ones; a layout with basis strides has none.
 Expected<int64_t> valueCosize(const Value& v);
 
 // Everything the JSON format reports about a layout-like value.
 struct LayoutFacts {
   std::string layout;  // canonical text
   IntTuple shape, stride;
-  bool identity = false;  // strides are the unit bases 1@i (see valueText)
+  std::vector<BasisPath> basis;  // basis strides: `stride` holds the scales (see valueText)
   int64_t size = 0, rank = 0, depth = 0;
-  std::optional<int64_t> cosize;   // none for identity layouts
+  std::optional<int64_t> cosize;   // none with basis strides
   Properties properties;
-  std::optional<std::vector<IntTuple>> offsets;  // size <= kFactsMaxOffsets; coordinates for identity layouts
+  std::optional<std::vector<IntTuple>> offsets;  // size <= kFactsMaxOffsets; coordinates with basis strides
   std::optional<IntTuple> tiler;   // TV layouts
   std::string note;
 };

@@ -255,13 +255,13 @@ std::string plainPicture(const Value& v, const PictureOptions& o, bool latex) {
   detail::Grid g = detail::gridOf(v.layout, o.maxCells);
   auto [rowShape, colShape] = detail::axisShapes(v.layout);
   Picture p(valueText(v), g, rowShape, colShape);
-  bool byBank = o.banks && !v.identity;
+  bool byBank = o.banks && !v.hasBasis();
   for (int64_t m = 0; m < g.shownRows; ++m)
     for (int64_t n = 0; n < g.shownCols; ++n) {
       int64_t i = g.index(m, n);
       Cell& c = p.at(m, n);
       c.lines = {detail::cellText(v, i)};
-      if (v.identity) continue;
+      if (v.hasBasis()) continue;
       int64_t off = valueOffset(v, i);
       if (byBank) {
         int64_t bank = ((off * o.elementBytes / 4) % *o.banks + *o.banks) % *o.banks;
@@ -286,7 +286,7 @@ std::string plainPicture(const Value& v, const PictureOptions& o, bool latex) {
       p.legend(kPastels[k], "bits = " + std::to_string(k) + " (mod 8)");
     p.note("colour: bits " + std::to_string(v.swizzle->base) + ".." +
            std::to_string(v.swizzle->base + v.swizzle->bits - 1) + " of the swizzled offset");
-  } else if (!v.identity) {
+  } else if (!v.hasBasis()) {
     for (size_t k = 0; k < 8; ++k) p.legend(kGreys[k], "offset % 8 = " + std::to_string(k));
   }
   p.note(v.note);

@@ -185,7 +185,7 @@ Expected<Value> tilusSharedColumnMajor(const IntTuple& shape) { return compact(s
 
 Expected<Value> tilusSharedCompose(const Value& a, const Value& b) {
   for (const Value* v : {&a, &b})
-    if (v->kind != Value::LayoutValue || v->identity)
+    if (v->kind != Value::LayoutValue || v->hasBasis())
       return fail("shared_compose: both arguments must be shared layouts", "got " + valueText(*v));
   std::vector<Layout> da = dimensions(a.layout), db = dimensions(b.layout);
   if (da.size() != db.size())

@@ -33,22 +33,16 @@ Layout layoutOf(const Value& v) {
   }
 }
 
-// make_identity_layout strides: leaf k of mode m prints as 1@k@m (innermost
-// index first), as CuTe prints its scaled basis elements.
-std::string basisStrides(const IntTuple& shape, const std::string& suffix) {
-  if (shape.isLeaf()) return "1" + suffix;
+// `(4,(2,2)):(1@0,(1@0@1,1@1@1))`: the scales at the shape's leaves with their paths.
+std::string basisStrides(const IntTuple& shape, const std::vector<int64_t>& scales,
+                         const std::vector<BasisPath>& paths, size_t& next) {
+  if (shape.isLeaf()) {
+    size_t k = next++;
+    return basisStrideText(scales[k], paths[k]);
+  }
   std::string s = "(";
-  for (size_t i = 0; i < shape.rank(); ++i)
-    s += (i ? "," : "") + basisStrides(shape[i], "@" + std::to_string(i) + suffix);
+  for (size_t i = 0; i < shape.rank(); ++i) s += (i ? "," : "") + basisStrides(shape[i], scales, paths, next);
   return s + ")";
-}
-
-Properties identityProperties(const Layout& l) {
-  Properties p;
-  p.injective = p.surjective = p.bijective = true;
-  p.maxOffset = size(l) - 1;
-  p.method = "identity layout: each coordinate maps to itself, a bijection onto its coordinate domain";
-  return p;
 }
 
 // Sw o L: Sw is a bijection, so injectivity (and a collision) is L's; the image
@@ -87,21 +81,29 @@ Properties swizzledProperties(const Layout& l, const Swizzle& sw, double workBud
 }  // namespace
 
 int64_t valueOffset(const Value& v, int64_t i) {
-  if (v.identity) return i;  // the coordinate itself, as its colex index
+  if (v.hasBasis()) {
+    IntTuple codomain = basisCodomain(v.layout, v.basis);
+    return crd2idx(valueCoord(v, i), codomain, compactColMajor(codomain).stride);
+  }
   int64_t off = call(layoutOf(v), i);
   return v.swizzle ? v.swizzle->apply(off) : off;
 }
 
+IntTuple valueCoord(const Value& v, int64_t i) { return basisCoord(v.layout, v.basis, i); }
+
 std::string valueText(const Value& v) {
   if (v.kind == Value::Int) return std::to_string(v.integer);
   if (v.kind == Value::TilerValue) return toString(v.tiler);
-  if (v.identity) return toString(v.layout.shape) + ":" + basisStrides(v.layout.shape, "");
+  if (v.hasBasis()) {
+    size_t next = 0;
+    return toString(v.layout.shape) + ":" + basisStrides(v.layout.shape, leaves(v.layout.stride), v.basis, next);
+  }
   std::string text = toString(v.layout);
   return v.swizzle ? v.swizzle->toString() + " o " + text : text;
 }
 
 Properties valueProperties(const Value& v, double workBudget) {
-  if (v.identity) return identityProperties(v.layout);
+  if (v.hasBasis()) return basisProperties(v.layout, v.basis, workBudget);
   if (v.swizzle) return swizzledProperties(layoutOf(v), *v.swizzle, workBudget);
   return decide(layoutOf(v), workBudget);
 }

@@ -159,7 +159,7 @@ TEST(LayoutExpr, Constructors) {
       // 8-bit elements read as 32-bit words: four elements per word.
       {"recast_layout((32,4):(1,32), from = 8, to = 32)", "(8,4):(1,8)"},
   });
-  EXPECT_TRUE(value("make_identity_layout((2,3))").identity);
+  EXPECT_EQ(value("make_identity_layout((2,3))").basis, (std::vector<BasisPath>{{0}, {1}}));
   Value tv = value("make_layout_tv((2,3):(3,1), (2,2):(2,1))");
   EXPECT_EQ(tv.kind, Value::TvValue);
   EXPECT_EQ(toString(tv.layout), "((3,2),(2,2)):((8,2),(4,1))");
@@ -179,6 +179,64 @@ TEST(LayoutExpr, SwizzlesComposeAfterTheLayout) {
   Value part = value("logical_divide(swizzle(3, 0, 3, (8,8):(8,1)), [2:1, _])");
   ASSERT_TRUE(part.swizzle.has_value());
   EXPECT_EQ(at(part, IntTuple::tuple({IntTuple::tuple({1, 0}), 0})), 9);
+}
+
+// composition(A, Sw o L) and the inverses of Sw o L, as CuTe: A o Sw becomes
+// Sw' o A with A's images of the swizzle's bits; a repeated swizzle cancels.
+TEST(LayoutExpr, SwizzledSecondArgumentsAndInverses) {
+  expectExamples({
+      // The transpose sends bits 0,1 to 3,4 and 3,4 to 0,1: Sw<2,0,-3> becomes Sw<2,0,3>.
+      {"composition((8,8):(8,1), swizzle(2,0,-3,(8,8):(8,1)))", "Sw<2,0,3> o (8,8):(1,8)"},
+      {"composition(swizzle(2,0,3,(8,8):(8,1)), swizzle(2,0,-3,(8,8):(8,1)))", "(8,8):(1,8)"},
+      // A swizzle that moves none of B's offsets is dropped.
+      {"composition(64:1, swizzle(1,4,1,(4,4):(1,4)))", "(4,4):(1,4)"},
+      {"right_inverse(swizzle(1,0,1,(4,4):(8,1)))", "Sw<1,2,1> o 4:4"},
+      {"left_inverse(swizzle(1,0,1,(4,4):(8,1)))", "Sw<1,2,1> o (8,4):(4,1)"},
+      {"left_inverse((4):(-1))", "4:-1"},
+  });
+  for (const char* e : {"right_inverse(swizzle(1,0,2,(4,4):(1,4)))", "right_inverse(swizzle(1,0,1,(4,4):(8,1)))"}) {
+    Value l = value(std::string(e).substr(14, std::string(e).size() - 15)), inv = value(e);
+    for (int64_t i = 0; i < size(inv.layout); ++i) EXPECT_EQ(valueOffset(l, valueOffset(inv, i)), i) << e;
+  }
+  ExprError e = error("composition((8,8):(1,9), swizzle(2,0,3,(8,8):(8,1)))");
+  EXPECT_EQ(e.rule, "composition: (8,8):(1,9) o Sw<2,0,3> must be a swizzle of (8,8):(1,9)");
+  EXPECT_EQ(e.message, "it maps bit 3 of Sw<2,0,3> (offset 8) to 9, not a power of two");
+  EXPECT_EQ(error("composition(swizzle(1,0,1,16:1), swizzle(2,0,2,16:1))").rule,
+            "composition: two different swizzles in a row");
+  EXPECT_EQ(error("left_inverse((2,4):(-1,2))").rule, "left_inverse: the strides must not have both signs");
+}
+
+// Basis strides (CuTe's ScaledBasis): offsets are coordinates, and a
+// composition with them takes modes of A.
+TEST(LayoutExpr, BasisStrides) {
+  expectExamples({
+      {"(4,4):(1@1,1@0)", "(4,4):(1@1,1@0)"},
+      {"composition((4,4):(4,1), (4,4):(1@1,1@0))", "(4,4):(1,4)"},
+      {"composition((4,(2,3)):(6,(3,1)), (2,4):(1@1@1,1@0))", "(2,4):(1,6)"},
+      {"composition((4,8):(8,1), make_identity_layout((4,8)))", "(4,8):(8,1)"},
+      {"composition(((4,4)):((1,10)), (2,2):(1@0,2@0))", "(2,2):(1,2)"},
+  });
+  Value t = value("(4,4):(2@1,1@0)");
+  EXPECT_EQ(valueCoord(t, 5), IntTuple::tuple({1, 2}));
+  EXPECT_EQ(basisCodomain(t.layout, t.basis), IntTuple::tuple({4, 7}));
+  Properties p = valueProperties(t);
+  EXPECT_TRUE(p.injective);
+  EXPECT_FALSE(p.surjective);  // odd rows of the codomain are never reached
+  Properties twice = valueProperties(value("(2,2):(1@0,1@0)"));
+  ASSERT_TRUE(twice.collision.has_value());
+  EXPECT_EQ(twice.collision->coord1, IntTuple::tuple({1, 0}));
+  EXPECT_EQ(twice.collision->coord2, IntTuple::tuple({0, 1}));
+  EXPECT_EQ(error("(2,2):(1,1@0)").rule, "a coordinate place is either an integer or a tuple");
+  EXPECT_EQ(error("(2,2):(1@0,1@0@0)").rule, "a coordinate place is either an integer or a tuple");
+  EXPECT_EQ(error("(2,2):(-1@0,1@1)").rule, "basis strides need non-negative scales");
+  EXPECT_EQ(error("composition(4:1, (2,2):(1@1,1@0))").message,
+            "the stride's place 1@1 is not a mode of A = 4:1");
+  // Two leaves along one place of A whose offsets do not add: not a layout.
+  EXPECT_EQ(error("composition(((3,4)):((1,10)), (2,2):(1@0,2@0))").rule,
+            "composition: the result breaks R(i) = A(B(i))");
+  EXPECT_EQ(error("coalesce((4,4):(1@1,1@0))").message,
+            "argument 'layout' of coalesce must be a plain layout (no tiler, basis strides or swizzle), found "
+            "(4,4):(1@1,1@0)");
 }
 
 TEST(LayoutExpr, TilusSharedLayouts) {

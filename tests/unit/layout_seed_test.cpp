@@ -296,8 +296,8 @@ TEST(ValueText, EveryKind) {
   tiler.tiler.kind = Tiler::ByMode;
   tiler.tiler.modes = {tilerOf(Layout{IntTuple(3), IntTuple(1)}), Tiler{Tiler::Keep, {}, {}}};
   EXPECT_EQ(valueText(tiler), "[3:1,_]");
-  Value id = Value::ofLayout(compactColMajor(ints({2, ints({3, 4}), 5})));
-  id.identity = true;
+  Value id = Value::ofLayout(Layout{ints({2, ints({3, 4}), 5}), ints({1, ints({1, 1}), 1})});
+  id.basis = {{0}, {1, 0}, {1, 1}, {2}};
   EXPECT_EQ(valueText(id), "(2,(3,4),5):(1@0,(1@0@1,1@1@1),1@2)");
   EXPECT_EQ(valueOffset(id, 17), 17);
   Value swizzled = Value::ofLayout(Layout{ints({8, 8}), ints({8, 1})});
@@ -307,8 +307,8 @@ TEST(ValueText, EveryKind) {
 }
 
 TEST(ValueProperties, IdentityIsBijectiveOntoItsCoordinates) {
-  Value id = Value::ofLayout(compactColMajor(ints({4, 8})));
-  id.identity = true;
+  Value id = Value::ofLayout(Layout{ints({4, 8}), ints({1, 1})});
+  id.basis = {{0}, {1}};
   Properties p = valueProperties(id);
   EXPECT_TRUE(p.bijective);
   EXPECT_EQ(p.maxOffset, 31);
