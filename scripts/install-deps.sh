@@ -27,12 +27,13 @@ CLI_PACKAGES=(cmake make g++ llvm-14-dev zlib1g-dev nlohmann-json3-dev libboost-
 # GPU backends' test device (loaded with dlopen at run time; nothing links them). libamdhip64-5:
 # ROCm 5.2's HIP runtime, which holds hiprtc: the HIP output's compile-only check (no AMD GPU needed).
 # python3-pil: the layout pictures rendered in headless Chromium against stored PNGs
-# (tests/e2e/pictures). python3-jsonschema: the SARIF report against the 2.1.0 schema (tests/sarif). dpkg-dev: the
+# (tests/e2e/pictures), where librsvg2-2 draws `layout --format=png` (loaded at run time).
+# python3-jsonschema: the SARIF report against the 2.1.0 schema (tests/sarif). dpkg-dev: the
 # Debian package's Depends (dpkg-shlibdeps) in its test (tests/package), which also completes
 # words through bash-completion.
 PACKAGES=("${CLI_PACKAGES[@]}")
 if [[ $mode == all ]]; then
-  PACKAGES+=(libgtest-dev googletest neovim strace python3 python3-numpy python3-jsonschema python3-pil dpkg-dev bash-completion libopenblas0-pthread
+  PACKAGES+=(libgtest-dev googletest neovim strace python3 python3-numpy python3-jsonschema python3-pil librsvg2-2 dpkg-dev bash-completion libopenblas0-pthread
              ocl-icd-libopencl1 pocl-opencl-icd libamdhip64-5 nodejs chromium ripgrep)
   command -v npm >/dev/null || PACKAGES+=(npm)
   [[ -f /usr/include/node/node_api.h ]] || PACKAGES+=(libnode-dev)

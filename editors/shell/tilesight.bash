@@ -27,7 +27,7 @@ _tilesight() {
       "check --format") values="text json sarif" ;;
       "check --color") values="auto always never" ;;
       "check --disable") values=$(tilesight explain 2>/dev/null | awk 'NR > 1 { print $1 }') ;;
-      "layout --format") values="text table markdown json svg latex" ;;
+      "layout --format") values="text table markdown json svg latex png" ;;
       "lsp --log") values="error info verbose" ;;
       "run --format" | "devices --format") values="text json" ;;
       "run --device") values="auto cpu cuda cuda:0 hip hip:0 opencl opencl:0" ;;

@@ -10,6 +10,7 @@
 #include "server/cli/commands.h"
 #include "server/cli/json_text.h"
 #include "server/cli/options.h"
+#include "server/cli/png_render.h"
 
 namespace tilesight::cli {
 
@@ -19,7 +20,7 @@ using json = nlohmann::ordered_json;  // keys in the order of the contract
 namespace ly = tilesight::layout;
 
 constexpr const char* kUsage =
-    "usage: tilesight layout [--format=text|table|markdown|json|svg|latex] [--at COORD] [--max-cells=N] "
+    "usage: tilesight layout [--format=text|table|markdown|json|svg|latex|png] [--at COORD] [--max-cells=N] "
     "[--banks=N [--element-bytes=B]] EXPR\n";
 
 // The picture options, or a usage error.
@@ -57,13 +58,22 @@ json tupleJson(const ly::IntTuple& t) {
   return a;
 }
 
-// An identity layout's strides are unit bases: `1@0` for mode 0, `1@0@1`
-// for sub-mode 0 of mode 1 (CuTe's notation, innermost index first).
-json basisJson(const ly::IntTuple& shape, const std::string& suffix) {
-  if (shape.isLeaf()) return "1" + suffix;
+// Basis strides as CuTe prints them: `1@0` for mode 0, `2@0@1` for twice
+// sub-mode 0 of mode 1 (innermost index first).
+json basisJson(const ly::IntTuple& shape, const std::vector<int64_t>& scales,
+               const std::vector<ly::BasisPath>& paths, size_t& next) {
+  if (shape.isLeaf()) {
+    size_t k = next++;
+    return ly::basisStrideText(scales[k], paths[k]);
+  }
   json a = json::array();
-  for (size_t i = 0; i < shape.rank(); ++i) a.push_back(basisJson(shape[i], "@" + std::to_string(i) + suffix));
+  for (size_t i = 0; i < shape.rank(); ++i) a.push_back(basisJson(shape[i], scales, paths, next));
   return a;
+}
+
+json strideJson(const ly::LayoutFacts& f) {
+  size_t next = 0;
+  return f.basis.empty() ? tupleJson(f.stride) : basisJson(f.shape, ly::leaves(f.stride), f.basis, next);
 }
 
 json factsJson(const std::string& expr, const ly::Value& v) {
@@ -73,7 +83,7 @@ json factsJson(const std::string& expr, const ly::Value& v) {
   json j = {{"expr", expr},
             {"layout", f.layout},
             {"shape", tupleJson(f.shape)},
-            {"stride", f.identity ? basisJson(f.shape, "") : tupleJson(f.stride)},
+            {"stride", strideJson(f)},
             {"size", f.size},
             {"cosize", f.cosize ? json(*f.cosize) : json(nullptr)},
             {"rank", f.rank},
@@ -94,7 +104,7 @@ json factsJson(const std::string& expr, const ly::Value& v) {
   return j;
 }
 
-// --at COORD: the offset (or, for identity layouts, the coordinate) at COORD.
+// --at COORD: the offset (or, with basis strides, the coordinate) at COORD.
 int printAt(const LayoutOptions& o, const ly::Value& v) {
   auto coord = ly::parseCoordinate(*o.at);
   if (!coord.ok()) {
@@ -112,11 +122,26 @@ int printAt(const LayoutOptions& o, const ly::Value& v) {
     llvm::errs() << "tilesight: error: " << idx.error().text() << "\n";
     return 1;
   }
-  json at = v.identity ? tupleJson(ly::idx2crd(idx.value(), v.layout.shape)) : json(ly::valueOffset(v, idx.value()));
+  json at = v.hasBasis() ? tupleJson(ly::valueCoord(v, idx.value())) : json(ly::valueOffset(v, idx.value()));
   if (o.format == LayoutFormat::Json)
     llvm::outs() << jsonText(json{{"expr", o.expr}, {"coord", tupleJson(coord.value())}, {"offset", at}}) << "\n";
   else
-    llvm::outs() << (v.identity ? ly::toString(ly::idx2crd(idx.value(), v.layout.shape)) : at.dump()) << "\n";
+    llvm::outs() << (v.hasBasis() ? ly::toString(ly::valueCoord(v, idx.value())) : at.dump()) << "\n";
+  return 0;
+}
+
+// The PNG's bytes on stdout, which must not be a terminal.
+int writePng(const std::string& svg) {
+  if (llvm::outs().is_displayed()) {
+    llvm::errs() << "tilesight: --format=png writes a binary image: redirect standard output to a file\n";
+    return 2;
+  }
+  PngImage png = svgToPng(svg);
+  if (!png.error.empty()) {
+    llvm::errs() << "tilesight: " << png.error << "\n";
+    return 3;
+  }
+  llvm::outs() << png.bytes;
   return 0;
 }
 
@@ -146,6 +171,7 @@ int runLayout() {
     case LayoutFormat::Json: llvm::outs() << jsonText(factsJson(o.expr, v.value())) << "\n"; break;
     case LayoutFormat::Svg: llvm::outs() << ly::renderSvg(v.value(), *picture); break;
     case LayoutFormat::Latex: llvm::outs() << ly::renderLatex(v.value(), *picture); break;
+    case LayoutFormat::Png: return writePng(ly::renderSvg(v.value(), *picture));
   }
   return 0;
 }

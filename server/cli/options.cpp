@@ -81,7 +81,8 @@ cl::opt<LayoutFormat> layoutFormatOpt(
                clEnumValN(LayoutFormat::Markdown, "markdown", "the grid as a markdown table"),
                clEnumValN(LayoutFormat::Json, "json", "the layout, its properties and offsets"),
                clEnumValN(LayoutFormat::Svg, "svg", "a picture (TV layouts coloured by thread)"),
-               clEnumValN(LayoutFormat::Latex, "latex", "the picture as a TikZ document (CuTe print_latex)")),
+               clEnumValN(LayoutFormat::Latex, "latex", "the picture as a TikZ document (CuTe print_latex)"),
+               clEnumValN(LayoutFormat::Png, "png", "the picture as a PNG image (drawn by librsvg)")),
     cl::sub(layoutSubcommand()), cl::cat(layoutCategory()));
 cl::opt<int64_t> maxCellsOpt("max-cells", cl::desc("Rows and columns a picture draws (1 to 256; default 32)"),
                              cl::init(32), cl::value_desc("N"), cl::sub(layoutSubcommand()), cl::cat(layoutCategory()));

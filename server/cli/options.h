@@ -75,7 +75,7 @@ llvm::cl::OptionCategory& layoutCategory();
 llvm::cl::SubCommand& layoutSubcommand();
 bool layoutCommand();  // was `layout` given?
 
-enum class LayoutFormat { Text, Table, Markdown, Json, Svg, Latex };
+enum class LayoutFormat { Text, Table, Markdown, Json, Svg, Latex, Png };
 struct LayoutOptions {
   LayoutFormat format = LayoutFormat::Text;
   std::optional<std::string> at;  // --at COORD

@@ -5,6 +5,8 @@ and compared with the PNG stored in baseline/ (Pillow): the same size, and
 at most 0.05% of the pixels differing by more than 48 in a channel (room for
 a few anti-aliased edges of another Chromium build; two swapped cell labels
 change 0.15%, a moved cell or a changed colour far more).
+Each case is also drawn by `--format=png` (librsvg): the PNG must have the
+SVG's size and every cell's fill colour inside the cell.
 Usage: check.py TILESIGHT [--update]. Exits 77 (skipped) without chromium or
 Pillow unless TILESIGHT_REQUIRE_E2E=1; --update rewrites the baselines."""
 import os
@@ -50,6 +52,32 @@ def differing(a, b):
     return bad / (a.size[0] * a.size[1])
 
 
+def check_png(tilesight, name, args, svg, image_module):
+    """`--format=png` of the case: the SVG's size, each cell rectangle's fill inside it."""
+    png_args = ["--format=png" if a == "--format=svg" else a for a in args]
+    out = subprocess.run([tilesight, "layout"] + png_args, capture_output=True)
+    if out.returncode != 0:
+        print(f"{name}: --format=png failed: {out.stderr.decode(errors='replace').strip()}")
+        return 1
+    import io
+    image = image_module.open(io.BytesIO(out.stdout)).convert("RGB")
+    width, height = (int(v) for v in re.search(r'width="(\d+)" height="(\d+)"', svg).groups())
+    if image.size != (width, height):
+        print(f"{name}: the PNG is {image.size}, the SVG {width}x{height}")
+        return 1
+    cells = re.findall(r'<rect x="(\d+)" y="(\d+)" width="48" height="40" fill="#([0-9a-f]{6})"', svg)
+    pixels, wrong = image.load(), 0
+    for x, y, fill in cells:
+        want = tuple(int(fill[i:i + 2], 16) for i in (0, 2, 4))
+        got = pixels[int(x) + 4, int(y) + 4]
+        if max(abs(p - q) for p, q in zip(got, want)) > 2:
+            wrong += 1
+            if wrong <= 3:
+                print(f"{name}: PNG cell at ({x},{y}) is {got}, the SVG fills it with #{fill}")
+    print(f"{name}: PNG {width}x{height}, {len(cells) - wrong} of {len(cells)} cells in their colour")
+    return 1 if wrong or not cells else 0
+
+
 def main():
     tilesight, update = sys.argv[1], "--update" in sys.argv[2:]
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -70,6 +98,8 @@ def main():
             svg_path, png_path = os.path.join(tmp, name + ".svg"), os.path.join(tmp, name + ".png")
             with open(svg_path, "w", encoding="utf-8") as f:
                 f.write(svg)
+            if not update:
+                failures += check_png(tilesight, name, args, svg, Image)
             screenshot(chromium, svg_path, png_path, width, height, os.path.join(tmp, "profile"))
             baseline = os.path.join(HERE, "baseline", name + ".png")
             if update:
