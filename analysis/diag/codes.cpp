@@ -37,6 +37,10 @@ const std::vector<CodeInfo>& diagnosticCodes() {
        "all), so it hides nothing and would hide a future finding by surprise. Remove it, or fix the code's "
        "spelling.",
        false},
+      {"run.directive", "A run directive cannot configure a run",
+       "A `// tilesight-run:` comment holds the options of `tilesight run` for the editor's Run lens: an unknown "
+       "option, a malformed value, a path outside the file's folder, or an entry the file does not have.",
+       true},
       {"run.fault", "A run stopped",
        "`tilesight run` stopped the kernel: an access outside every buffer of the run, a division by zero, a "
        "failed assert, or a `loop` past the iteration limit. The message names the tile block and the values.",

@@ -56,4 +56,17 @@ std::optional<Mismatch> compareBuffers(const HostBuffer& got, const HostBuffer& 
   return m;
 }
 
+double maxAbsError(const HostBuffer& got, const HostBuffer& want) {
+  uint64_t gb = interp::pointerTo(want.elem, got.address()), wb = interp::pointerTo(want.elem, want.address());
+  int64_t unit = interp::pointerUnit(want.elem);
+  double worst = 0;
+  for (int64_t k = 0; k < want.elementCount(); ++k) {
+    double g = interp::valueAt(want.elem, gb + k * unit), w = interp::valueAt(want.elem, wb + k * unit);
+    if (std::isnan(g) && std::isnan(w)) continue;
+    if (std::isnan(g) || std::isnan(w)) return NAN;
+    if (g != w) worst = std::max(worst, std::fabs(g - w));
+  }
+  return worst;
+}
+
 }  // namespace tilesight::runtime

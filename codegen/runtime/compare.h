@@ -22,4 +22,8 @@ double toleranceOf(Elem e);
 
 std::optional<Mismatch> compareBuffers(const HostBuffer& got, const HostBuffer& want);
 
+// The largest |got - want| over the elements (NaN where both are NaN counts
+// 0, where one is, the result is NaN): the run report's error figure.
+double maxAbsError(const HostBuffer& got, const HostBuffer& want);
+
 }  // namespace tilesight::runtime

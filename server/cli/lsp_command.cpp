@@ -2,6 +2,7 @@
 // Messages go over stdout (or the socket); the log goes to stderr.
 #include <csignal>
 
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include "server/cli/commands.h"
@@ -25,7 +26,10 @@ int runLsp() {
       : opts.log == LogLevel::Info ? lsp::Logger::Level::Info
                                    : lsp::Logger::Level::Verbose;
   lsp::Logger log(llvm::errs(), level);
-  return opts.listen ? lsp::serveTcp(*opts.listen, log) : lsp::serveStdio(log);
+  // Runs (tilesight.run) start this executable's `run` command.
+  lsp::ServeOptions serve;
+  if (auto self = llvm::sys::fs::getMainExecutable(nullptr, nullptr); !self.empty()) serve.executable = self;
+  return opts.listen ? lsp::serveTcp(*opts.listen, log, serve) : lsp::serveStdio(log, serve);
 }
 
 } // namespace tilesight::cli

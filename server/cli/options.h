@@ -59,6 +59,7 @@ struct RunOptions {
   unsigned threads = 0;
   bool deterministic = false;
   uint64_t maxLoopIterations = 0;
+  bool progress = false;  // `tilesight-progress: STAGE` lines on stderr
   std::string problem;  // a usage error (exit 2), or empty
 };
 RunOptions runOptions();

@@ -8,7 +8,8 @@
 namespace tilesight::cli {
 
 int loadProgram(const std::string& command, const std::string& file, ProgramInput& in) {
-  auto buf = llvm::MemoryBuffer::getFile(file, /*IsText=*/false);
+  // `-` reads standard input (the language server sends the editor's text).
+  auto buf = file == "-" ? llvm::MemoryBuffer::getSTDIN() : llvm::MemoryBuffer::getFile(file, /*IsText=*/false);
   if (!buf) {
     llvm::errs() << "tilesight " << command << ": cannot read '" << file << "': " << buf.getError().message() << "\n";
     return 2;

@@ -20,7 +20,7 @@ struct ProgramInput {
   std::optional<VerifiedProgram> program;
 };
 
-// Fills `in` from `file`; returns 0, or the exit status when the program
+// Fills `in` from `file` (`-`: standard input); returns 0, or the exit status when the program
 // cannot run (2: unreadable, 1: errors, printed).
 int loadProgram(const std::string& command, const std::string& file, ProgramInput& in);
 

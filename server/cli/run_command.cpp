@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstring>
 #include <cmath>
+#include <map>
 #include <optional>
 
 #include <llvm/Support/FormatVariadic.h>
@@ -49,23 +50,46 @@ struct Stats {
   double min = 0, max = 0, mean = 0;
 };
 
+// Element k of a buffer as a number; formats up to 16 bits through their
+// decode table (a NaN's payload does not matter here).
+double elementAt(const runtime::HostBuffer& b, int64_t k) {
+  uint64_t at = interp::pointerTo(b.elem, b.address()) + k * interp::pointerUnit(b.elem);
+  const float* table = isFloatElem(b.elem) ? interp::decodeTable(b.elem) : nullptr;
+  return table ? table[interp::readBitsAt(b.elem, at)] : interp::valueAt(b.elem, at);
+}
+
 Stats statsOf(const runtime::HostBuffer& b) {
   Stats s;
   int64_t n = b.elementCount();
   if (n == 0) return s;
   s.min = INFINITY, s.max = -INFINITY;
   double sum = 0;
-  uint64_t base = interp::pointerTo(b.elem, b.address());
-  // Formats up to 16 bits through their decode table (a NaN's payload does not matter here).
-  const float* table = isFloatElem(b.elem) ? interp::decodeTable(b.elem) : nullptr;
   for (int64_t k = 0; k < n; ++k) {
-    uint64_t at = base + k * interp::pointerUnit(b.elem);
-    double v = table ? table[interp::readBitsAt(b.elem, at)] : interp::valueAt(b.elem, at);
+    double v = elementAt(b, k);
     s.min = std::fmin(s.min, v), s.max = std::fmax(s.max, v);
     sum += v;
   }
   s.mean = sum / static_cast<double>(n);
   return s;
+}
+
+// The first elements of a buffer (the JSON report's preview; NaN and
+// infinities as strings, which JSON's numbers cannot hold).
+constexpr int64_t kPreviewElements = 8;
+json previewOf(const runtime::HostBuffer& b) {
+  json p = json::array();
+  for (int64_t k = 0; k < std::min(b.elementCount(), kPreviewElements); ++k) {
+    double v = elementAt(b, k);
+    p.push_back(std::isfinite(v) ? json(v) : json(std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf"));
+  }
+  return p;
+}
+
+// `--progress`: the stage that starts, for the language server's report.
+void progress(const RunOptions& o, const char* stage) {
+  if (!o.progress) return;
+  llvm::errs() << "tilesight-progress: " << stage << "\n";
+  llvm::errs().flush();
 }
 
 std::string shapeText(const std::vector<int64_t>& shape) { return shape.empty() ? "scalar" : shapeString(shape); }
@@ -84,8 +108,12 @@ struct Ran {
   double compileMs = 0;
 };
 
+// The largest difference from the CPU reference per output (`--check` on a GPU).
+using Errors = std::map<std::string, double>;
+
 void report(const RunOptions& o, const Ran& ran, const std::string& entryName, const DataBuffers& data,
-            const std::vector<double>& times, const interp::RunOutcome& r, const FileReport& diags) {
+            const std::vector<double>& times, const interp::RunOutcome& r, const FileReport& diags,
+            const Errors& errors) {
   std::vector<double> sorted = times;
   std::sort(sorted.begin(), sorted.end());
   double median = sorted.empty() ? 0 : sorted[sorted.size() / 2];
@@ -95,7 +123,9 @@ void report(const RunOptions& o, const Ran& ran, const std::string& entryName, c
     for (const auto& [name, b] : data) {
       Stats s = statsOf(*b);
       outputs.push_back({{"name", name}, {"shape", b->shape}, {"dtype", std::string(elemName(b->elem))},
-                         {"min", s.min}, {"max", s.max}, {"mean", s.mean}});
+                         {"min", s.min}, {"max", s.max}, {"mean", s.mean}, {"preview", previewOf(*b)}});
+      if (auto e = errors.find(name); e != errors.end())
+        outputs.back()["max_error"] = std::isnan(e->second) ? json("nan") : json(e->second);
     }
     json j = {{"device", ran.id}, {"entry", entryName}, {"grid", o.grid}, {"compile_ms", ran.compileMs},
               {"run_ms", median}, {"outputs", outputs}, {"device_name", ran.name}, {"printed", r.printed},
@@ -270,7 +300,7 @@ int runOnDevice(const RunOptions& o, const VerifiedProgram& verified, const Oper
 // device left in the data buffers (which are put back afterwards).
 void checkAgainstReference(const VerifiedProgram& verified, const Operation& entry, const std::vector<runtime::ArgValue>& args,
                            runtime::AddressSpace& memory, const std::vector<std::vector<uint8_t>>& initial,
-                           const RunOptions& o, const DataBuffers& data, FileReport& diags) {
+                           const RunOptions& o, const DataBuffers& data, FileReport& diags, Errors& errors) {
   std::vector<std::vector<uint8_t>> device;
   for (size_t k = 0; k < initial.size(); ++k) device.push_back(memory.buffers()[k]->bytes), memory.buffers()[k]->bytes = initial[k];
   interp::LaunchOptions launch;
@@ -287,6 +317,7 @@ void checkAgainstReference(const VerifiedProgram& verified, const Operation& ent
                                            "--check: the CPU reference stopped: " + ref.fault, {}, {}});
     return;
   }
+  for (size_t i = 0; i < data.size(); ++i) errors[data[i].first] = runtime::maxAbsError(*data[i].second, want[i]);
   for (size_t i = 0; i < data.size(); ++i)
     if (auto m = runtime::compareBuffers(*data[i].second, want[i]))
       diags.diagnostics.push_back(Diagnostic{{at, at}, Severity::Error, "run.check",
@@ -305,6 +336,7 @@ int runRun() {
     return usage("--arch " + o.arch + " applies to cuda and hip devices (this run is on " +
                  std::string(runtime::backendName(device.backend)) + ")");
   ProgramInput in;
+  progress(o, "analyze");
   if (int status = loadProgram("run", o.file, in)) return status;
   FileReport& diags = in.diags;
   const VerifiedProgram& verified = *in.program;
@@ -326,10 +358,16 @@ int runRun() {
   Ran ran;
   std::vector<double> times;
   interp::RunOutcome r;
+  Errors errors;
   if (device.backend != runtime::Backend::Cpu) {
+    progress(o, "compile and launch");
     if (int status = runOnDevice(o, verified, **entry, *args, device, ran, times, r, diags)) return status;
-    if (o.check && r.ok) checkAgainstReference(verified, **entry, *args, memory, initial, o, data, diags);
+    if (o.check && r.ok) {
+      progress(o, "compare with the CPU reference");
+      checkAgainstReference(verified, **entry, *args, memory, initial, o, data, diags, errors);
+    }
   } else {
+  progress(o, o.sanitize ? "run on the interpreter with the sanitizer" : "run on the interpreter");
   interp::LaunchOptions launch;
   launch.grid = o.grid;
   launch.threads = o.threads;
@@ -350,7 +388,7 @@ int runRun() {
     for (Diagnostic& d : sanitizer->diagnostics()) diags.diagnostics.push_back(std::move(d));
   }
   if (!r.ok) diags.diagnostics.push_back(faultDiagnostic(r));
-  report(o, ran, (*entry)->attr("sym_name")->s, data, times, r, diags);
+  report(o, ran, (*entry)->attr("sym_name")->s, data, times, r, diags, errors);
   for (const auto& [name, path] : o.outs) {
     for (const auto& [bufferName, b] : data) {
       if (bufferName != name) continue;

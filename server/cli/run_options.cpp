@@ -54,6 +54,10 @@ cl::opt<bool> deterministicOpt("deterministic",
                                cl::desc("cpu: one thread, tile blocks in grid order (x fastest), for reproducible "
                                         "atomics and prints"),
                                cl::sub(runSubcommand()), cl::cat(runCategory()));
+cl::opt<bool> progressOpt("progress",
+                          cl::desc("Write a line `tilesight-progress: STAGE` to standard error as each stage starts "
+                                   "(the language server's progress report)"),
+                          cl::sub(runSubcommand()), cl::cat(runCategory()));
 cl::opt<uint64_t> maxLoopOpt("max-loop-iterations",
                              cl::desc("cpu: stop a `loop` past this many iterations (default 2^32; 0: no limit)"),
                              cl::init(uint64_t{1} << 32), cl::value_desc("N"), cl::sub(runSubcommand()),
@@ -78,6 +82,7 @@ RunOptions runOptions() {
   o.threads = threadsOpt;
   o.deterministic = deterministicOpt;
   o.maxLoopIterations = maxLoopOpt;
+  o.progress = progressOpt;
   for (const std::string& out : outOpt) {
     auto [name, path] = llvm::StringRef(out).split('=');
     if (name.empty() || path.empty()) o.problem = "--out wants NAME=PATH.npy, not '" + out + "'";

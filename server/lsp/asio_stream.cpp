@@ -92,7 +92,7 @@ void refuseOthers(tcp::acceptor &acceptor, const std::string &first,
 
 } // namespace
 
-int serveStdio(Logger &log) {
+int serveStdio(Logger &log, const ServeOptions &options) {
   asio::io_context io;
   // Duplicates, so that closing the descriptors leaves fds 0 and 1 alone.
   asio::posix::stream_descriptor in(io, ::dup(STDIN_FILENO)),
@@ -100,10 +100,10 @@ int serveStdio(Logger &log) {
   AsioStream<asio::posix::stream_descriptor, asio::posix::stream_descriptor>
       stream(in, out);
   log.info("tilesight " TILESIGHT_VERSION " language server on stdio");
-  return serve(stream, log);
+  return serve(stream, log, options);
 }
 
-int serveTcp(const std::string &hostPort, Logger &log) {
+int serveTcp(const std::string &hostPort, Logger &log, const ServeOptions &options) {
   std::string host, port;
   if (!splitHostPort(hostPort, host, port)) {
     log.error("--listen needs HOST:PORT or PORT with a port from 0 to 65535, "
@@ -149,7 +149,7 @@ int serveTcp(const std::string &hostPort, Logger &log) {
   refuseOthers(acceptor, first, log);
   std::thread refusing([&io] { io.run(); });
   AsioStream<tcp::socket, tcp::socket> stream(socket, socket);
-  int status = serve(stream, log);
+  int status = serve(stream, log, options);
   asio::post(io, [&acceptor] { acceptor.close(); });
   refusing.join();
   return status;

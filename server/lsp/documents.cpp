@@ -1,6 +1,7 @@
 #include "server/lsp/documents.h"
 
 #include "server/lsp/jsonrpc.h"
+#include "server/lsp/run_config.h"
 
 namespace tilesight::lsp {
 
@@ -13,6 +14,16 @@ bool endsWith(std::string_view s, std::string_view suffix) {
 bool sameChecks(const CheckOptions &a, const CheckOptions &b) {
   return a.grid == b.grid && a.assumeAliasing == b.assumeAliasing &&
          a.args == b.args && a.disabled == b.disabled;
+}
+// The file's run directives, checked against its entries.
+void addRunDirectives(Snapshot &snap) {
+  snap.runDirectives = findRunDirectives(snap.source->text());
+  if (snap.runDirectives.empty())
+    return;
+  std::vector<std::string> names;
+  for (const EntryRef &e : entriesOf(snap.analysis))
+    names.push_back(e.name);
+  snap.runDirectiveDiagnostics = checkRunDirectives(snap.runDirectives, names);
 }
 } // namespace
 
@@ -47,10 +58,12 @@ analyzeDocument(const std::string &uri, int64_t version,
       snap->tokenSegments = std::move(old.tokenSegments);
       snap->tokenSegments.erase({0, *snap->analysis.reparsedItem});
       snap->tokenEncoding = old.tokenEncoding;
+      addRunDirectives(*snap);
       return snap;
     }
   }
   snap->analysis = analyze(snap->source->text(), options);
+  addRunDirectives(*snap);
   return snap;
 }
 

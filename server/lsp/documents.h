@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/analysis.h"
+#include "analysis/run_directive.h"
 #include "analysis/source/source_text.h"
 #include "server/lsp/protocol.h"
 
@@ -52,6 +53,10 @@ struct Snapshot {
   mutable std::mutex tokensMu;
   mutable std::map<std::pair<size_t, size_t>, std::shared_ptr<const TokenSegment>> tokenSegments;
   mutable PositionEncoding tokenEncoding = PositionEncoding::Utf16;
+  // The `// tilesight-run:` directives and their diagnostics (run.directive),
+  // published with the analysis's (run_config.h).
+  std::vector<RunDirective> runDirectives;
+  std::vector<Diagnostic> runDirectiveDiagnostics;
 };
 
 // Analyzes one document version (MLIR's rule: a .mlir file with a `// -----`

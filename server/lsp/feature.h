@@ -22,6 +22,7 @@ struct ClientFeatures {
   bool markdownDocs = true;      // ...completionItem.documentationFormat lists markdown (or is absent)
   bool pullsDiagnostics = false; // textDocument.diagnostic: it pulls, so nothing is pushed
   bool diagnosticRefresh = false; // workspace.diagnostics.refreshSupport
+  bool workDoneProgress = false;  // window.workDoneProgress: the server may create progress tokens
 };
 
 // Markdown as plain text, for clients that take only that: code fences,
@@ -38,6 +39,10 @@ struct FeatureContext {
   // The server's per-document memory of semantic tokens (deltas); null
   // where none is kept.
   SemanticTokensHistory *tokenHistory = nullptr;
+  // The findings of the document's last run (source "tilesight run"), kept
+  // until its next edit, and which run they came from; null: none.
+  const std::vector<Diagnostic> *runFindings = nullptr;
+  uint64_t runId = 0;
 
   // {"kind": "markdown"|"plaintext", "value": ...} as the client takes it.
   json markup(const std::string &markdown, bool markdownOk) const {

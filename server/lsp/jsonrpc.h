@@ -102,6 +102,7 @@ public:
   void result(json value);
   void rawResult(std::string_view resultJson); // JSON text the server wrote
   void error(int code, std::string_view message);
+  const json &id() const { return id_; }
 
 private:
   bool claim(std::string_view outcome); // false if already answered

@@ -10,6 +10,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "server/lsp/code_actions.h"
+#include "server/lsp/code_lens.h"
 #include "server/lsp/completion.h"
 #include "server/lsp/folding.h"
 #include "server/lsp/hover.h"
@@ -123,12 +124,13 @@ int64_t versionMember(const json &textDocument) {
 
 } // namespace
 
-LspServer::LspServer(MessageWriter &out, Logger &log)
+LspServer::LspServer(MessageWriter &out, Logger &log, ServeOptions options)
     : conn_(out, log), log_(log), settings_(std::make_shared<Settings>()),
-      scheduler_(log) {
+      options_(std::move(options)), scheduler_(log) {
   requests_ = {{"initialize", &LspServer::initialize},
                {"shutdown", &LspServer::shutdown},
-               {"workspace/symbol", &LspServer::workspaceSymbol}};
+               {"workspace/symbol", &LspServer::workspaceSymbol},
+               {"workspace/executeCommand", &LspServer::executeCommand}};
   features_ = {{"textDocument/hover", &asResult<&lsp::hover>},
                {"textDocument/definition", &asResult<&definition>},
                {"textDocument/references", &asResult<&references>},
@@ -144,10 +146,12 @@ LspServer::LspServer(MessageWriter &out, Logger &log)
                {"textDocument/prepareRename", &asResult<&prepareRename>},
                {"textDocument/rename", &asResult<&rename>},
                {"textDocument/diagnostic", &asResult<&pullDiagnostics>},
-               {"textDocument/signatureHelp", &asResult<&signatureHelp>}};
+               {"textDocument/signatureHelp", &asResult<&signatureHelp>},
+               {"textDocument/codeLens", &asResult<&codeLenses>}};
   notifications_ = {{"initialized", &LspServer::initialized},
                     {"exit", &LspServer::exit},
                     {"$/cancelRequest", &LspServer::cancelRequest},
+                    {"window/workDoneProgress/cancel", &LspServer::progressCancel},
                     {"workspace/didChangeConfiguration",
                      &LspServer::didChangeConfiguration},
                     {"textDocument/didOpen", &LspServer::didOpen},
@@ -155,7 +159,18 @@ LspServer::LspServer(MessageWriter &out, Logger &log)
                     {"textDocument/didClose", &LspServer::didClose}};
 }
 
-LspServer::~LspServer() { scheduler_.stop(); }
+LspServer::~LspServer() {
+  // Runs end first: their threads answer through the connection and queue
+  // work on the scheduler.
+  cancelRuns([](const RunJob &) { return true; });
+  {
+    std::lock_guard<std::mutex> lock(runMu_);
+    for (auto &job : runJobs_)
+      if (job->thread.joinable())
+        job->thread.join();
+  }
+  scheduler_.stop();
+}
 
 void LspServer::handle(std::string_view body) {
   if (nestsDeeperThan(body, kMaxJsonDepth)) {
@@ -289,6 +304,7 @@ void LspServer::initialize(const json &params, Reply &reply) {
                              params["capabilities"]["textDocument"].is_object() &&
                              params["capabilities"]["textDocument"].contains("diagnostic");
   client_.diagnosticRefresh = boolAt(params, {"capabilities", "workspace", "diagnostics", "refreshSupport"});
+  client_.workDoneProgress = boolAt(params, {"capabilities", "window", "workDoneProgress"});
   client_.markdownDocs = absentOrLists(params,
                                        {"capabilities", "textDocument", "completion",
                                         "completionItem", "documentationFormat"},
@@ -320,7 +336,9 @@ void LspServer::initialize(const json &params, Reply &reply) {
       {"signatureHelpProvider",
        {{"triggerCharacters", signatureHelpTriggerCharacters()}}},
       {"diagnosticProvider",
-       {{"interFileDependencies", false}, {"workspaceDiagnostics", false}}}};
+       {{"interFileDependencies", false}, {"workspaceDiagnostics", false}}},
+      {"codeLensProvider", {{"resolveProvider", false}}},
+      {"executeCommandProvider", {{"commands", runCommandNames()}}}};
   reply.result({{"capabilities", std::move(capabilities)},
                 {"serverInfo",
                  {{"name", "tilesight"}, {"version", TILESIGHT_VERSION}}}});
@@ -370,10 +388,11 @@ void LspServer::finishWork() {
 }
 
 void LspServer::cancelRequest(const json &params) {
-  std::string id = member(params, "id").dump();
+  const json &id = member(params, "id");
+  cancelRuns([&](const RunJob &job) { return job.requestId == id; });
   std::lock_guard<std::mutex> lock(mu_);
-  if (pendingIds_.count(id))
-    cancelledIds_.insert(id);
+  if (pendingIds_.count(id.dump()))
+    cancelledIds_.insert(id.dump());
 }
 
 // --- settings ----------------------------------------------------------------
@@ -468,9 +487,6 @@ void LspServer::analyzeAndPublish(const std::string &uri, int64_t version,
       analyzeDocument(uri, version, std::move(text), settings->checks, ++analyses_,
                       aliasCacheOf(uri), std::move(previous));
   snapshots_[uri] = snap;
-  json diagnostics = json::array();
-  for (const Diagnostic &d : snap->analysis.diagnostics)
-    diagnostics.push_back(diagnosticJson(*snap->source, uri, d, encoding_));
   auto took = std::chrono::duration_cast<std::chrono::microseconds>(
       std::chrono::steady_clock::now() - start);
   {
@@ -479,12 +495,29 @@ void LspServer::analyzeAndPublish(const std::string &uri, int64_t version,
   }
   std::string what = "analyzed " + uri + " version " +
                      std::to_string(version) + ": " +
-                     std::to_string(diagnostics.size()) + " diagnostics in " +
+                     std::to_string(snap->analysis.diagnostics.size()) + " diagnostics in " +
                      milliseconds(start) + " ms" +
                      (snap->analysis.reparsedItem ? " (one entry analysed again)" : "");
   if (scheduler_.updateQueued(uri))
     return log_.info(what + "; not published, a newer version is queued");
   log_.info(what);
+  publish(*snap);
+}
+
+std::optional<LspServer::RunFindings> LspServer::findingsOf(const std::string &uri, int64_t version) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = runFindings_.find(uri);
+  if (it == runFindings_.end() || it->second.version != version)
+    return std::nullopt;
+  return it->second;
+}
+
+json LspServer::publishedDiagnostics(const Snapshot &snap) {
+  std::optional<RunFindings> run = findingsOf(snap.uri, snap.version);
+  return documentDiagnostics(snap, run ? &run->findings : nullptr, encoding_);
+}
+
+void LspServer::publish(const Snapshot &snap) {
   // A client that pulls shows pushed diagnostics as a second list: it gets
   // a refresh instead (its pulls answer from this analysis).
   if (client_.pullsDiagnostics) {
@@ -495,9 +528,7 @@ void LspServer::analyzeAndPublish(const std::string &uri, int64_t version,
       });
   } else {
     conn_.notify("textDocument/publishDiagnostics",
-                 {{"uri", uri},
-                  {"version", version},
-                  {"diagnostics", std::move(diagnostics)}});
+                 {{"uri", snap.uri}, {"version", snap.version}, {"diagnostics", publishedDiagnostics(snap)}});
   }
 }
 
@@ -528,6 +559,10 @@ void LspServer::didChange(const json &params) {
         applyChange(*text, change, encoding_));
   doc->text = std::move(text);
   doc->version = version;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    runFindings_.erase(uri);  // a run's findings hold until the next edit
+  }
   auto now = std::chrono::steady_clock::now();
   auto sinceLastChange = std::chrono::duration_cast<std::chrono::microseconds>(
       now - doc->lastChange);
@@ -543,6 +578,7 @@ void LspServer::didClose(const json &params) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     analysisTime_.erase(uri);
+    runFindings_.erase(uri);
   }
   // An update of its own: queued analyses of the document become stale and
   // queued requests about it answer ContentModified.
@@ -600,6 +636,9 @@ void LspServer::answerDocumentRequest(FeatureFn feature, const Incoming &m,
   }
   std::shared_ptr<const Settings> settings = this->settings();
   FeatureContext cx{*snap->second, encoding_, *settings, client_, &tokenHistory_};
+  std::optional<RunFindings> run = findingsOf(uri, snap->second->version);
+  if (run)
+    cx.runFindings = &run->findings, cx.runId = run->runId;
   try {
     FeatureResult result = feature(cx, m.params);
     if (auto *raw = std::get_if<RawJson>(&result))
@@ -613,10 +652,10 @@ void LspServer::answerDocumentRequest(FeatureFn feature, const Incoming &m,
   }
 }
 
-int serve(ByteStream &stream, Logger &log) {
+int serve(ByteStream &stream, Logger &log, const ServeOptions &options) {
   MessageReader reader(stream, log);
   MessageWriter writer(stream);
-  LspServer server(writer, log);
+  LspServer server(writer, log, options);
   return server.run(reader);
 }
 

@@ -4,14 +4,19 @@
 // texts and answers lifecycle requests; analysis and every document request
 // run on the Scheduler's worker, in arrival order (scheduler.h), reading the
 // latest snapshot of their document.
+#include <atomic>
 #include <chrono>
+#include <functional>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <vector>
 
 #include "server/lsp/documents.h"
 #include "server/lsp/feature.h"
@@ -25,9 +30,16 @@
 
 namespace tilesight::lsp {
 
+struct ServeOptions {
+  // The tilesight executable that runs `tilesight run` and `devices` for the
+  // tilesight.run and tilesight.devices commands (the server's own); empty:
+  // those commands answer that the server cannot run anything.
+  std::string executable;
+};
+
 class LspServer {
 public:
-  LspServer(MessageWriter &out, Logger &log);
+  LspServer(MessageWriter &out, Logger &log, ServeOptions options = {});
   ~LspServer(); // stops the worker; queued work is dropped
 
   // Handles one message body (JSON text). Never throws.
@@ -67,6 +79,35 @@ private:
   void didChange(const json &params);
   void didClose(const json &params);
   void didChangeConfiguration(const json &params);
+
+  // workspace/executeCommand: tilesight.run, tilesight.devices and
+  // tilesight.cancelRun. A run is resolved on the worker (it reads the
+  // snapshot), then runs on a thread of its own (RunJob), never on the
+  // worker: analysis and requests go on while it runs.
+  struct RunJob {
+    std::string uri;  // the document run; empty for tilesight.devices
+    json requestId;   // the executeCommand request's ($/cancelRequest)
+    json token;       // the progress token; null: no progress reported
+    std::atomic<bool> cancel{false};
+    std::atomic<bool> done{false};
+    std::thread thread;
+  };
+  void executeCommand(const json &params, Reply &reply);
+  void startRun(const json &args, const json &token, std::shared_ptr<Reply> reply);
+  // Starts `work` on a job thread of its own, with progress under `token`.
+  void launchJob(std::string uri, json requestId, json token, std::string title,
+                 std::function<void(RunJob &)> work);
+  // Ends a job's progress and marks it done: `work` calls it before it
+  // answers, so that the client may start the next run at once.
+  void finish(RunJob &job);
+  size_t cancelRuns(const std::function<bool(const RunJob &)> &which);
+  void progressCancel(const json &params);  // window/workDoneProgress/cancel
+  void joinFinishedJobs();
+  // The document's diagnostics as published: the analysis's, its run
+  // directives', and the findings of its last run (source "tilesight run")
+  // until the next edit.
+  json publishedDiagnostics(const Snapshot &snap);
+  void publish(const Snapshot &snap);
 
   // Settings: applied on the I/O thread, then every open document is
   // analyzed again (checks or the grid may have changed).
@@ -115,11 +156,26 @@ private:
   // The last semantic tokens sent per document (the base of a delta).
   SemanticTokensHistory tokenHistory_;
 
+  ServeOptions options_;
+  std::mutex runMu_;  // guards runJobs_
+  std::vector<std::unique_ptr<RunJob>> runJobs_;
+  std::atomic<uint64_t> runCount_{0};
+  // Guarded by mu_: per document, its last run's findings, dropped at the
+  // next edit.
+  struct RunFindings {
+    int64_t version = 0;  // the version that ran
+    uint64_t runId = 0;
+    std::vector<Diagnostic> findings;
+  };
+  std::map<std::string, RunFindings> runFindings_;
+  // A copy of the document's findings (for a feature on the worker).
+  std::optional<RunFindings> findingsOf(const std::string &uri, int64_t version);
+
   Scheduler scheduler_; // last: its worker uses the members above
 };
 
 // Serves one client on `stream` until `exit` or the end of input; returns
 // the process exit status.
-int serve(ByteStream &stream, Logger &log);
+int serve(ByteStream &stream, Logger &log, const ServeOptions &options = {});
 
 } // namespace tilesight::lsp

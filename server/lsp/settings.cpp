@@ -113,6 +113,19 @@ std::vector<std::string> applySettings(Settings &s, const json &input) {
       problems.push_back("tilesight.logLevel must be \"error\", \"info\" or "
                          "\"verbose\", not " + it->dump());
   }
+  if (auto it = j->find("run"); it != j->end()) {
+    if (it->is_null() || (it->is_string() && it->get<std::string>().empty())) {
+      s.run.reset();
+    } else if (!it->is_string()) {
+      problems.push_back("tilesight.run must be a string of run options, not " + it->dump());
+    } else {
+      ParsedRunConfig parsed = parseRunConfig(it->get<std::string>());
+      for (const RunConfigProblem &p : parsed.problems)
+        problems.push_back("tilesight.run: " + p.message);
+      if (parsed.ok())
+        s.run = parsed.config;
+    }
+  }
   if (auto it = j->find("debounceMs"); it != j->end()) {
     if (it->is_number_integer() && *it >= 0 && *it <= 10000)
       s.debounceMs = it->get<int>();

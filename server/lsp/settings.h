@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/checks/checks.h"
+#include "analysis/run_directive.h"
 
 namespace tilesight::lsp {
 
@@ -26,7 +27,10 @@ struct Settings {
   // starts. The server waits about one analysis, and only while edits come
   // faster than analyses (server.cpp, debounceFor).
   int debounceMs = 50;
-
+  // `tilesight.run`: the options of `tilesight run` (the directive's syntax,
+  // analysis/run_directive.h) for entries without a `// tilesight-run:`
+  // directive; with --entry, for that entry only. None: not configured.
+  std::optional<RunConfig> run;
 };
 
 // Applies the keys present in `j` to `s`; returns one line per problem.

@@ -1,0 +1,29 @@
+#pragma once
+// A program the language server starts on an explicit command only
+// (`tilesight run`, `tilesight devices`): its arguments, working folder and
+// the bytes for its standard input; its standard output is kept, its
+// standard error handed over line by line as it comes. It gets a process
+// group of its own, so that a cancel ends it and whatever it started.
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tilesight::lsp {
+
+struct ChildResult {
+  std::string startError;  // it did not start: why (the rest is empty)
+  int exitCode = -1;       // when it exited
+  int signal = 0;          // when a signal ended it
+  bool cancelled = false;  // ended because `cancel` was set
+  std::string out;         // its standard output
+  std::string err;         // its standard error lines that were not handed over
+};
+
+// Runs argv[0] (a path) to its end. `onErrLine` gets each line of standard
+// error and returns whether it took it (else it is kept in `err`). Setting
+// `cancel` ends the program: SIGTERM to its group, SIGKILL a second later.
+ChildResult runChild(const std::vector<std::string> &argv, const std::string &cwd, const std::string &input,
+                     const std::function<bool(const std::string &)> &onErrLine, const std::atomic<bool> &cancel);
+
+} // namespace tilesight::lsp

@@ -1,0 +1,59 @@
+// The editor's run configuration of a document (run_config.h).
+#include "server/lsp/run_config.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "server/lsp/documents.h"
+#include "server/lsp/settings.h"
+
+namespace tilesight::lsp {
+
+std::vector<EntryRef> entriesOf(const Analysis &a) {
+  std::vector<EntryRef> out;
+  for (const ChunkAnalysis &c : a.chunks)
+    for (const Operation &op : c.parsed.program.ops)
+      if (op.info && op.info->kind == OpKind::Entry)
+        if (const auto *name = op.attr("sym_name"); name && !name->s.empty())
+          out.push_back({name->s[0] == '@' ? name->s.substr(1) : name->s, op.range});
+  return out;
+}
+
+std::optional<ResolvedRun> runConfigFor(const Snapshot &snap, const Settings &settings, const std::string &entry) {
+  size_t entries = entriesOf(snap.analysis).size();
+  for (const RunDirective &d : snap.runDirectives) {
+    const std::string &e = d.parsed.config.entry;
+    if (e == entry || (e.empty() && entries == 1)) {
+      if (!d.parsed.ok())
+        return std::nullopt;
+      ResolvedRun r{d.parsed.config, d.range};
+      r.config.entry = entry;
+      return r;
+    }
+  }
+  if (!settings.run || (!settings.run->entry.empty() && settings.run->entry != entry))
+    return std::nullopt;
+  ResolvedRun r{*settings.run, std::nullopt};
+  r.config.entry = entry;
+  return r;
+}
+
+std::string folderOfUri(std::string_view uri) {
+  if (!uri.starts_with("file://"))
+    return {};
+  std::string_view path = uri.substr(7);
+  std::string decoded;
+  for (size_t i = 0; i < path.size(); ++i) {
+    if (path[i] == '%' && i + 2 < path.size() && std::isxdigit(static_cast<unsigned char>(path[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(path[i + 2]))) {
+      decoded += static_cast<char>(std::stoi(std::string(path.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else {
+      decoded += path[i];
+    }
+  }
+  size_t slash = decoded.rfind('/');
+  return slash == std::string::npos ? std::string() : decoded.substr(0, std::max<size_t>(slash, 1));
+}
+
+} // namespace tilesight::lsp

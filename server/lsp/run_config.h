@@ -1,0 +1,35 @@
+#pragma once
+// What the editor's Run needs from a document: its entries, its
+// `// tilesight-run:` directives (analysis/run_directive.h) and the
+// `tilesight.run` setting, resolved into the options of one run.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/analysis.h"
+#include "analysis/run_directive.h"
+
+namespace tilesight::lsp {
+
+struct Snapshot;
+struct Settings;
+
+struct EntryRef {
+  std::string name;  // without '@'
+  Range range;       // the entry op
+};
+std::vector<EntryRef> entriesOf(const Analysis &a);
+
+// The run options of `entry`: its directive's, else the setting's (when the
+// setting names no other entry); none when the run cannot be configured.
+struct ResolvedRun {
+  RunConfig config;
+  std::optional<Range> directive;  // where the options came from (a directive)
+};
+std::optional<ResolvedRun> runConfigFor(const Snapshot &snap, const Settings &settings, const std::string &entry);
+
+// The folder of a file:// URI (percent-decoded); empty for other schemes.
+std::string folderOfUri(std::string_view uri);
+
+} // namespace tilesight::lsp

@@ -1,0 +1,206 @@
+// workspace/executeCommand and the runs it starts (server.h). A run is
+// resolved on the worker, which owns the snapshots, and then goes to a job
+// thread of its own: the analysis worker never waits for a program.
+#include "analysis/diag/codes.h"
+#include "server/lsp/run_session.h"
+#include "server/lsp/server.h"
+
+namespace tilesight::lsp {
+
+namespace {
+
+void progress(Connection &conn, const json &token, json value) {
+  if (!token.is_null())
+    conn.notify("$/progress", {{"token", token}, {"value", std::move(value)}});
+}
+
+// Errors of the language: a program with one does not run (DESIGN §3).
+size_t languageErrors(const Analysis &a) {
+  size_t n = 0;
+  for (const Diagnostic &d : a.diagnostics) {
+    const CodeInfo *code = findCode(d.code);
+    n += d.severity == Severity::Error && code && code->languageRule;
+  }
+  return n;
+}
+
+std::string names(const std::vector<EntryRef> &entries) {
+  std::string s;
+  for (const EntryRef &e : entries)
+    s += (s.empty() ? "" : ", ") + e.name;
+  return s;
+}
+
+} // namespace
+
+void LspServer::executeCommand(const json &params, Reply &reply) {
+  std::string command = stringMember(params, "command");
+  json arguments = params.contains("arguments") ? params["arguments"] : json::array();
+  json arg = arguments.is_array() && !arguments.empty() ? arguments[0] : json::object();
+  if (!arg.is_object())
+    throw RpcError(error_code::InvalidParams, command + " takes one object argument");
+  json token = params.contains("workDoneToken") ? params["workDoneToken"] : json();
+  if (command == "tilesight.cancelRun") {
+    std::string uri = arg.value("uri", "");
+    size_t n = cancelRuns([&](const RunJob &j) { return !j.uri.empty() && (uri.empty() || j.uri == uri); });
+    return reply.result({{"cancelled", n}});
+  }
+  auto shared = std::make_shared<Reply>(std::move(reply));
+  if (command == "tilesight.devices")
+    return launchJob("", shared->id(), token, "tilesight devices", [this, shared](RunJob &job) {
+      RunOutcome o = listDevices(options_.executable, job.cancel);
+      finish(job);
+      if (o.errorCode)
+        shared->error(o.errorCode, o.errorMessage);
+      else
+        shared->result(std::move(o.result));
+    });
+  if (command != "tilesight.run")
+    return shared->error(error_code::InvalidParams, "unknown command " + command + "; the server's commands are " +
+                                                        "tilesight.run, tilesight.devices and tilesight.cancelRun");
+  std::string uri = stringMember(arg, "uri");
+  scheduler_.request(uri, [this, arg, token, shared](bool) { startRun(arg, token, shared); });
+}
+
+void LspServer::startRun(const json &arg, const json &token, std::shared_ptr<Reply> reply) {
+  std::string uri = arg.value("uri", "");
+  auto it = snapshots_.find(uri);
+  if (it == snapshots_.end())
+    return reply->error(error_code::InvalidParams, "tilesight.run: " + uri + " is not open");
+  std::shared_ptr<const Snapshot> snap = it->second;
+  if (size_t errors = languageErrors(snap->analysis))
+    return reply->error(error_code::RequestFailed, "the file has " + std::to_string(errors) +
+                                                       " error(s) of the language: fix them before running it");
+  std::vector<EntryRef> entries = entriesOf(snap->analysis);
+  std::string entry = arg.contains("entry") && arg["entry"].is_string() ? arg["entry"].get<std::string>() : "";
+  if (entry.starts_with("@"))
+    entry.erase(0, 1);
+  if (entry.empty() && entries.size() == 1)
+    entry = entries[0].name;
+  if (entry.empty())
+    return reply->error(error_code::InvalidParams, "name the entry to run: the file has " +
+                                                       std::to_string(entries.size()) + " entries (" + names(entries) + ")");
+  if (std::none_of(entries.begin(), entries.end(), [&](const EntryRef &e) { return e.name == entry; }))
+    return reply->error(error_code::InvalidParams, "the file has no entry '" + entry + "' (" + names(entries) + ")");
+  std::optional<ResolvedRun> resolved = runConfigFor(*snap, *settings(), entry);
+  if (!resolved)
+    return reply->error(error_code::RequestFailed,
+                        "entry " + entry + " has no run configuration: add a line `// tilesight-run: --entry " + entry +
+                            " --grid X,Y,Z --arg NAME=VALUE ...` (or fix the one there) or set tilesight.run");
+  RunSpec spec;
+  spec.uri = uri;
+  spec.version = snap->version;
+  spec.text = snap->source;
+  spec.entry = entry;
+  spec.sanitize = arg.value("sanitize", false);
+  std::string configured = resolved->config.device.empty() ? "auto" : resolved->config.device;
+  spec.device = arg.contains("device") && arg["device"].is_string() ? arg["device"].get<std::string>() : configured;
+  if (spec.sanitize && spec.device != "cpu" && spec.device != "auto")
+    return reply->error(error_code::InvalidParams, "the sanitizer runs on cpu only, not " + spec.device);
+  if (spec.sanitize)
+    spec.device = "cpu";
+  spec.run = *resolved;
+  spec.folder = folderOfUri(uri);
+  {
+    std::lock_guard<std::mutex> lock(runMu_);
+    for (const auto &job : runJobs_)
+      if (!job->done && job->uri == uri)
+        return reply->error(error_code::RequestFailed,
+                            "a run of this file is in progress: wait for it or cancel it (tilesight.cancelRun)");
+  }
+  std::string title = "tilesight run: " + entry + " on " + spec.device + (spec.sanitize ? " (sanitized)" : "");
+  launchJob(uri, reply->id(), token, title, [this, spec, reply](RunJob &job) {
+    RunOutcome o = executeRun(
+        options_.executable, spec,
+        [&](const std::string &stage) { progress(conn_, job.token, {{"kind", "report"}, {"message", stage}}); },
+        job.cancel);
+    log_.info("run of " + spec.uri + " (" + spec.entry + " on " + spec.device + "): " +
+              (o.errorCode ? o.errorMessage : std::to_string(o.findings.size()) + " finding(s)"));
+    std::vector<Diagnostic> shown = std::move(o.findings);
+    if (o.directiveProblem)
+      shown.push_back(*o.directiveProblem);
+    bool republish;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      republish = !shown.empty() || runFindings_.count(spec.uri);
+      if (republish)
+        runFindings_[spec.uri] = {spec.version, ++runCount_, std::move(shown)};
+    }
+    finish(job);
+    if (o.errorCode)
+      reply->error(o.errorCode, o.errorMessage);
+    else
+      reply->result(std::move(o.result));
+    if (republish)
+      scheduler_.request(spec.uri, [this, uri = spec.uri](bool) {
+        if (auto s = snapshots_.find(uri); s != snapshots_.end())
+          publish(*s->second);
+      });
+  });
+}
+
+void LspServer::launchJob(std::string uri, json requestId, json token, std::string title,
+                          std::function<void(RunJob &)> work) {
+  joinFinishedJobs();
+  auto job = std::make_unique<RunJob>();
+  job->uri = std::move(uri);
+  job->requestId = std::move(requestId);
+  RunJob *raw = job.get();
+  auto start = [this, raw, title, work = std::move(work)] {
+    raw->thread = std::thread([this, raw, title, work] {
+      progress(conn_, raw->token, {{"kind", "begin"}, {"title", title}, {"cancellable", true}});
+      work(*raw);
+    });
+  };
+  std::lock_guard<std::mutex> lock(runMu_);
+  runJobs_.push_back(std::move(job));
+  if (!token.is_null() || !client_.workDoneProgress) {
+    raw->token = std::move(token);
+    return start();
+  }
+  // The client takes progress the server creates: the job starts once the
+  // token exists (without progress if the client refuses it).
+  raw->token = "tilesight/run/" + std::to_string(++runCount_);
+  conn_.request("window/workDoneProgress/create", {{"token", raw->token}},
+                [this, raw, start](const json &, const json &error) {
+                  std::lock_guard<std::mutex> lock(runMu_);
+                  if (!error.is_null())
+                    raw->token = nullptr;
+                  start();
+                });
+}
+
+void LspServer::finish(RunJob &job) {
+  progress(conn_, job.token, {{"kind", "end"}});
+  job.done = true;
+}
+
+size_t LspServer::cancelRuns(const std::function<bool(const RunJob &)> &which) {
+  std::lock_guard<std::mutex> lock(runMu_);
+  size_t n = 0;
+  for (const auto &job : runJobs_)
+    if (!job->done && which(*job)) {
+      job->cancel = true;
+      ++n;
+    }
+  return n;
+}
+
+void LspServer::progressCancel(const json &params) {
+  const json &token = member(params, "token");
+  cancelRuns([&](const RunJob &job) { return job.token == token; });
+}
+
+void LspServer::joinFinishedJobs() {
+  std::lock_guard<std::mutex> lock(runMu_);
+  for (auto it = runJobs_.begin(); it != runJobs_.end();) {
+    if ((*it)->done && (*it)->thread.joinable()) {
+      (*it)->thread.join();
+      it = runJobs_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+} // namespace tilesight::lsp
