@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <string_view>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -58,7 +59,8 @@ void takeLines(std::string &pending, std::string &kept, const std::function<bool
 } // namespace
 
 ChildResult runChild(const std::vector<std::string> &argv, const std::string &cwd, const std::string &input,
-                     const std::function<bool(const std::string &)> &onErrLine, const std::atomic<bool> &cancel) {
+                     const std::function<bool(const std::string &)> &onErrLine, const std::atomic<bool> &cancel,
+                     const std::vector<std::string> &env) {
   ChildResult r;
   Pipe in, out, err;
   if (!in.open() || !out.open() || !err.open())
@@ -81,8 +83,22 @@ ChildResult runChild(const std::vector<std::string> &argv, const std::string &cw
   for (const std::string &a : argv)
     args.push_back(const_cast<char *>(a.c_str()));
   args.push_back(nullptr);
+  std::vector<std::string> environment;
+  for (char **e = environ; *e; ++e) {
+    std::string_view var(*e);
+    bool replaced = false;
+    for (const std::string &set : env)
+      replaced |= var.substr(0, var.find('=') + 1) == std::string_view(set).substr(0, set.find('=') + 1);
+    if (!replaced)
+      environment.emplace_back(var);
+  }
+  environment.insert(environment.end(), env.begin(), env.end());
+  std::vector<char *> envp;
+  for (std::string &e : environment)
+    envp.push_back(e.data());
+  envp.push_back(nullptr);
   pid_t pid = 0;
-  int spawned = posix_spawn(&pid, argv[0].c_str(), &actions, &attr, args.data(), environ);
+  int spawned = posix_spawn(&pid, argv[0].c_str(), &actions, &attr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   if (spawned != 0)

@@ -23,7 +23,9 @@ struct ChildResult {
 // Runs argv[0] (a path) to its end. `onErrLine` gets each line of standard
 // error and returns whether it took it (else it is kept in `err`). Setting
 // `cancel` ends the program: SIGTERM to its group, SIGKILL a second later.
+// `env` holds NAME=VALUE settings added to (or replacing) the server's own.
 ChildResult runChild(const std::vector<std::string> &argv, const std::string &cwd, const std::string &input,
-                     const std::function<bool(const std::string &)> &onErrLine, const std::atomic<bool> &cancel);
+                     const std::function<bool(const std::string &)> &onErrLine, const std::atomic<bool> &cancel,
+                     const std::vector<std::string> &env = {});
 
 } // namespace tilesight::lsp

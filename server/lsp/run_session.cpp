@@ -13,6 +13,9 @@ namespace tilesight::lsp {
 namespace {
 
 constexpr std::string_view kProgressPrefix = "tilesight-progress: ";
+// A run writes only the outputs it names: the GPU runtimes' kernel caches
+// (the CUDA driver's ~/.nv/ComputeCache, PoCL's ~/.cache/pocl) are off.
+const std::vector<std::string> kQuietCaches = {"CUDA_CACHE_DISABLE=1", "POCL_KERNEL_CACHE=0"};
 
 RunOutcome failure(int code, std::string message) {
   RunOutcome o;
@@ -113,7 +116,7 @@ RunOutcome executeRun(const std::string &executable, const RunSpec &spec,
                              onStage(line.substr(kProgressPrefix.size()));
                              return true;
                            },
-                           cancel);
+                           cancel, kQuietCaches);
   double wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!c.startError.empty())
     return failure(error_code::RequestFailed, c.startError);

@@ -2,12 +2,18 @@
 """The language server writes no file and starts no program by itself.
 
 Runs `tilesight lsp` under strace through a session that uses every feature
-on the shipped examples (open, edits, hover, navigation, symbols, folding,
-tokens, hints, completion, code actions, settings, close, shutdown, exit)
-and fails if the server opened a file for writing, created, renamed or
-removed one, or executed a program. (Writes to descriptors it did not open
-for writing, stdout and stderr, its own event and pipe descriptors, are the
-protocol and the log.)
+but run on the shipped examples (open, edits, hover, navigation, symbols,
+folding, tokens, hints, completion, code actions, the Run lenses of a
+configured run, settings, close, shutdown, exit) and fails if the server
+opened a file for writing, created, renamed or removed one, or executed a
+program. (Writes to descriptors it did not open for writing, stdout and
+stderr, its own event and pipe descriptors, are the protocol and the log.)
+
+Then a run session: the tilesight.run command on a program whose directive
+names an input .npy and an output .npy in its folder. The one program
+started must be `tilesight run`; of the files under that folder it may open
+only the input (to read) and the output (to write), and the output must be
+the only file it writes.
 
 Then a crash: the server is sent SIGSEGV mid-session. It must say so on
 stderr and end by that signal within seconds, again without writing a file or
@@ -45,8 +51,10 @@ def session(root: pathlib.Path) -> tuple[bytes, int]:
     def notify(method, params):
         msgs.append({"jsonrpc": "2.0", "method": method, "params": params})
 
+    # tilesight.run configures every entry: the lenses show, nothing runs.
     request("initialize", {"capabilities": {}, "initializationOptions":
-                           {"grid": [4, 2, 1], "logLevel": "verbose"}})
+                           {"grid": [4, 2, 1], "logLevel": "verbose",
+                            "run": "--grid 8,8,1 --arg a=@a.npy --out c=c.npy"}})
     notify("initialized", {})
     for path in sorted((root / "examples").glob("*.tile")):
         uri = path.resolve().as_uri()
@@ -67,7 +75,7 @@ def session(root: pathlib.Path) -> tuple[bytes, int]:
                     "context": {"includeDeclaration": True}})
         whole = {"start": {"line": 0, "character": 0},
                  "end": {"line": len(lines), "character": 0}}
-        for method in ("documentSymbol", "foldingRange", "semanticTokens/full"):
+        for method in ("documentSymbol", "foldingRange", "semanticTokens/full", "codeLens"):
             request("textDocument/" + method, {"textDocument": doc})
         request("textDocument/inlayHint", {"textDocument": doc, "range": whole})
         request("textDocument/codeAction", {
@@ -155,6 +163,118 @@ def crash_session(strace: str, tilesight: str, tmp: pathlib.Path) -> list:
     return problems
 
 
+RUN_PROGRAM = """// tilesight-run: --grid 4 --arg a=@in/a.npy --arg b=zeros:64:f32 --out b=out/b.npy
+cuda_tile.module @m {
+  entry @copy(%a: tile<ptr<f32>>, %b: tile<ptr<f32>>) {
+    %tok = make_token : token
+    %at = make_tensor_view %a, shape = [64], strides = [1] : tensor_view<64xf32, strides=[1]>
+    %bt = make_tensor_view %b, shape = [64], strides = [1] : tensor_view<64xf32, strides=[1]>
+    %bid, %b1, %b2 = get_tile_block_id : tile<i32>
+    %ap = make_partition_view %at : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    %bp = make_partition_view %bt : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    %x, %t1 = load_view_tko weak %ap[%bid] token = %tok : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>, tile<i32> -> tile<16xf32>, token
+    %t2 = store_view_tko weak %x, %bp[%bid] token = %tok : tile<16xf32>, partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>, tile<i32> -> token
+    return
+  }
+}
+"""
+
+
+def npy_f32(values) -> bytes:
+    """A NumPy .npy file (version 1.0) of float32 values, written by hand."""
+    import struct
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d,), }" % len(values)
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    return (b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode()
+            + struct.pack("<%df" % len(values), *values))
+
+
+def read_message(stream) -> dict:
+    """One framed message from the server."""
+    length = None
+    while True:
+        line = stream.readline()
+        if not line:
+            raise EOFError("the server closed its output")
+        if line in (b"\r\n", b"\n"):
+            break
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    return json.loads(stream.read(length))
+
+
+def run_session(strace: str, tilesight: str, tmp: pathlib.Path) -> list:
+    """Problems of a session that runs one entry (the directive's files only)."""
+    work = tmp / "work"
+    (work / "in").mkdir(parents=True)
+    (work / "out").mkdir()
+    (work / "in" / "a.npy").write_bytes(npy_f32([float(i) for i in range(64)]))
+    program = work / "copy.tile"
+    program.write_text(RUN_PROGRAM, encoding="utf-8")
+    uri = program.resolve().as_uri()
+    trace = tmp / "run-trace"
+    tracer = subprocess.Popen(
+        [strace, "-f", "-qq", "-o", str(trace), "-e",
+         "trace=%file,%desc,%process,%network", tilesight, "lsp"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        cwd=tmp, env=traced_env())
+
+    def send(message):
+        tracer.stdin.write(frame(message))
+        tracer.stdin.flush()
+
+    send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})
+    send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": uri, "languageId": "tileir", "version": 1, "text": RUN_PROGRAM}}})
+    send({"jsonrpc": "2.0", "id": 2, "method": "workspace/executeCommand", "params": {
+        "command": "tilesight.run", "arguments": [{"uri": uri, "device": "cpu"}]}})
+    reply = None
+    while reply is None:
+        m = read_message(tracer.stdout)
+        if m.get("id") == 2:
+            reply = m
+    send({"jsonrpc": "2.0", "id": 3, "method": "shutdown"})
+    send({"jsonrpc": "2.0", "method": "exit"})
+    try:
+        tracer.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        tracer.kill()
+        return ["the run session's server did not exit within 60 s"]
+    problems = []
+    if "result" not in reply or reply["result"].get("exitCode") != 0:
+        problems.append(f"the run did not succeed: {json.dumps(reply)[:500]}")
+    lines = trace.read_text().splitlines()
+    started = [l for l in lines if re.search(r"\bexecve\(", l) and "= -1" not in l]
+    runs = [l for l in started[1:] if '"run", "-"' in l]
+    if len(started) != 2 or len(runs) != 1:
+        problems.append("programs started besides the server: " + " | ".join(started[1:]))
+    inside = str(work.resolve())
+    allowed_read, allowed_write = str(work / "in" / "a.npy"), str(work / "out" / "b.npy")
+    for l in lines:
+        m = re.search(r'\b(?:open|openat|creat)\((?:AT_FDCWD, )?"([^"]*)"', l)
+        path = m and m.group(1)
+        if path and not path.startswith("/"):
+            path = str(work / path)  # the run's working folder is the file's
+        if not path or not path.startswith(inside) or "= -1" in l:
+            continue
+        writes = re.search(r"O_WRONLY|O_RDWR|O_CREAT|O_TRUNC", l)
+        if writes and path != allowed_write:
+            problems.append(f"wrote a file the configuration does not name: {l}")
+        if not writes and path not in (allowed_read, inside):
+            problems.append(f"read a file the configuration does not name: {l}")
+    bad = [l for l in lines if re.search(r"\b(unlink|unlinkat|rename|renameat2?|mkdir|mkdirat|rmdir)\(", l)]
+    problems += [f"forbidden system call in the run session: {l}" for l in bad[:10]]
+    written = sorted(str(p.relative_to(work)) for p in work.rglob("*") if p.is_file())
+    if written != ["copy.tile", "in/a.npy", "out/b.npy"]:
+        problems.append(f"files in the run's folder afterwards: {written}")
+    elif (work / "out" / "b.npy").read_bytes()[-256:] != npy_f32([float(i) for i in range(64)])[-256:]:
+        problems.append("out/b.npy does not hold a copy of in/a.npy")
+    print(f"run session: {len(lines)} system calls traced; programs started: {len(started) - 1}; "
+          f"files in the run's folder: {written}")
+    return problems
+
+
 def main() -> int:
     tilesight, root = os.path.abspath(sys.argv[1]), pathlib.Path(sys.argv[2])
     strace = shutil.which("strace")
@@ -180,6 +300,7 @@ def main() -> int:
             crash_problems = crash_session(strace, tilesight, pathlib.Path(tmp))
         leftovers = sorted(p.name for p in pathlib.Path(tmp).iterdir()
                            if p.name not in ("trace", "crash-trace"))
+        run_problems = run_session(strace, tilesight, pathlib.Path(tmp))
     answers = proc.stdout.count(b'"id":')
     # execve of the server itself is strace starting it: the first line.
     started = [l for l in lines if re.search(r"\bexecve\(", l)]
@@ -195,12 +316,14 @@ def main() -> int:
         problems.append(f"files left in its working directory: {leftovers}")
     problems += [f"forbidden system call: {l}" for l in bad[:20]]
     problems += crash_problems
+    problems += run_problems
     if problems:
         print("FAIL:\n  " + "\n  ".join(problems))
         print(proc.stderr.decode(errors="replace")[-2000:])
         return 1
     print("ok: no file opened for writing, created, renamed or removed; "
-          "no program executed; after a crash too, and it ended at once")
+          "no program executed; after a crash too, and it ended at once; "
+          "a run started only `tilesight run`, which read its input and wrote its output alone")
     return 0
 
 
