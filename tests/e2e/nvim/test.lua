@@ -155,6 +155,84 @@ local function check_rename(buf)
     'and the use in `muli`', line(N_USE[1] + 1))
 end
 
+-- The report buffer :TilesightRun opens, once it is there.
+local function wait_report()
+  local found
+  vim.wait(WAIT_MS, function()
+    for _, b in ipairs(vim.api.nvim_list_bufs()) do
+      local ok, mark = pcall(vim.api.nvim_buf_get_var, b, 'tilesight_run_report')
+      if ok and mark then
+        found = b
+        return true
+      end
+    end
+    return false
+  end, 50)
+  check(found ~= nil, 'a run report opened')
+  local text = table.concat(vim.api.nvim_buf_get_lines(found, 0, -1, false), '\n')
+  vim.cmd('bwipeout! ' .. found)
+  return text
+end
+
+local function fmt(x)
+  return string.format('%.6g', x)
+end
+
+-- :TilesightRun on the cpu and, where OpenCL is (PoCL in CI), on opencl:0;
+-- the report's figures are `tilesight run --format=json`'s; then the
+-- sanitizer's findings arrive as diagnostics of source "tilesight run".
+local function check_run(project)
+  local file = project .. '/src/add.tile'
+  write(file, vim.fn.readfile(here .. '/run.tile'))
+  vim.cmd('edit ' .. vim.fn.fnameescape(file))
+  local buf = vim.api.nvim_get_current_buf()
+  check(vim.wait(WAIT_MS, function()
+    return #clients_of(buf) == 1
+  end, 20), 'the client attached to add.tile')
+  vim.api.nvim_win_set_cursor(0, { 4, 0 })
+  vim.cmd('TilesightRun cpu')
+  local report = wait_report()
+  check(report:find('### tilesight run: `add` on cpu', 1, true) ~= nil, 'the report names the entry and device',
+    report)
+  local cli = vim.fn.json_decode(vim.fn.system({ binary, 'run', file, '--format=json', '--device=cpu', '--grid=4',
+    '--arg=a=rand:64:f32:1', '--arg=b=rand:64:f32:2', '--arg=c=zeros:64:f32' }))
+  local c = cli.outputs[3]
+  local row = string.format('| c | 64 | f32 | %s | %s | %s |', fmt(c.min), fmt(c.max), fmt(c.mean))
+  check(report:find(row, 1, true) ~= nil, "the report's row of c is tilesight run's", row .. '\n' .. report)
+
+  local devices = vim.fn.json_decode(vim.fn.system({ binary, 'devices', '--format=json' })).devices
+  local opencl = false
+  for _, d in ipairs(devices) do
+    opencl = opencl or d.backend == 'opencl'
+  end
+  if opencl then
+    vim.cmd('TilesightRun opencl:0')
+    report = wait_report()
+    check(report:find('on opencl:0', 1, true) ~= nil and report:find('max error vs CPU', 1, true) ~= nil,
+      'a run on opencl:0 reports its error against the CPU reference', report)
+  elseif os.getenv('TILESIGHT_REQUIRE_E2E') == '1' then
+    error('no OpenCL device for the opencl run, and TILESIGHT_REQUIRE_E2E=1', 0)
+  else
+    say('skip: the opencl run (no OpenCL device: install pocl-opencl-icd)')
+  end
+
+  -- One block too many: block (4, 0, 0) reads past the views.
+  vim.api.nvim_buf_set_lines(buf, 0, 1, false,
+    { '// tilesight-run: --grid 5 --check --arg a=rand:64:f32:1 --arg b=rand:64:f32:2 --arg c=zeros:64:f32' })
+  vim.cmd('TilesightSanitize')
+  wait_report()
+  local findings
+  check(vim.wait(WAIT_MS, function()
+    findings = vim.tbl_filter(function(d)
+      return d.source == 'tilesight run'
+    end, vim.diagnostic.get(buf))
+    return #findings > 0
+  end, 50), 'the sanitizer findings are diagnostics of source "tilesight run"')
+  check(findings[1].message:find('tile block (4, 0, 0)', 1, true) ~= nil, 'a finding names its tile block',
+    findings[1].message)
+  vim.cmd('bwipeout!')
+end
+
 local function check_stop(client)
   local id = client.id
   vim.lsp.stop_client(id)
@@ -197,6 +275,7 @@ local function run()
   check_hover(buf, client)
   check_definition(buf, client)
   check_rename(buf)
+  check_run(project)
   check_stop(client)
 end
 

@@ -10,6 +10,7 @@ local defaults = {
   checks = nil, -- codes (or prefixes) to turn off, or {code = false, ...}
   log_level = nil, -- 'error', 'info' or 'verbose'
   debounce_ms = nil, -- quiet time after an edit before analysis starts
+  run = nil, -- options of `tilesight run` for entries without a `// tilesight-run:` line
   on_attach = nil, -- function(client, bufnr), e.g. for key maps
   capabilities = nil, -- client capabilities, e.g. from a completion plugin
 }
@@ -35,6 +36,7 @@ local function validate(opts)
       opts.log_level, is_log_level, "'error', 'info' or 'verbose'",
     },
     debounce_ms = { opts.debounce_ms, 'number', true },
+    run = { opts.run, 'string', true },
     on_attach = { opts.on_attach, 'function', true },
     capabilities = { opts.capabilities, 'table', true },
   })
@@ -54,6 +56,7 @@ local function server_settings()
     checks = config.checks,
     logLevel = config.log_level,
     debounceMs = config.debounce_ms,
+    run = config.run,
   }
 end
 
@@ -146,6 +149,103 @@ local function attach(bufnr)
   vim.lsp.buf_attach_client(bufnr, id)
 end
 
+-- The tilesight client of a buffer, if one is attached.
+local function client_of(bufnr)
+  for _, c in pairs(vim.lsp.buf_get_clients(bufnr)) do
+    if c.name == 'tilesight' then
+      return c
+    end
+  end
+end
+
+-- The entry the cursor is in (or below), else the buffer's first: its name
+-- without '@' (quoted names unquoted).
+local function entry_at_cursor(bufnr)
+  local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  local cursor = vim.api.nvim_win_get_cursor(0)[1]
+  local found, first
+  for i, line in ipairs(lines) do
+    local name = line:match('^%s*entry%s+@"([^"]+)"') or line:match('^%s*entry%s+@([%w_%.%$%-]+)')
+    if name then
+      first = first or name
+      if i <= cursor then
+        found = name
+      end
+    end
+  end
+  return found or first
+end
+
+-- The run's report (markdown) in a scratch buffer, in a split below.
+local function show_report(markdown)
+  local buf = vim.api.nvim_create_buf(false, true)
+  vim.bo[buf].filetype = 'markdown'
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(markdown, '\n', { plain = true }))
+  vim.bo[buf].modifiable = false
+  vim.cmd('botright split')
+  vim.api.nvim_win_set_buf(0, buf)
+  vim.api.nvim_buf_set_var(buf, 'tilesight_run_report', true)
+  return buf
+end
+
+-- :TilesightRun [device] and :TilesightSanitize: the entry at the cursor
+-- runs (the server's tilesight.run command) as its `// tilesight-run:` line
+-- or the `run` option configures it; the report opens in a split, the
+-- sanitizer's findings show as diagnostics. `device` defaults to the
+-- configuration's (auto: the first GPU, else cpu).
+function M.run(device, sanitize)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = client_of(bufnr)
+  if not client then
+    vim.notify('tilesight: no language server is attached to this buffer', vim.log.levels.ERROR)
+    return
+  end
+  local args = {
+    uri = vim.uri_from_bufnr(bufnr),
+    entry = entry_at_cursor(bufnr),
+    sanitize = sanitize or false,
+  }
+  if device and device ~= '' then
+    args.device = device
+  end
+  vim.notify(string.format('tilesight: running %s on %s%s…', args.entry or 'the entry',
+    args.device or 'the configured device', sanitize and ' with the sanitizer' or ''))
+  client.request('workspace/executeCommand', { command = 'tilesight.run', arguments = { args } },
+    function(err, result)
+      if err then
+        vim.notify('tilesight: ' .. err.message, vim.log.levels.ERROR)
+        return
+      end
+      show_report(result.report)
+    end, bufnr)
+end
+
+-- :TilesightRunCancel: ends this buffer's run.
+function M.cancel()
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = client_of(bufnr)
+  if client then
+    client.request('workspace/executeCommand',
+      { command = 'tilesight.cancelRun', arguments = { { uri = vim.uri_from_bufnr(bufnr) } } },
+      function() end, bufnr)
+  end
+end
+
+local function define_commands()
+  vim.api.nvim_create_user_command('TilesightRun', function(o)
+    M.run(o.args)
+  end, { nargs = '?', desc = 'tilesight: run the entry at the cursor [on DEVICE]',
+    complete = function()
+      return { 'cpu', 'auto', 'cuda:0', 'hip:0', 'opencl:0' }
+    end })
+  vim.api.nvim_create_user_command('TilesightSanitize', function()
+    M.run('cpu', true)
+  end, { desc = 'tilesight: run the entry at the cursor on the cpu with the sanitizer' })
+  vim.api.nvim_create_user_command('TilesightRunCancel', function()
+    M.cancel()
+  end, { desc = "tilesight: cancel this buffer's run" })
+end
+
 -- Starts the server for every tileir buffer, now and later. Calling it again
 -- replaces the options for clients started afterwards.
 function M.setup(opts)
@@ -153,6 +253,7 @@ function M.setup(opts)
   validate(merged)
   config = merged
   warned = false
+  define_commands()
   local group = vim.api.nvim_create_augroup('tilesight', { clear = true })
   vim.api.nvim_create_autocmd('FileType', {
     group = group,
