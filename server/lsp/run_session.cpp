@@ -163,7 +163,7 @@ RunOutcome listDevices(const std::string &executable, const std::atomic<bool> &c
 std::string runReport(const json &run, const RunSpec &spec, double wallMs, size_t findings) {
   std::string device = run.value("device", spec.device), name = run.value("device_name", "");
   std::string md = "### tilesight run: `" + spec.entry + "` on " + device + (spec.sanitize ? " (sanitized)" : "") +
-                   "\n\n| | |\n|---|---|\n";
+                   "\n\n| figure | value |\n|---|---|\n";
   md += "| device | " + cell(device + (name.empty() ? "" : " (" + name + ")")) + " |\n";
   std::string grid;
   for (const json &g : run.value("grid", json::array()))

@@ -1,5 +1,6 @@
-// tilesight for VS Code: starts `tilesight lsp` for CUDA Tile IR documents
-// and shows layout pictures from `tilesight layout --format=svg`.
+// tilesight for VS Code: starts `tilesight lsp` for CUDA Tile IR documents,
+// shows layout pictures from `tilesight layout --format=svg`, and runs
+// entries through the server (run.ts).
 import * as fs from 'fs';
 import * as path from 'path';
 import { execFile } from 'child_process';
@@ -11,6 +12,7 @@ import {
   ServerOptions,
 } from 'vscode-languageclient/node';
 import { layoutAt } from './layoutAt';
+import { RunArgs, RunUi, runEntry } from './run';
 
 const LANGUAGE = 'tileir';
 const SECTION = 'tilesight';
@@ -20,6 +22,7 @@ const DETECT_LINES = 100;
 let client: LanguageClient | undefined;
 let outputChannel: vscode.OutputChannel;
 let layoutPanel: vscode.WebviewPanel | undefined;
+let runUi: RunUi;
 
 // --- finding the executable ----------------------------------------------
 
@@ -97,6 +100,8 @@ function serverSettings(scope?: vscode.ConfigurationScope): Record<string, unkno
   if (logLevel) out.logLevel = logLevel;
   const debounceMs = cfg.get<number>('debounceMs');
   if (typeof debounceMs === 'number') out.debounceMs = debounceMs;
+  const run = cfg.get<string>('run');
+  if (run) out.run = run;
   return out;
 }
 
@@ -119,6 +124,10 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     outputChannel,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     middleware: {
+      // A code lens's tilesight.run goes through the run UI (status bar,
+      // cancel, report); the server's other commands go as they are.
+      executeCommand: async (command, args, next) =>
+        command === 'tilesight.run' ? runUi.run(args[0] as RunArgs) : next(command, args),
       workspace: {
         // The server pulls section `tilesight`; answer with its settings
         // only (not server.path or trace), per scope.
@@ -275,6 +284,8 @@ async function showLayout(): Promise<void> {
 export function activate(context: vscode.ExtensionContext): void {
   outputChannel = vscode.window.createOutputChannel('tilesight');
   context.subscriptions.push(outputChannel);
+  runUi = new RunUi(() => client, outputChannel);
+  context.subscriptions.push(runUi);
 
   context.subscriptions.push(
     vscode.commands.registerCommand('tilesight.restartServer', async () => {
@@ -282,6 +293,8 @@ export function activate(context: vscode.ExtensionContext): void {
       await startClient(context);
     }),
     vscode.commands.registerCommand('tilesight.showLayout', showLayout),
+    vscode.commands.registerCommand('tilesight.runEntry', () => runEntry(runUi)),
+    vscode.commands.registerCommand('tilesight.stopRun', () => runUi.cancel()),
     vscode.workspace.onDidOpenTextDocument(async (doc) => {
       await detectTileMlir(doc);
       if (doc.languageId === LANGUAGE) await startClient(context);
@@ -296,7 +309,7 @@ export function activate(context: vscode.ExtensionContext): void {
       }
       if (
         client &&
-        ['grid', 'args', 'checks', 'logLevel', 'debounceMs'].some((k) => e.affectsConfiguration(`${SECTION}.${k}`))
+        ['grid', 'args', 'checks', 'logLevel', 'debounceMs', 'run'].some((k) => e.affectsConfiguration(`${SECTION}.${k}`))
       ) {
         // Null settings: the server pulls `tilesight` with
         // workspace/configuration (answered by the middleware above).
