@@ -120,6 +120,7 @@ std::string launchOn(Session& s, const runtime::Launch& l, runtime::LaunchResult
   CUfunction fn = nullptr;
   if (std::string why = loadKernel(s, l, c.image, fn); !why.empty()) return why;
   r.compileMs = msSince(t);
+  if (l.compiled) l.compiled();
   Buffers b;
   for (size_t j = 0; j <= runtime::bufferCount(l); ++j) {  // the last one: the status words
     runtime::HostBuffer* h = j < runtime::bufferCount(l) ? runtime::hostBuffer(l, j) : nullptr;

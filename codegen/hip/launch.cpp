@@ -137,6 +137,7 @@ std::string launchOn(Session& s, const runtime::Launch& l, runtime::LaunchResult
   void* fn = nullptr;
   if (hipError e = api.moduleGetFunction(&fn, s.module, l.kernel.c_str())) return failed(api, "hipModuleGetFunction", e);
   r.compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+  if (l.compiled) l.compiled();
   Buffers b;
   for (size_t j = 0; j <= runtime::bufferCount(l); ++j) {  // the last one: the status words
     runtime::HostBuffer* h = j < runtime::bufferCount(l) ? runtime::hostBuffer(l, j) : nullptr;

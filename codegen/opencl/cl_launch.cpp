@@ -207,6 +207,7 @@ runtime::LaunchResult launch(int device, const runtime::Launch& l) {
   s.kernel = api.clCreateKernel(s.program, l.kernel.c_str(), &e);
   if (!s.kernel) return r.error = failed("clCreateKernel", e), r;
   r.compileMs = msSince(start);
+  if (l.compiled) l.compiled();
   std::string why = runKernel(api, s, l, r);
   if (!why.empty()) r.error = why;
   return r;

@@ -6,6 +6,7 @@
 // `launch(device, Launch)` with this contract.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,9 @@ struct Launch {
   // kernel's resident parameters (simt::Kernel::residentBuffers).
   std::vector<HostBuffer*> indirect;
   std::vector<AddressWord> addressWords;
+  // Called once the kernel is compiled and loaded, before its buffers and
+  // launch (`run --progress` reports the stage); may be empty.
+  std::function<void()> compiled;
 };
 
 struct LaunchResult {

@@ -274,6 +274,7 @@ int runOnDevice(const RunOptions& o, const VerifiedProgram& verified, const Oper
   // OpenCL binds the list items to parameters of their own (see Kernel::residentBuffers).
   if (target == simt::Target::OpenCL) kernel->residentBuffers = static_cast<unsigned>(l.indirect.size());
   l.source = simt::printKernel(*kernel, target);
+  l.compiled = [&o] { progress(o, "launch"); };
   std::string id = std::string(runtime::backendName(device.backend)) + ":" + std::to_string(device.index);
   runtime::LaunchResult res = launchOn(device, l);
   if (!res.error.empty()) return deviceFailed(id + ": " + res.error);
@@ -360,10 +361,10 @@ int runRun() {
   interp::RunOutcome r;
   Errors errors;
   if (device.backend != runtime::Backend::Cpu) {
-    progress(o, "compile and launch");
+    progress(o, "compile");
     if (int status = runOnDevice(o, verified, **entry, *args, device, ran, times, r, diags)) return status;
     if (o.check && r.ok) {
-      progress(o, "compare with the CPU reference");
+      progress(o, "compare");
       checkAgainstReference(verified, **entry, *args, memory, initial, o, data, diags, errors);
     }
   } else {

@@ -44,7 +44,7 @@ RunOutcome run(const std::string &exe, const RunSpec &s, std::vector<std::string
 
 TEST(RunSession, ACompilerFailureIsTheErrorWithItsLog) {
   std::string exe = standIn("compile-fails", "echo 'tilesight-progress: analyze' >&2\n"
-                                             "echo 'tilesight-progress: compile and launch' >&2\n"
+                                             "echo 'tilesight-progress: compile' >&2\n"
                                              "echo \"tilesight run: opencl:0: clBuildProgram failed: <kernel>:3:1: "
                                              "error: use of undeclared identifier 'x'\" >&2\nexit 3");
   std::vector<std::string> stages;
@@ -52,7 +52,7 @@ TEST(RunSession, ACompilerFailureIsTheErrorWithItsLog) {
   EXPECT_EQ(o.errorCode, error_code::RequestFailed);
   EXPECT_EQ(o.errorMessage, "tilesight run: opencl:0: clBuildProgram failed: <kernel>:3:1: error: use of undeclared "
                             "identifier 'x'");
-  EXPECT_EQ(stages, (std::vector<std::string>{"analyze", "compile and launch"}));
+  EXPECT_EQ(stages, (std::vector<std::string>{"analyze", "compile"}));
   EXPECT_FALSE(o.directiveProblem);  // not the options' fault
 }
 
