@@ -9,16 +9,29 @@
 #include <fstream>
 #include <thread>
 
+#include <unistd.h>
+
 #include "server/lsp/jsonrpc.h"
 #include "server/lsp/run_session.h"
 
 namespace tilesight::lsp {
 namespace {
 
+// The stand-ins' folder, removed when the tests end.
+struct StandInFolder {
+  std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("tilesight-run-session-test-" + std::to_string(::getpid()));
+  ~StandInFolder() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+};
+
 // A shell script that stands in for `tilesight`: `body` runs with the
 // arguments the server passes.
 std::string standIn(const std::string &name, const std::string &body) {
-  std::filesystem::path dir = std::filesystem::temp_directory_path() / "tilesight-run-session-test";
+  static StandInFolder folder;
+  std::filesystem::path dir = folder.path;
   std::filesystem::create_directories(dir);
   std::filesystem::path file = dir / name;
   std::ofstream(file) << "#!/bin/sh\n" << body << "\n";
