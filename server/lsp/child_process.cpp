@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -56,12 +57,34 @@ void takeLines(std::string &pending, std::string &kept, const std::function<bool
   }
 }
 
+// A child that exits without reading all its input makes the write fail
+// with EPIPE and raise SIGPIPE at the writing thread: it is held while the
+// child runs and dropped here, never delivered (it would end the process).
+class HeldSigpipe {
+public:
+  HeldSigpipe() {
+    sigemptyset(&pipe_);
+    sigaddset(&pipe_, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_, &old_);
+  }
+  ~HeldSigpipe() {
+    timespec zero{0, 0};
+    while (sigtimedwait(&pipe_, nullptr, &zero) > 0) {
+    }
+    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+
+private:
+  sigset_t pipe_, old_;
+};
+
 } // namespace
 
 ChildResult runChild(const std::vector<std::string> &argv, const std::string &cwd, const std::string &input,
                      const std::function<bool(const std::string &)> &onErrLine, const std::atomic<bool> &cancel,
                      const std::vector<std::string> &env) {
   ChildResult r;
+  HeldSigpipe held;
   Pipe in, out, err;
   if (!in.open() || !out.open() || !err.open())
     return r.startError = std::string("pipe: ") + std::strerror(errno), r;

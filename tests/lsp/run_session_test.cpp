@@ -90,6 +90,15 @@ TEST(RunSession, ACrashOrNoReportIsAnError) {
   EXPECT_NE(missing.errorMessage.find("cannot start /nonexistent/tilesight"), std::string::npos);
 }
 
+TEST(RunSession, AChildThatReadsNoInputDoesNotEndTheServer) {
+  // Writing 4 MiB to a child that has exited fails with EPIPE and raises
+  // SIGPIPE, which must not reach this process (the test binary does not
+  // ignore it, as `tilesight lsp` does).
+  RunOutcome o = run(standIn("reads-nothing", "exit 0"), spec(std::string(4 << 20, '\n')));
+  EXPECT_EQ(o.errorCode, error_code::RequestFailed);
+  EXPECT_EQ(o.errorMessage, "tilesight run: exit status 0");
+}
+
 TEST(RunSession, FindingsLandOnTheirLinesAndTheReportShowsTheFigures) {
   std::string exe = standIn(
       "finds", R"(cat >/dev/null
