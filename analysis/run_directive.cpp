@@ -106,16 +106,6 @@ std::string argValueProblem(std::string_view v) {
   return "'" + s + "' is not @PATH.npy, zeros:SHAPE:DTYPE, rand:SHAPE:DTYPE[:SEED], list:ITEM,... or a number";
 }
 
-std::string deviceProblem(std::string_view d) {
-  if (d == "auto" || d == "cpu") return {};
-  auto colon = d.find(':');
-  std::string_view name = d.substr(0, colon);
-  if ((name == "cuda" || name == "hip" || name == "opencl") &&
-      (colon == std::string_view::npos || isNumber(d.substr(colon + 1), false)))
-    return {};
-  return "'" + std::string(d) + "' is not a device: auto, cpu, cuda[:N], hip[:N] or opencl[:N]";
-}
-
 // Applies one option with its value to `c`; the problem, if any.
 std::string apply(RunConfig& c, Kind kind, const std::string& name, const std::string& value) {
   switch (kind) {
@@ -133,7 +123,7 @@ std::string apply(RunConfig& c, Kind kind, const std::string& name, const std::s
     }
     case Kind::Device:
       c.device = value;
-      return deviceProblem(value);
+      return runDeviceProblem(value);
     case Kind::Arg:
     case Kind::Out: {
       auto eq = value.find('=');
@@ -169,6 +159,16 @@ std::string refused(const std::string& word) {
 }
 
 }  // namespace
+
+std::string runDeviceProblem(std::string_view d) {
+  if (d == "auto" || d == "cpu") return {};
+  auto colon = d.find(':');
+  std::string_view name = d.substr(0, colon);
+  if ((name == "cuda" || name == "hip" || name == "opencl") &&
+      (colon == std::string_view::npos || isNumber(d.substr(colon + 1), false)))
+    return {};
+  return "'" + std::string(d) + "' is not a device: auto, cpu, cuda[:N], hip[:N] or opencl[:N]";
+}
 
 ParsedRunConfig parseRunConfig(std::string_view text, uint32_t base) {
   ParsedRunConfig out;

@@ -49,6 +49,10 @@ struct ParsedRunConfig {
   bool ok() const { return problems.empty(); }
 };
 
+// Why `device` is no device `tilesight run` takes (auto, cpu, cuda[:N],
+// hip[:N], opencl[:N]); empty when it is one.
+std::string runDeviceProblem(std::string_view device);
+
 // Splits `text` at white space (offsets from `base`) and reads the options.
 ParsedRunConfig parseRunConfig(std::string_view text, uint32_t base = 0);
 

@@ -122,16 +122,37 @@ Expected<SwizzledLayout> composition(const SwizzledLayout& a, const SwizzledLayo
   return result;
 }
 
+namespace {
+
+// The first i whose R(i) leaves L's domain or breaks L(R(i)) = i, or size(R).
+int64_t firstNotInverted(const SwizzledLayout& l, const SwizzledLayout& inv) {
+  for (int64_t i = 0; i < size(inv.layout); ++i) {
+    int64_t at = apply(inv, i);
+    if (at < 0 || at >= size(l.layout) || apply(l, at) != i) return i;
+  }
+  return size(inv.layout);
+}
+
+}  // namespace
+
 Expected<SwizzledLayout> rightInverse(const SwizzledLayout& l) {
   auto r = rightInverse(l.layout);
   if (!r || !l.swizzle) return r ? Expected<SwizzledLayout>(SwizzledLayout{std::nullopt, *r}) : r.error();
   if (auto e = tooMany("right_inverse", size(*r))) return *e;
-  return inverse("right_inverse", *r, *l.swizzle, iota(size(*r)), [&](const SwizzledLayout& inv) {
-    std::optional<std::string> bad;
-    for (int64_t i = 0; i < size(inv.layout) && !bad; ++i)
-      if (apply(l, apply(inv, i)) != i) bad = "L(R(" + std::to_string(i) + ")) = " + std::to_string(apply(l, apply(inv, i)));
-    return bad;
-  });
+  // L^-1 o Sw can leave L's domain past some index (the swizzle moves an
+  // offset L does not reach): the inverse is its longest prefix that stays.
+  Layout inner = *r;
+  for (;;) {
+    auto conj = conjugate("right_inverse", inner, *l.swizzle, iota(size(inner)));
+    if (!conj) return conj.error();
+    SwizzledLayout inv{*conj, inner};
+    int64_t k = firstNotInverted(l, inv);
+    if (k == size(inner)) return inv;
+    auto cut = composition(inner, tilerOf(Layout{IntTuple(std::max<int64_t>(k, 1)), IntTuple(1)}));
+    if (!cut || k == 0) return fail("right_inverse: the post-condition fails for the swizzled layout",
+                                    "at index " + std::to_string(k) + " of " + text(inv));
+    inner = *cut;
+  }
 }
 
 Expected<SwizzledLayout> leftInverse(const SwizzledLayout& l) {

@@ -7,6 +7,10 @@
 #include <map>
 #include <optional>
 
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
 #include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
@@ -125,7 +129,8 @@ void report(const RunOptions& o, const Ran& ran, const std::string& entryName, c
       outputs.push_back({{"name", name}, {"shape", b->shape}, {"dtype", std::string(elemName(b->elem))},
                          {"min", s.min}, {"max", s.max}, {"mean", s.mean}, {"preview", previewOf(*b)}});
       if (auto e = errors.find(name); e != errors.end())
-        outputs.back()["max_error"] = std::isnan(e->second) ? json("nan") : json(e->second);
+        outputs.back()["max_error"] = std::isfinite(e->second) ? json(e->second)
+                                      : json(std::isnan(e->second) ? "nan" : "inf");
     }
     json j = {{"device", ran.id}, {"entry", entryName}, {"grid", o.grid}, {"compile_ms", ran.compileMs},
               {"run_ms", median}, {"outputs", outputs}, {"device_name", ran.name}, {"printed", r.printed},
@@ -329,6 +334,10 @@ void checkAgainstReference(const VerifiedProgram& verified, const Operation& ent
 
 int runRun() {
   RunOptions o = runOptions();
+  // Started by the language server (--progress): end with it, even when it
+  // dies without cancelling the run.
+  if (o.progress && (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() == 1))
+    return usage("the process that started this run is gone");
   if (!o.problem.empty()) return usage(o.problem);
   if (o.sanitize && o.device != "auto" && o.device != "cpu") return usage("--sanitize runs on --device cpu only");
   DeviceChoice device;

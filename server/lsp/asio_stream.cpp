@@ -1,5 +1,6 @@
 #include "server/lsp/asio_stream.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <thread>
@@ -94,9 +95,10 @@ void refuseOthers(tcp::acceptor &acceptor, const std::string &first,
 
 int serveStdio(Logger &log, const ServeOptions &options) {
   asio::io_context io;
-  // Duplicates, so that closing the descriptors leaves fds 0 and 1 alone.
-  asio::posix::stream_descriptor in(io, ::dup(STDIN_FILENO)),
-      out(io, ::dup(STDOUT_FILENO));
+  // Duplicates, so that closing the descriptors leaves fds 0 and 1 alone;
+  // close-on-exec, so that a run the server starts does not hold them.
+  asio::posix::stream_descriptor in(io, ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0)),
+      out(io, ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0));
   AsioStream<asio::posix::stream_descriptor, asio::posix::stream_descriptor>
       stream(in, out);
   log.info("tilesight " TILESIGHT_VERSION " language server on stdio");

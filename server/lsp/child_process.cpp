@@ -93,6 +93,8 @@ ChildResult runChild(const std::vector<std::string> &argv, const std::string &cw
   posix_spawn_file_actions_adddup2(&actions, in.fd[0], 0);
   posix_spawn_file_actions_adddup2(&actions, out.fd[1], 1);
   posix_spawn_file_actions_adddup2(&actions, err.fd[1], 2);
+  // Nothing else of the server's (the editor's connection above all) goes along.
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
   if (!cwd.empty())
     posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
   posix_spawnattr_t attr;
@@ -124,8 +126,12 @@ ChildResult runChild(const std::vector<std::string> &argv, const std::string &cw
   int spawned = posix_spawn(&pid, argv[0].c_str(), &actions, &attr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
-  if (spawned != 0)
-    return r.startError = "cannot start " + argv[0] + ": " + std::strerror(spawned), r;
+  if (spawned != 0) {
+    bool folder = !cwd.empty() && ::access(cwd.c_str(), X_OK) != 0;
+    return r.startError = folder ? "cannot enter the folder " + cwd + ": " + std::strerror(errno)
+                                 : "cannot start " + argv[0] + ": " + std::strerror(spawned),
+           r;
+  }
   in.close(0), out.close(1), err.close(1);
   ::fcntl(in.fd[1], F_SETFL, O_NONBLOCK);
   if (input.empty())

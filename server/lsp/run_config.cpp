@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 
 #include "server/lsp/documents.h"
 #include "server/lsp/settings.h"
@@ -54,6 +55,34 @@ std::string folderOfUri(std::string_view uri) {
   }
   size_t slash = decoded.rfind('/');
   return slash == std::string::npos ? std::string() : decoded.substr(0, std::max<size_t>(slash, 1));
+}
+
+std::string runFilesProblem(const std::string &folder, const RunConfig &config) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> inputs = config.inputs(), outputs = config.outputs();
+  if (inputs.empty() && outputs.empty())
+    return {};
+  if (folder.empty())
+    return "the run reads or writes files, which are relative to the file's folder: save the file first";
+  std::error_code ec;
+  fs::path root = fs::canonical(folder, ec);
+  if (ec)
+    return "cannot enter the file's folder " + folder + ": " + ec.message();
+  auto inside = [&](const fs::path &p) {
+    fs::path rel = p.lexically_relative(root);
+    return !rel.empty() && *rel.begin() != "..";
+  };
+  // What does not exist is the run's to report; what exists must stay inside.
+  for (const std::string &in : inputs)
+    if (fs::path p = fs::canonical(root / in, ec); !ec && !inside(p))
+      return "--arg @" + in + " leads outside the file's folder (to " + p.string() + ")";
+  for (const std::string &out : outputs) {
+    if (fs::is_symlink(fs::symlink_status(root / out, ec)))
+      return "--out " + out + " is a symbolic link: a run writes only files inside the file's folder";
+    if (fs::path p = fs::canonical((root / out).parent_path(), ec); !ec && !inside(p))
+      return "--out " + out + " leads outside the file's folder (to " + p.string() + ")";
+  }
+  return {};
 }
 
 } // namespace tilesight::lsp

@@ -32,4 +32,9 @@ std::optional<ResolvedRun> runConfigFor(const Snapshot &snap, const Settings &se
 // The folder of a file:// URI (percent-decoded); empty for other schemes.
 std::string folderOfUri(std::string_view uri);
 
+// Why the files `config` names (inputs and outputs) are not inside `folder`
+// once symbolic links are followed, or an output is a link; empty when they
+// are. A file without a folder (an untitled document) may name none.
+std::string runFilesProblem(const std::string &folder, const RunConfig &config);
+
 } // namespace tilesight::lsp

@@ -93,7 +93,7 @@ private:
     std::thread thread;
   };
   void executeCommand(const json &params, Reply &reply);
-  void startRun(const json &args, const json &token, std::shared_ptr<Reply> reply);
+  void startRun(const json &args, const json &token, std::shared_ptr<Reply> reply, bool modified);
   // Starts `work` on a job thread of its own, with progress under `token`.
   void launchJob(std::string uri, json requestId, json token, std::string title,
                  std::function<void(RunJob &)> work);

@@ -24,6 +24,17 @@ size_t languageErrors(const Analysis &a) {
   return n;
 }
 
+// Runs `f` on the worker, where an exception would end the server: it
+// answers the request instead.
+template <class F>
+void answeringErrors(Reply &reply, F f) {
+  try {
+    f();
+  } catch (const std::exception &e) {
+    reply.error(error_code::InternalError, std::string("tilesight.run: ") + e.what());
+  }
+}
+
 std::string names(const std::vector<EntryRef> &entries) {
   std::string s;
   for (const EntryRef &e : entries)
@@ -45,6 +56,18 @@ void LspServer::executeCommand(const json &params, Reply &reply) {
     size_t n = cancelRuns([&](const RunJob &j) { return !j.uri.empty() && (uri.empty() || j.uri == uri); });
     return reply.result({{"cancelled", n}});
   }
+  std::string uri;
+  if (command == "tilesight.run") {  // checked here, where an error can still answer
+    uri = stringMember(arg, "uri");
+    for (const char *key : {"entry", "device"})
+      if (arg.contains(key) && !arg[key].is_string())
+        throw RpcError(error_code::InvalidParams, std::string("tilesight.run: \"") + key + "\" must be a string");
+    if (arg.contains("sanitize") && !arg["sanitize"].is_boolean())
+      throw RpcError(error_code::InvalidParams, "tilesight.run: \"sanitize\" must be true or false");
+    if (arg.contains("device"))
+      if (std::string problem = runDeviceProblem(arg["device"].get<std::string>()); !problem.empty())
+        throw RpcError(error_code::InvalidParams, "tilesight.run: " + problem);
+  }
   auto shared = std::make_shared<Reply>(std::move(reply));
   if (command == "tilesight.devices")
     return launchJob("", shared->id(), token, "tilesight devices", [this, shared](RunJob &job) {
@@ -58,12 +81,31 @@ void LspServer::executeCommand(const json &params, Reply &reply) {
   if (command != "tilesight.run")
     return shared->error(error_code::InvalidParams, "unknown command " + command + "; the server's commands are " +
                                                         "tilesight.run, tilesight.devices and tilesight.cancelRun");
-  std::string uri = stringMember(arg, "uri");
-  scheduler_.request(uri, [this, arg, token, shared](bool) { startRun(arg, token, shared); });
+  {
+    // A cancel that comes before the worker resolves the run finds it here.
+    std::lock_guard<std::mutex> lock(mu_);
+    pendingIds_.insert(shared->id().dump());
+  }
+  scheduler_.request(uri, [this, arg, token, shared](bool modified) {
+    answeringErrors(*shared, [&] { startRun(arg, token, shared, modified); });
+  });
 }
 
-void LspServer::startRun(const json &arg, const json &token, std::shared_ptr<Reply> reply) {
+void LspServer::startRun(const json &arg, const json &token, std::shared_ptr<Reply> reply, bool modified) {
   std::string uri = arg.value("uri", "");
+  // The document changed after the command: run the text the user sees now,
+  // after the newer version's analysis.
+  if (modified)
+    return scheduler_.request(uri, [this, arg, token, reply](bool m) {
+      answeringErrors(*reply, [&] { startRun(arg, token, reply, m); });
+    });
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::string id = reply->id().dump();
+    pendingIds_.erase(id);
+    if (cancelledIds_.erase(id))
+      return reply->error(error_code::RequestCancelled, "the run was cancelled");
+  }
   auto it = snapshots_.find(uri);
   if (it == snapshots_.end())
     return reply->error(error_code::InvalidParams, "tilesight.run: " + uri + " is not open");
@@ -101,6 +143,8 @@ void LspServer::startRun(const json &arg, const json &token, std::shared_ptr<Rep
     spec.device = "cpu";
   spec.run = *resolved;
   spec.folder = folderOfUri(uri);
+  if (std::string problem = runFilesProblem(spec.folder, spec.run.config); !problem.empty())
+    return reply->error(error_code::RequestFailed, problem);
   {
     std::lock_guard<std::mutex> lock(runMu_);
     for (const auto &job : runJobs_)
@@ -133,8 +177,12 @@ void LspServer::startRun(const json &arg, const json &token, std::shared_ptr<Rep
       reply->result(std::move(o.result));
     if (republish)
       scheduler_.request(spec.uri, [this, uri = spec.uri](bool) {
-        if (auto s = snapshots_.find(uri); s != snapshots_.end())
+        if (auto s = snapshots_.find(uri); s != snapshots_.end()) {
           publish(*s->second);
+        } else {  // closed while it ran
+          std::lock_guard<std::mutex> lock(mu_);
+          runFindings_.erase(uri);
+        }
       });
   });
 }

@@ -124,6 +124,28 @@ exit 1)");
   EXPECT_NE(report.find("1 finding(s) of the run"), std::string::npos) << report;
 }
 
+TEST(RunSession, FilesStayInsideTheFolderOnceLinksAreFollowed) {
+  namespace fs = std::filesystem;
+  fs::path root = fs::temp_directory_path() / ("tilesight-run-files-" + std::to_string(::getpid()));
+  fs::create_directories(root / "in");
+  std::ofstream(root / "in" / "a.npy") << "x";
+  std::ofstream(root.string() + "-outside.npy") << "secret";
+  fs::create_symlink(root.string() + "-outside.npy", root / "link.npy");
+  auto problem = [&](const std::string &options, const std::string &folder) {
+    return runFilesProblem(folder, parseRunConfig(options).config);
+  };
+  std::string dir = root.string();
+  EXPECT_EQ(problem("--arg a=@in/a.npy --out c=out.npy", dir), "");
+  EXPECT_EQ(problem("--arg a=rand:4:f32", ""), "");  // no files: no folder needed
+  EXPECT_EQ(problem("--out c=c.npy", ""),
+            "the run reads or writes files, which are relative to the file's folder: save the file first");
+  EXPECT_EQ(problem("--out c=link.npy", dir),
+            "--out link.npy is a symbolic link: a run writes only files inside the file's folder");
+  EXPECT_EQ(problem("--arg a=@link.npy", dir).substr(0, 53), "--arg @link.npy leads outside the file's folder (to /");
+  fs::remove_all(root);
+  fs::remove(root.string() + "-outside.npy");
+}
+
 TEST(RunSession, CancelEndsTheProcessGroup) {
   // The stand-in starts a child of its own that would outlive a plain kill.
   std::string exe = standIn("sleeps", "sleep 30 & sleep 30");

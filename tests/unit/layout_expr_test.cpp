@@ -193,6 +193,10 @@ TEST(LayoutExpr, SwizzledSecondArgumentsAndInverses) {
       {"right_inverse(swizzle(1,0,1,(4,4):(8,1)))", "Sw<1,2,1> o 4:4"},
       {"left_inverse(swizzle(1,0,1,(4,4):(8,1)))", "Sw<1,2,1> o (8,4):(4,1)"},
       {"left_inverse((4):(-1))", "4:-1"},
+      // The swizzle moves offsets 2 and 3 to 3 and 2: 3:1 reaches 0, 1 and 3,
+      // so the inverse stops at 2 (R(2) would be 3, outside L's domain).
+      {"right_inverse(swizzle(1,0,1,3:1))", "2:1"},
+      {"right_inverse(swizzle(1,1,1,(2,3):(1,2)))", "4:1"},
   });
   for (const char* e : {"right_inverse(swizzle(1,0,2,(4,4):(1,4)))", "right_inverse(swizzle(1,0,1,(4,4):(8,1)))"}) {
     Value l = value(std::string(e).substr(14, std::string(e).size() - 15)), inv = value(e);

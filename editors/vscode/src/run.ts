@@ -58,6 +58,12 @@ export class RunUi implements vscode.Disposable {
       void vscode.window.showErrorMessage('tilesight: the language server is not running.');
       return undefined;
     }
+    if (this.running.has(args.uri)) {
+      void vscode.window.showInformationMessage(
+        `tilesight: ${this.running.get(args.uri)?.what} is still going; cancel it first (the status bar).`,
+      );
+      return undefined;
+    }
     const cancel = new vscode.CancellationTokenSource();
     const what = `${args.sanitize ? 'sanitizing' : 'running'} ${args.entry ?? 'the entry'} on ${args.device ?? 'its device'}`;
     this.running.set(args.uri, { cancel, what });
