@@ -25,9 +25,8 @@ VerifiedProgram::Result VerifiedProgram::of(const Analysis& analysis, const Chun
     if (r.reasons.size() < kMaxReasons) r.reasons.push_back(std::move(reason));
   };
   for (const Diagnostic& d : analysis.diagnostics) {
-    const CodeInfo* code = findCode(d.code);
     bool inChunk = d.range.begin >= chunk.chunk.begin && d.range.begin <= chunk.chunk.end;
-    if (d.severity == Severity::Error && inChunk && code && code->languageRule)
+    if (inChunk && isLanguageError(d))
       add(lineText(p, d.range.begin) + ": error: " + d.message);
   }
   for (const Operation& op : p.ops) {

@@ -55,6 +55,11 @@ const CodeInfo* findCode(std::string_view id) {
   return nullptr;
 }
 
+bool isLanguageError(const Diagnostic& d) {
+  const CodeInfo* code = findCode(d.code);
+  return d.severity == Severity::Error && code && code->languageRule;
+}
+
 bool codeMatches(std::string_view code, std::string_view pattern) {
   return code == pattern || (code.size() > pattern.size() && code.starts_with(pattern) && code[pattern.size()] == '.');
 }

@@ -4,6 +4,8 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/diag/diagnostic.h"
+
 namespace tilesight {
 
 struct CodeInfo {
@@ -19,6 +21,9 @@ struct CodeInfo {
 
 const std::vector<CodeInfo>& diagnosticCodes();
 const CodeInfo* findCode(std::string_view id);
+// An error of a rule of the language (CodeInfo::languageRule): the program
+// is not a Tile IR program and does not run.
+bool isLanguageError(const Diagnostic& d);
 // Whether `code` is `pattern` or lies under it (`race` covers `race.scope`).
 bool codeMatches(std::string_view code, std::string_view pattern);
 // Whether some code is `pattern` or lies under it.

@@ -19,10 +19,8 @@ int loadProgram(const std::string& command, const std::string& file, ProgramInpu
   in.diags = FileReport{file, in.source.get(), {}};
   // Errors of the language (syntax, type) stop the run; the static checks'
   // findings do not: running the program is how they are confirmed.
-  for (const Diagnostic& d : in.analysis.diagnostics) {
-    const CodeInfo* code = findCode(d.code);
-    if (d.severity == Severity::Error && code && code->languageRule) in.diags.diagnostics.push_back(d);
-  }
+  for (const Diagnostic& d : in.analysis.diagnostics)
+    if (isLanguageError(d)) in.diags.diagnostics.push_back(d);
   if (!in.diags.diagnostics.empty() || in.analysis.chunks.empty()) {
     printText(llvm::outs(), in.diags, false);
     return 1;

@@ -8,8 +8,9 @@ namespace tilesight::lsp {
 json codeLenses(const FeatureContext &cx, const json &) {
   json out = json::array();
   const Snapshot &snap = cx.snap;
-  for (const EntryRef &e : entriesOf(snap.analysis)) {
-    std::optional<ResolvedRun> run = runConfigFor(snap, cx.settings, e.name);
+  std::vector<EntryRef> entries = entriesOf(snap.analysis);
+  for (const EntryRef &e : entries) {
+    std::optional<ResolvedRun> run = runConfigFor(snap, cx.settings, e.name, entries.size());
     if (!run)
       continue;
     json range = rangeJson(*snap.source, {e.range.begin, e.range.begin}, cx.encoding);

@@ -10,18 +10,34 @@
 
 namespace tilesight::lsp {
 
+namespace {
+
+// Entries among `id` and the ops its regions hold (modules), not inside an entry.
+void collectEntries(const Program &p, OpId id, std::vector<EntryRef> &out) {
+  const Operation &op = p.op(id);
+  if (op.info && op.info->kind == OpKind::Entry) {
+    if (const auto *name = op.attr("sym_name"); name && !name->s.empty())
+      out.push_back({name->s[0] == '@' ? name->s.substr(1) : name->s, op.range});
+    return;
+  }
+  for (const Region &r : op.regions)
+    for (const Block &b : r.blocks)
+      for (OpId inner : b.ops)
+        collectEntries(p, inner, out);
+}
+
+} // namespace
+
 std::vector<EntryRef> entriesOf(const Analysis &a) {
   std::vector<EntryRef> out;
   for (const ChunkAnalysis &c : a.chunks)
-    for (const Operation &op : c.parsed.program.ops)
-      if (op.info && op.info->kind == OpKind::Entry)
-        if (const auto *name = op.attr("sym_name"); name && !name->s.empty())
-          out.push_back({name->s[0] == '@' ? name->s.substr(1) : name->s, op.range});
+    for (OpId id : c.parsed.program.topLevel)
+      collectEntries(c.parsed.program, id, out);
   return out;
 }
 
-std::optional<ResolvedRun> runConfigFor(const Snapshot &snap, const Settings &settings, const std::string &entry) {
-  size_t entries = entriesOf(snap.analysis).size();
+std::optional<ResolvedRun> runConfigFor(const Snapshot &snap, const Settings &settings, const std::string &entry,
+                                        size_t entries) {
   for (const RunDirective &d : snap.runDirectives) {
     const std::string &e = d.parsed.config.entry;
     if (e == entry || (e.empty() && entries == 1)) {

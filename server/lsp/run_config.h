@@ -19,15 +19,17 @@ struct EntryRef {
   std::string name;  // without '@'
   Range range;       // the entry op
 };
-std::vector<EntryRef> entriesOf(const Analysis &a);
+std::vector<EntryRef> entriesOf(const Analysis &a);  // the module items only: entry bodies are not walked
 
-// The run options of `entry`: its directive's, else the setting's (when the
-// setting names no other entry); none when the run cannot be configured.
+// The run options of `entry` (of `entryCount` in the file): its directive's,
+// else the setting's (when the setting names no other entry); none when the
+// run cannot be configured.
 struct ResolvedRun {
   RunConfig config;
   std::optional<Range> directive;  // where the options came from (a directive)
 };
-std::optional<ResolvedRun> runConfigFor(const Snapshot &snap, const Settings &settings, const std::string &entry);
+std::optional<ResolvedRun> runConfigFor(const Snapshot &snap, const Settings &settings, const std::string &entry,
+                                        size_t entryCount);
 
 // The folder of a file:// URI (percent-decoded); empty for other schemes.
 std::string folderOfUri(std::string_view uri);

@@ -1,6 +1,8 @@
 // workspace/executeCommand and the runs it starts (server.h). A run is
 // resolved on the worker, which owns the snapshots, and then goes to a job
 // thread of its own: the analysis worker never waits for a program.
+#include <algorithm>
+
 #include "analysis/diag/codes.h"
 #include "server/lsp/run_session.h"
 #include "server/lsp/server.h"
@@ -12,16 +14,6 @@ namespace {
 void progress(Connection &conn, const json &token, json value) {
   if (!token.is_null())
     conn.notify("$/progress", {{"token", token}, {"value", std::move(value)}});
-}
-
-// Errors of the language: a program with one does not run (DESIGN §3).
-size_t languageErrors(const Analysis &a) {
-  size_t n = 0;
-  for (const Diagnostic &d : a.diagnostics) {
-    const CodeInfo *code = findCode(d.code);
-    n += d.severity == Severity::Error && code && code->languageRule;
-  }
-  return n;
 }
 
 // Runs `f` on the worker, where an exception would end the server: it
@@ -110,7 +102,8 @@ void LspServer::startRun(const json &arg, const json &token, std::shared_ptr<Rep
   if (it == snapshots_.end())
     return reply->error(error_code::InvalidParams, "tilesight.run: " + uri + " is not open");
   std::shared_ptr<const Snapshot> snap = it->second;
-  if (size_t errors = languageErrors(snap->analysis))
+  // A program with errors of the language does not run (DESIGN §3).
+  if (auto errors = std::count_if(snap->analysis.diagnostics.begin(), snap->analysis.diagnostics.end(), isLanguageError))
     return reply->error(error_code::RequestFailed, "the file has " + std::to_string(errors) +
                                                        " error(s) of the language: fix them before running it");
   std::vector<EntryRef> entries = entriesOf(snap->analysis);
@@ -124,7 +117,7 @@ void LspServer::startRun(const json &arg, const json &token, std::shared_ptr<Rep
                                                        std::to_string(entries.size()) + " entries (" + names(entries) + ")");
   if (std::none_of(entries.begin(), entries.end(), [&](const EntryRef &e) { return e.name == entry; }))
     return reply->error(error_code::InvalidParams, "the file has no entry '" + entry + "' (" + names(entries) + ")");
-  std::optional<ResolvedRun> resolved = runConfigFor(*snap, *settings(), entry);
+  std::optional<ResolvedRun> resolved = runConfigFor(*snap, *settings(), entry, entries.size());
   if (!resolved)
     return reply->error(error_code::RequestFailed,
                         "entry " + entry + " has no run configuration: add a line `// tilesight-run: --entry " + entry +
