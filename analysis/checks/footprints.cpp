@@ -803,8 +803,14 @@ Footprints::BlockResult Footprints::acrossBlocks(const Access& a, const Access& 
     BlockResult r = tilesAcross(a, b, ordered, eitherA, eitherB);
     // Different tiles can share elements when the tensor_view's strides
     // alias or tiles start closer than their size: then the elements are
-    // compared too.
-    if (r.kind == Overlap::Must || tilesDisjoint(a)) return r;
+    // compared too. Indices that no execution fixes may still be computed
+    // alike in two blocks (sameAccessAcross).
+    if (r.kind == Overlap::Must) return r;
+    if (tilesDisjoint(a)) {
+      if (r.kind == Overlap::No && a.op == b.op && a.writes && !indicesComputable(a))
+        r = sameAccessAcross(a, ordered, eitherA);
+      return r;
+    }
   }
   BlockResult r;
   if (a.root == b.root && a.box && b.box) r = boxesAcross(a, b, ordered, eitherA, eitherB);
@@ -841,7 +847,8 @@ bool Footprints::readOnly(const Access& load) const {
 // Whether v follows from `leaves` (scalars that executions compute; added as
 // found), entry arguments, constants and loads of memory that no op of the
 // entry writes (`loads` set when one is on the way), through pure ops.
-bool Footprints::determinedBy(ValueId v, llvm::SmallVector<ValueId, 4>& leaves, bool& loads, int& budget) const {
+bool Footprints::determinedBy(ValueId v, llvm::SmallVector<ValueId, 4>& leaves, bool& loads, int& budget,
+                              Remainder* remainder) const {
   if (v == kNoId || --budget < 0) return false;
   const ScalarFact* f = facts_.scalar(v);
   if (f && f->exact()) return true;
@@ -864,11 +871,39 @@ bool Footprints::determinedBy(ValueId v, llvm::SmallVector<ValueId, 4>& leaves, 
   } else if (!(op.info->traits & kPure) && n != OpKind::Assume) {
     return false;
   }
+  if (n == OpKind::Remi && remainder && val.type->isTile() && val.type->shape.empty()) {
+    ValueId g = operandValue(op, "lhs"), d = operandValue(op, "rhs");
+    Remainder here{v, g, d};
+    bool first = remainder->rem == kNoId;
+    if (!first && remainder->rem == v) return true;  // checked when first met
+    if (first && executions_.computable(g)) {
+      // The divisor must be the same in both executions without a leaf of
+      // its own: a leaf would tie the executions, and the dividend is not one.
+      llvm::SmallVector<ValueId, 4> none;
+      bool fromMemory = loads;
+      if (determinedBy(d, none, fromMemory, budget) && none.empty()) {
+        *remainder = here;
+        loads = fromMemory;
+        return true;
+      }
+    }
+  }
   for (const Operand& o : op.operands)
     if (o.value != kNoId && !(p_.typeOf(o.value) && p_.typeOf(o.value)->isToken()) &&
-        !determinedBy(o.value, leaves, loads, budget))
+        !determinedBy(o.value, leaves, loads, budget, remainder))
       return false;
   return true;
+}
+
+std::optional<int64_t> Footprints::meetingDivisor(const Remainder& rem, std::optional<int64_t> g1,
+                                                  std::optional<int64_t> g2) const {
+  // Both dividends non-negative and the divisor positive: the remainders are
+  // the plain g mod d, equal for d = |g1 - g2|.
+  if (!g1 || !g2 || *g1 < 0 || *g2 < 0 || *g1 == *g2) return std::nullopt;
+  int64_t d = *g1 > *g2 ? *g1 - *g2 : *g2 - *g1;
+  const ScalarFact* f = facts_.scalar(rem.divisor);
+  if (!f || !f->range.contains(d)) return std::nullopt;
+  return d;
 }
 
 // Two executions in different blocks with equal leaves run the same
@@ -883,10 +918,11 @@ Footprints::BlockResult Footprints::sameAccessAcross(const Access& a,
   llvm::SmallVector<ValueId, 4> leaves;
   bool loads = false;
   int budget = kMaxNodes * 4;
+  Remainder rem;
   for (std::string_view g : view ? std::array<std::string_view, 2>{"view", "index"}
                                  : std::array<std::string_view, 2>{pointerGroup(op.info->kind), "mask"})
     for (const Operand& o : operandGroup(op, g))
-      if (!determinedBy(o.value, leaves, loads, budget)) return {};
+      if (!determinedBy(o.value, leaves, loads, budget, &rem)) return {};
   // Which leaves are the view's indices: those decide whether the tile is there.
   const auto& space = view ? facts_.indexSpace(a.view) : std::nullopt;
   auto inSpace = [&](const Place& p) {
@@ -900,43 +936,76 @@ Footprints::BlockResult Footprints::sameAccessAcross(const Access& a,
     }
     return true;
   };
-  const Reached& r = reached(a, leaves, eitherA);
+  // The places' values: the leaves, then the remainder's dividend (not part
+  // of the key: dividends that differ may still give equal remainders).
+  llvm::SmallVector<ValueId, 4> of = leaves;
+  if (rem.rem != kNoId) of.push_back(rem.dividend);
+  const Reached& r = reached(a, of, eitherA);
   std::map<llvm::SmallVector<int64_t, 4>, llvm::SmallVector<size_t, 2>> byValues;
   for (size_t i = 0; i < r.places.size(); ++i) {
     llvm::SmallVector<int64_t, 4> key;
     bool known = true;
-    for (const auto& v : r.places[i].values) known = known && v, key.push_back(v ? *v : 0);
+    for (size_t k = 0; k < leaves.size(); ++k) {
+      const auto& v = r.places[i].values[k];
+      known = known && v, key.push_back(v ? *v : 0);
+    }
     if (known) byValues[key].push_back(i);
   }
+  auto dividend = [&](const Place& p) { return rem.rem == kNoId ? std::optional<int64_t>(0) : p.values.back(); };
   BlockResult best;
+  int64_t bestDivisor = 0;  // of a May that rests on the remainder's divisor
   for (const auto& [key, at] : byValues)
     for (size_t i = 0; i < at.size(); ++i)
       for (size_t j = i; j < at.size() && j < i + 4; ++j) {
         const Place &pa = r.places[at[i]], &pb = r.places[at[j]];
+        auto ga = dividend(pa), gb = dividend(pb);
+        // Equal dividends (or none): the same computation. Different ones:
+        // the same remainder only for the divisor that meets them, a value
+        // the facts allow but nothing fixes (dividends of two places, so
+        // neither side's blocks are the same).
+        std::optional<int64_t> divisor;
+        if (!ga || !gb || (*ga != *gb && !(divisor = meetingDivisor(rem, ga, gb)))) continue;
         bool reachedBoth = !pa.possible && !pb.possible;
         bool touches = a.mask == kNoId && inSpace(pa);
-        Overlap o = reachedBoth && touches ? Overlap::Must : Overlap::May;
-        if (o <= best.kind) continue;
+        Overlap o = reachedBoth && touches && !divisor ? Overlap::Must : Overlap::May;
+        // Among divisors, the smallest above 1 (1 makes every remainder 0).
+        bool better = o > best.kind ||
+                      (o == best.kind && divisor && bestDivisor &&
+                       (bestDivisor == 1 ? *divisor > 1 : *divisor > 1 && *divisor < bestDivisor));
+        if (!better) continue;
         auto blocks = distinctBlocks(pa, pb, ordered);
         if (!blocks) continue;
         std::string values;
         for (size_t k = 0; k < leaves.size(); ++k)
           values += (k ? ", " : "") + std::string(p_.value(leaves[k]).name) + " = " + std::to_string(key[k]);
         best = {o, blocks->first, blocks->second, "", pa.eitherArm, pb.eitherArm, ""};
+        bestDivisor = divisor.value_or(0);
+        best.divisor = divisor ? rem.divisor : kNoId;
         best.where = (view ? "the same tile of " + std::string(p_.value(a.view).name)
                            : "the same elements of " + rootName(a.root)) +
                      " (what selects them is computed from the same values in both" +
                      (values.empty() ? "" : ": " + values) +
                      (loads ? ", and from memory that no op of the kernel writes" : "") + ")";
-        if (!reachedBoth)
+        if (divisor) {
+          std::string dn(p_.value(rem.divisor).name), gn(p_.value(rem.dividend).name);
+          best.why = " if " + dn + " = " + std::to_string(*divisor) + " (" + std::string(p_.value(rem.rem).name) +
+                     " = " + gn + " mod " + dn + " is then " + std::to_string(*ga % *divisor) + " in both, with " + gn +
+                     " = " + std::to_string(*ga) + " and " + std::to_string(*gb) + "; the value of " + dn +
+                     " is not known here)";
+        } else if (!reachedBoth) {
           best.why = " if both get there (a branch or a loop exit on the way is not known)";
-        else if (a.mask != kNoId)
+        } else if (a.mask != kNoId) {
           best.why = " if any lane of its mask is set (the mask is the same in both, but not known)";
-        else if (!touches)
+        } else if (!touches) {
           best.why = " if that tile lies in the index space";
+        }
         if (o == Overlap::Must) return best;
       }
   return best;
+}
+
+bool Footprints::indicesComputable(const Access& a) const {
+  return std::all_of(a.indices.begin(), a.indices.end(), [&](ValueId i) { return executions_.computable(i); });
 }
 
 bool Footprints::tilesDisjoint(const Access& a) const {

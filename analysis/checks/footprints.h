@@ -116,6 +116,9 @@ public:
     std::string where;
     bool twinA = false, twinB = false;  // a (b) or its twin runs there, whichever arm is taken
     std::string why;  // for May: what is not known (empty: a branch that may not run)
+    // For May: the value whose unknown value decides it (a remainder's
+    // divisor), when that is what is not known.
+    ValueId divisor = kNoId;
   };
   // Pairs of blocks that `ordered` says are ordered (by a lock) are skipped.
   // With `eitherA` (`eitherB`), a (b) counts as run whenever the `if` around
@@ -187,11 +190,26 @@ private:
   // entry arguments, constants and memory that no op of the entry writes.
   BlockResult sameAccessAcross(const Access& a, llvm::function_ref<bool(const Block&, const Block&)> ordered,
                                bool eitherA) const;
-  bool determinedBy(ValueId v, llvm::SmallVector<ValueId, 4>& leaves, bool& loads, int& budget) const;
+  // A remainder `remi dividend, divisor` whose divisor no execution fixes
+  // although it is the same in both executions (determinedBy without leaves
+  // of its own): two executions whose dividends differ by a multiple of the
+  // divisor compute the same remainder.
+  struct Remainder {
+    ValueId rem = kNoId, dividend = kNoId, divisor = kNoId;
+  };
+  // With `remainder`, the first such remainder met stands for itself: its
+  // dividend is not a leaf (the caller compares dividends modulo the divisor).
+  bool determinedBy(ValueId v, llvm::SmallVector<ValueId, 4>& leaves, bool& loads, int& budget,
+                    Remainder* remainder = nullptr) const;
+  // Two places with equal leaves but dividends g1 != g2 of `rem`: the
+  // divisor value d = |g1 - g2| that makes them meet, when its facts allow it.
+  std::optional<int64_t> meetingDivisor(const Remainder& rem, std::optional<int64_t> g1,
+                                        std::optional<int64_t> g2) const;
   bool readOnly(const Access& load) const;
   const Access* accessOf(OpId op) const;
   // Whether different tiles of a's view never share an element.
   bool tilesDisjoint(const Access& a) const;
+  bool indicesComputable(const Access& a) const;  // every tile index follows from an execution
   void findTwins();
   bool sameElements(const Access& a, const Access& b) const;
 

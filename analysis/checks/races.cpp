@@ -320,6 +320,9 @@ void RaceChecker::acrossBlocks(const Access& a, const Access& b) {
   Footprints::BlockResult r = fp_.acrossBlocks(
       a, b, [&](const BlockId& x, const BlockId& y) { return locks_.ordered(a, x, b, y); }, eitherA, eitherB);
   if (r.kind == Overlap::No) return;
+  // A lock whose address no execution fixes may order what an unknown
+  // divisor makes meet: nothing is known either way.
+  if (r.divisor != kNoId && (locks_.sectionOf(a) || locks_.sectionOf(b))) return;
   if (a.op == b.op && r.blockB < r.blockA) std::swap(r.blockA, r.blockB);
   Party pa{a, r.blockA, r.twinA ? orTwinText(a) : ""}, pb{b, r.blockB, r.twinB ? orTwinText(b) : ""};
   // When one of them holds a lock and the other does not, the other is the
