@@ -951,56 +951,76 @@ Footprints::BlockResult Footprints::sameAccessAcross(const Access& a,
     }
     if (known) byValues[key].push_back(i);
   }
-  auto dividend = [&](const Place& p) { return rem.rem == kNoId ? std::optional<int64_t>(0) : p.values.back(); };
+  auto dividend = [&](size_t i) { return rem.rem == kNoId ? std::optional<int64_t>(0) : r.places[i].values.back(); };
   BlockResult best;
   int64_t bestDivisor = 0;  // of a May that rests on the remainder's divisor
-  for (const auto& [key, at] : byValues)
-    for (size_t i = 0; i < at.size(); ++i)
-      for (size_t j = i; j < at.size() && j < i + 4; ++j) {
-        const Place &pa = r.places[at[i]], &pb = r.places[at[j]];
-        auto ga = dividend(pa), gb = dividend(pb);
-        // Equal dividends (or none): the same computation. Different ones:
-        // the same remainder only for the divisor that meets them, a value
-        // the facts allow but nothing fixes (dividends of two places, so
-        // neither side's blocks are the same).
-        std::optional<int64_t> divisor;
-        if (!ga || !gb || (*ga != *gb && !(divisor = meetingDivisor(rem, ga, gb)))) continue;
-        bool reachedBoth = !pa.possible && !pb.possible;
-        bool touches = a.mask == kNoId && inSpace(pa);
-        Overlap o = reachedBoth && touches && !divisor ? Overlap::Must : Overlap::May;
-        // Among divisors, the smallest above 1 (1 makes every remainder 0).
-        bool better = o > best.kind ||
-                      (o == best.kind && divisor && bestDivisor &&
-                       (bestDivisor == 1 ? *divisor > 1 : *divisor > 1 && *divisor < bestDivisor));
-        if (!better) continue;
-        auto blocks = distinctBlocks(pa, pb, ordered);
-        if (!blocks) continue;
-        std::string values;
-        for (size_t k = 0; k < leaves.size(); ++k)
-          values += (k ? ", " : "") + std::string(p_.value(leaves[k]).name) + " = " + std::to_string(key[k]);
-        best = {o, blocks->first, blocks->second, "", pa.eitherArm, pb.eitherArm, ""};
-        bestDivisor = divisor.value_or(0);
-        best.divisor = divisor ? rem.divisor : kNoId;
-        best.where = (view ? "the same tile of " + std::string(p_.value(a.view).name)
-                           : "the same elements of " + rootName(a.root)) +
-                     " (what selects them is computed from the same values in both" +
-                     (values.empty() ? "" : ": " + values) +
-                     (loads ? ", and from memory that no op of the kernel writes" : "") + ")";
-        if (divisor) {
-          std::string dn(p_.value(rem.divisor).name), gn(p_.value(rem.dividend).name);
-          best.why = " if " + dn + " = " + std::to_string(*divisor) + " (" + std::string(p_.value(rem.rem).name) +
-                     " = " + gn + " mod " + dn + " is then " + std::to_string(*ga % *divisor) + " in both, with " + gn +
-                     " = " + std::to_string(*ga) + " and " + std::to_string(*gb) + "; the value of " + dn +
-                     " is not known here)";
-        } else if (!reachedBoth) {
-          best.why = " if both get there (a branch or a loop exit on the way is not known)";
-        } else if (a.mask != kNoId) {
-          best.why = " if any lane of its mask is set (the mask is the same in both, but not known)";
-        } else if (!touches) {
-          best.why = " if that tile lies in the index space";
-        }
-        if (o == Overlap::Must) return best;
+  // Whether pa and pb touch the same memory: Must ends the search.
+  auto consider = [&](const llvm::SmallVector<int64_t, 4>& key, size_t ia, size_t ib) {
+    const Place &pa = r.places[ia], &pb = r.places[ib];
+    auto ga = dividend(ia), gb = dividend(ib);
+    // Equal dividends (or none): the same computation. Different ones: the
+    // same remainder only for the divisor that meets them, a value the
+    // facts allow but nothing fixes.
+    std::optional<int64_t> divisor;
+    if (!ga || !gb || (*ga != *gb && !(divisor = meetingDivisor(rem, ga, gb)))) return false;
+    bool reachedBoth = !pa.possible && !pb.possible;
+    bool touches = a.mask == kNoId && inSpace(pa);
+    Overlap o = reachedBoth && touches && !divisor ? Overlap::Must : Overlap::May;
+    // Among divisors, the smallest above 1 (1 makes every remainder 0).
+    bool better = o > best.kind || (o == best.kind && divisor && bestDivisor &&
+                                    (bestDivisor == 1 ? *divisor > 1 : *divisor > 1 && *divisor < bestDivisor));
+    if (!better) return false;
+    auto blocks = distinctBlocks(pa, pb, ordered);
+    if (!blocks) return false;
+    std::string values;
+    for (size_t k = 0; k < leaves.size(); ++k)
+      values += (k ? ", " : "") + std::string(p_.value(leaves[k]).name) + " = " + std::to_string(key[k]);
+    best = {o, blocks->first, blocks->second, "", pa.eitherArm, pb.eitherArm, ""};
+    bestDivisor = divisor.value_or(0);
+    best.divisor = divisor ? rem.divisor : kNoId;
+    best.where = (view ? "the same tile of " + std::string(p_.value(a.view).name)
+                       : "the same elements of " + rootName(a.root)) +
+                 " (what selects them is computed from the same values in both" +
+                 (values.empty() ? "" : ": " + values) +
+                 (loads ? ", and from memory that no op of the kernel writes" : "") + ")";
+    if (divisor) {
+      std::string dn(p_.value(rem.divisor).name), gn(p_.value(rem.dividend).name);
+      best.why = " if " + dn + " = " + std::to_string(*divisor) + " (" + std::string(p_.value(rem.rem).name) +
+                 " = " + gn + " mod " + dn + " is then " + std::to_string(*ga % *divisor) + " in both, with " + gn +
+                 " = " + std::to_string(*ga) + " and " + std::to_string(*gb) + "; the value of " + dn +
+                 " is not known here)";
+    } else if (!reachedBoth) {
+      best.why = " if both get there (a branch or a loop exit on the way is not known)";
+    } else if (a.mask != kNoId) {
+      best.why = " if any lane of its mask is set (the mask is the same in both, but not known)";
+    } else if (!touches) {
+      best.why = " if that tile lies in the index space";
+    }
+    return o == Overlap::Must;
+  };
+  const ScalarFact* d = rem.rem == kNoId ? nullptr : facts_.scalar(rem.divisor);
+  for (auto& [key, at] : byValues) {
+    // With a remainder, places in the order of their dividends: equal ones
+    // are neighbours, and for each place the nearest dividend at least the
+    // smallest allowed divisor away gives the smallest divisor that meets them.
+    if (d)
+      std::stable_sort(at.begin(), at.end(), [&](size_t x, size_t y) {
+        return dividend(x).value_or(INT64_MIN) < dividend(y).value_or(INT64_MIN);
+      });
+    for (size_t i = 0; i < at.size(); ++i) {
+      for (size_t j = i; j < at.size() && j < i + 4; ++j)
+        if (consider(key, at[i], at[j])) return best;
+      auto gi = dividend(at[i]);
+      if (!d || !gi) continue;
+      for (int64_t least : {std::max<int64_t>(d->range.lo, 2), std::max<int64_t>(d->range.lo, 1)}) {
+        if (least > INT64_MAX - *gi) continue;
+        auto j = std::lower_bound(at.begin() + i, at.end(), *gi + least, [&](size_t x, int64_t g) {
+          return dividend(x).value_or(INT64_MIN) < g;
+        });
+        if (j != at.end()) consider(key, at[i], *j);
       }
+    }
+  }
   return best;
 }
 
