@@ -895,17 +895,6 @@ bool Footprints::determinedBy(ValueId v, llvm::SmallVector<ValueId, 4>& leaves, 
   return true;
 }
 
-std::optional<int64_t> Footprints::meetingDivisor(const Remainder& rem, std::optional<int64_t> g1,
-                                                  std::optional<int64_t> g2) const {
-  // Both dividends non-negative and the divisor positive: the remainders are
-  // the plain g mod d, equal for d = |g1 - g2|.
-  if (!g1 || !g2 || *g1 < 0 || *g2 < 0 || *g1 == *g2) return std::nullopt;
-  int64_t d = *g1 > *g2 ? *g1 - *g2 : *g2 - *g1;
-  const ScalarFact* f = facts_.scalar(rem.divisor);
-  if (!f || !f->range.contains(d)) return std::nullopt;
-  return d;
-}
-
 // Two executions in different blocks with equal leaves run the same
 // computation, so the op touches the same memory in both: Must when nothing
 // else decides whether it touches any (a mask, a view index not known to lie
@@ -953,75 +942,117 @@ Footprints::BlockResult Footprints::sameAccessAcross(const Access& a,
   }
   auto dividend = [&](size_t i) { return rem.rem == kNoId ? std::optional<int64_t>(0) : r.places[i].values.back(); };
   BlockResult best;
-  int64_t bestDivisor = 0;  // of a May that rests on the remainder's divisor
-  // Whether pa and pb touch the same memory: Must ends the search.
-  auto consider = [&](const llvm::SmallVector<int64_t, 4>& key, size_t ia, size_t ib) {
+  // Whether places ia and ib touch the same memory (with `divisor`, when the
+  // remainder's divisor takes that value): Must ends the search.
+  auto consider = [&](const llvm::SmallVector<int64_t, 4>& key, size_t ia, size_t ib, std::optional<int64_t> divisor) {
     const Place &pa = r.places[ia], &pb = r.places[ib];
-    auto ga = dividend(ia), gb = dividend(ib);
-    // Equal dividends (or none): the same computation. Different ones: the
-    // same remainder only for the divisor that meets them, a value the
-    // facts allow but nothing fixes.
-    std::optional<int64_t> divisor;
-    if (!ga || !gb || (*ga != *gb && !(divisor = meetingDivisor(rem, ga, gb)))) return false;
     bool reachedBoth = !pa.possible && !pb.possible;
     bool touches = a.mask == kNoId && inSpace(pa);
     Overlap o = reachedBoth && touches && !divisor ? Overlap::Must : Overlap::May;
-    // Among divisors, the smallest above 1 (1 makes every remainder 0).
-    bool better = o > best.kind || (o == best.kind && divisor && bestDivisor &&
-                                    (bestDivisor == 1 ? *divisor > 1 : *divisor > 1 && *divisor < bestDivisor));
-    if (!better) return false;
+    if (o <= best.kind) return false;
     auto blocks = distinctBlocks(pa, pb, ordered);
     if (!blocks) return false;
+    auto ga = dividend(ia), gb = dividend(ib);
+    bool twinA = pa.eitherArm, twinB = pb.eitherArm;
+    if (blocks->second < blocks->first) {  // the text names the lower block first
+      std::swap(blocks->first, blocks->second);
+      std::swap(ga, gb);
+      std::swap(twinA, twinB);
+    }
     std::string values;
     for (size_t k = 0; k < leaves.size(); ++k)
       values += (k ? ", " : "") + std::string(p_.value(leaves[k]).name) + " = " + std::to_string(key[k]);
-    best = {o, blocks->first, blocks->second, "", pa.eitherArm, pb.eitherArm, ""};
-    bestDivisor = divisor.value_or(0);
+    best = {o, blocks->first, blocks->second, "", twinA, twinB, ""};
     best.divisor = divisor ? rem.divisor : kNoId;
+    std::string but = divisor ? " but " + std::string(p_.value(rem.dividend).name) : "";
     best.where = (view ? "the same tile of " + std::string(p_.value(a.view).name)
                        : "the same elements of " + rootName(a.root)) +
-                 " (what selects them is computed from the same values in both" +
+                 " (what selects them is computed from the same values in both" + but +
                  (values.empty() ? "" : ": " + values) +
                  (loads ? ", and from memory that no op of the kernel writes" : "") + ")";
+    std::string mask = " if any lane of its mask is set (the mask is the same in both, but not known)";
     if (divisor) {
       std::string dn(p_.value(rem.divisor).name), gn(p_.value(rem.dividend).name);
       best.why = " if " + dn + " = " + std::to_string(*divisor) + " (" + std::string(p_.value(rem.rem).name) +
                  " = " + gn + " mod " + dn + " is then " + std::to_string(*ga % *divisor) + " in both, with " + gn +
                  " = " + std::to_string(*ga) + " and " + std::to_string(*gb) + "; the value of " + dn +
-                 " is not known here)";
+                 " is not known here)" + (a.mask != kNoId ? " and" + mask : "");
     } else if (!reachedBoth) {
       best.why = " if both get there (a branch or a loop exit on the way is not known)";
     } else if (a.mask != kNoId) {
-      best.why = " if any lane of its mask is set (the mask is the same in both, but not known)";
+      best.why = mask;
     } else if (!touches) {
       best.why = " if that tile lies in the index space";
     }
     return o == Overlap::Must;
   };
-  const ScalarFact* d = rem.rem == kNoId ? nullptr : facts_.scalar(rem.divisor);
   for (auto& [key, at] : byValues) {
     // With a remainder, places in the order of their dividends: equal ones
-    // are neighbours, and for each place the nearest dividend at least the
-    // smallest allowed divisor away gives the smallest divisor that meets them.
-    if (d)
+    // are neighbours.
+    if (rem.rem != kNoId)
       std::stable_sort(at.begin(), at.end(), [&](size_t x, size_t y) {
         return dividend(x).value_or(INT64_MIN) < dividend(y).value_or(INT64_MIN);
       });
-    for (size_t i = 0; i < at.size(); ++i) {
+    for (size_t i = 0; i < at.size(); ++i)
       for (size_t j = i; j < at.size() && j < i + 4; ++j)
-        if (consider(key, at[i], at[j])) return best;
-      auto gi = dividend(at[i]);
-      if (!d || !gi) continue;
-      for (int64_t least : {std::max<int64_t>(d->range.lo, 2), std::max<int64_t>(d->range.lo, 1)}) {
-        if (least > INT64_MAX - *gi) continue;
-        auto j = std::lower_bound(at.begin() + i, at.end(), *gi + least, [&](size_t x, int64_t g) {
-          return dividend(x).value_or(INT64_MIN) < g;
-        });
-        if (j != at.end()) consider(key, at[i], *j);
-      }
-    }
+        if (dividend(at[i]) && dividend(at[i]) == dividend(at[j]) && consider(key, at[i], at[j], std::nullopt))
+          return best;
   }
+  if (rem.rem == kNoId || best.kind != Overlap::No) return best;
+  // Different dividends g1 < g2 give one remainder when the divisor is a
+  // value d with g2 - g1 a multiple of it. Only places that certainly run:
+  // a branch or loop bound on the way may relate the dividend to the
+  // divisor (`if t < n`, `for t in (bid to n)`), and then no two meet.
+  for (int64_t d : divisorValues(rem, a.op, r.places))
+    for (auto& [key, at] : byValues)
+      for (size_t i = 0, tried = 0; i < at.size() && tried < kRemainderTries; ++i) {
+        auto g = dividend(at[i]);
+        if (!g || *g < 0 || r.places[at[i]].possible || *g > INT64_MAX - d) continue;
+        ++tried;
+        auto j = std::lower_bound(at.begin() + i, at.end(), *g + d,
+                                  [&](size_t x, int64_t v) { return dividend(x).value_or(INT64_MIN) < v; });
+        for (; j != at.end() && dividend(*j) == *g + d; ++j)
+          if (!r.places[*j].possible) {
+            consider(key, at[i], *j, d);
+            if (best.kind != Overlap::No) return best;
+          }
+      }
   return best;
+}
+
+// Values the remainder's divisor may take at `at` that could make two
+// dividends of `places` meet: from its facts there (range and multiple),
+// ascending from 2, then 1 (which makes every remainder 0); none when the
+// facts' range is not evidence of possible values (an interval widened by a
+// possible wrap-around) and the divisor is not a free value (an argument, a
+// load).
+std::vector<int64_t> Footprints::divisorValues(const Remainder& rem, OpId at, const std::vector<Place>& places) const {
+  const ScalarFact* f = facts_.scalarAt(rem.divisor, at);
+  if (!f || f->divisor == 0) return {};
+  if (!f->loKnown && !f->hiKnown) {
+    ValueId v = rem.divisor;
+    for (const Operation* op = definingOp(p_, v); op && is(*op, OpKind::Assume); op = definingOp(p_, v))
+      v = op->operands.empty() ? kNoId : op->operands[0].value;
+    const Operation* def = definingOp(p_, v);
+    bool argument = v != kNoId && p_.value(v).blockArg && p_.value(v).owner != kNoId &&
+                    isFunction(p_.op(p_.value(v).owner));
+    bool loaded = def && (is(*def, OpKind::LoadPtrTko) || is(*def, OpKind::LoadViewTko));
+    if (!argument && !loaded) return {};
+  }
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (const Place& p : places)
+    if (!p.possible && !p.values.empty() && p.values.back() && *p.values.back() >= 0) {
+      lo = std::min(lo, *p.values.back());
+      hi = std::max(hi, *p.values.back());
+    }
+  if (lo > hi) return {};
+  int64_t step = f->divisor < 0 ? -f->divisor : f->divisor;
+  std::vector<int64_t> out;
+  int64_t first = std::max<int64_t>(f->range.lo, 2);
+  first += (step - first % step) % step;
+  for (int64_t d = first; d <= std::min(f->range.hi, hi - lo) && out.size() < kRemainderTries; d += step) out.push_back(d);
+  if (f->range.contains(1) && step == 1) out.push_back(1);
+  return out;
 }
 
 bool Footprints::indicesComputable(const Access& a) const {

@@ -201,10 +201,8 @@ private:
   // dividend is not a leaf (the caller compares dividends modulo the divisor).
   bool determinedBy(ValueId v, llvm::SmallVector<ValueId, 4>& leaves, bool& loads, int& budget,
                     Remainder* remainder = nullptr) const;
-  // Two places with equal leaves but dividends g1 != g2 of `rem`: the
-  // divisor value d = |g1 - g2| that makes them meet, when its facts allow it.
-  std::optional<int64_t> meetingDivisor(const Remainder& rem, std::optional<int64_t> g1,
-                                        std::optional<int64_t> g2) const;
+  static constexpr size_t kRemainderTries = 64;  // divisor values, and places per value, tried
+  std::vector<int64_t> divisorValues(const Remainder& rem, OpId at, const std::vector<Place>& places) const;
   bool readOnly(const Access& load) const;
   const Access* accessOf(OpId op) const;
   // Whether different tiles of a's view never share an element.
