@@ -61,7 +61,8 @@ public:
   Executions(const Program& program, const ValueFacts& facts);
 
   // Whether some execution fixes v (it follows from block ids, the grid,
-  // constants, induction variables of `for` loops and iter_values).
+  // constants, induction variables of `for` loops, iter_values and the
+  // results of `if`s whose condition and yielded values it fixes).
   bool computable(ValueId v) const;
 
   // The value of integer scalar v in execution e; nullopt when it does not
@@ -114,6 +115,7 @@ private:
   std::optional<int64_t> compute(ValueId v, const Execution& e, int& budget) const;
   std::optional<int64_t> compare(const Operation& cmp, int64_t lhs, const Execution& e, int& budget) const;
   std::optional<int64_t> iterValue(const Value& arg, const Execution& e, int& budget) const;
+  ValueId yielded(const Operation& ifOp, uint32_t region, uint32_t index) const;
   // The constant c of `x = x + c` that every continue of `loop` passes as
   // iter_value i; nullopt when one passes something else (or none continues).
   std::optional<int64_t> increment(OpId loop, uint32_t i) const;
