@@ -50,9 +50,10 @@ bool isViewAccess(const Operation& op) {
 
 std::string name(const Program& p, ValueId v) { return std::string(p.value(v).name); }
 
-// "0..3", or "0 and up" when the extent is not known.
+// "0..3", or "0 and up" when the extent is not known, "none" when it is 0.
 std::string validText(const views::IndexDim& d) {
   if (!d.extent) return "0 and up";
+  if (*d.extent == 0) return "none: the tensor is empty along dimension " + std::to_string(d.tensorDim);
   return "0.." + std::to_string(*d.extent - 1);
 }
 

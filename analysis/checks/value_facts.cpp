@@ -1237,7 +1237,12 @@ std::vector<int64_t> ValueFacts::tensorStrides(ValueId v) const {
 std::optional<views::IndexSpace> ValueFacts::computeIndexSpace(ValueId view) const {
   TypeRef t = program_.typeOf(view);
   if (!t || !t->isView()) return std::nullopt;
-  std::vector<int64_t> shape = tensorShape(view);
+  // A size of 0 (an empty array) counts here: its index space is empty, so
+  // every index is outside it. The layout questions (tensorShape) need sizes
+  // of at least 1.
+  TypeRef tv;
+  const Operation* mtv = tensorViewOp(program_, view, tv);
+  std::vector<int64_t> shape = tv ? resolved(*this, tv->shape, mtv, "dynamicShape", 0) : std::vector<int64_t>{};
   return shape.empty() ? views::indexSpace(*t) : views::indexSpace(*t, shape);
 }
 

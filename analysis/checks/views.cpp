@@ -39,6 +39,10 @@ bool allPositive(const std::vector<int64_t>& v) {
   return std::all_of(v.begin(), v.end(), [](int64_t x) { return x == kDynamic || x > 0; });
 }
 
+bool noneNegative(const std::vector<int64_t>& v) {
+  return std::all_of(v.begin(), v.end(), [](int64_t x) { return x == kDynamic || x >= 0; });
+}
+
 void decideInjective(TensorViewLayout& out, const std::vector<int64_t>& shape, layout::WorkBudget& budget) {
   int64_t size = 1;
   for (int64_t d : shape) size = layout::satMul(size, d);
@@ -155,14 +159,15 @@ std::string IndexSpace::shapeText() const {
 }
 
 std::optional<IndexSpace> indexSpace(const Type& view) {
-  if (!view.isView() || !view.tensorView) return std::nullopt;
+  // A static size 0 is a type error (the verifier says so): no space.
+  if (!view.isView() || !view.tensorView || !allPositive(view.tensorView->shape)) return std::nullopt;
   return indexSpace(view, view.tensorView->shape);
 }
 
 std::optional<IndexSpace> indexSpace(const Type& view, const std::vector<int64_t>& tvShape) {
   if (!view.isView() || !view.tensorView) return std::nullopt;
   if (view.shape.empty() || view.shape.size() != tvShape.size() || !allPositive(view.shape) ||
-      !allStatic(view.shape) || !allPositive(tvShape))
+      !allStatic(view.shape) || !noneNegative(tvShape))  // a size 0 (from an --arg): an empty space
     return std::nullopt;
   if (view.kind == TypeKind::GatherScatterView) return gatherScatterSpace(view, tvShape);
   return gridSpace(view, tvShape);

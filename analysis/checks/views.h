@@ -64,7 +64,8 @@ struct IndexSpace {
 // traversal strides): the verifier reports those.
 std::optional<IndexSpace> indexSpace(const Type& view);
 // The same, with the tensor_view's shape given (dynamic dims that the launch
-// fixes, kDynamic for the others).
+// fixes, kDynamic for the others). A size of 0 (an empty array) gives an
+// empty space: extent 0, every index outside it.
 std::optional<IndexSpace> indexSpace(const Type& view, const std::vector<int64_t>& tensorShape);
 
 }  // namespace tilesight::views
