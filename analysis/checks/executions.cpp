@@ -95,16 +95,6 @@ std::optional<int64_t> Executions::value(ValueId v, const Execution& e) const {
   return charge(kMaxNodes - budget) ? r : std::nullopt;
 }
 
-// Operand `index` of the `yield` that ends region `region` of an `if`; kNoId
-// when the region is not one block ending in a yield.
-ValueId Executions::yielded(const Operation& ifOp, uint32_t region, uint32_t index) const {
-  if (region >= ifOp.regions.size() || ifOp.regions[region].blocks.size() != 1) return kNoId;
-  const Block& b = ifOp.regions[region].blocks[0];
-  if (b.ops.empty()) return kNoId;
-  const Operation& y = p_.op(b.ops.back());
-  return is(y, OpKind::Yield) && index < y.operands.size() ? y.operands[index].value : kNoId;
-}
-
 std::optional<int64_t> Executions::compute(ValueId v, const Execution& e, int& budget) const {
   if (v == kNoId || --budget < 0) return std::nullopt;
   const ScalarFact* f = facts_.scalar(v);
@@ -125,7 +115,7 @@ std::optional<int64_t> Executions::compute(ValueId v, const Execution& e, int& b
   if (n == OpKind::GetNumTileBlocks && val.index < 3 && grid_) return (*grid_)[val.index];
   if (n == OpKind::If) {  // what the region the condition takes yields (`a and b` in cuTile)
     auto c = compute(operandValue(op, "condition"), e, budget);
-    return c ? compute(yielded(op, *c ? 0 : 1, val.index), e, budget) : std::nullopt;
+    return c ? compute(yieldedBy(p_, op, *c ? 0 : 1, val.index), e, budget) : std::nullopt;
   }
   unsigned bits = intBits(p_.typeOf(v));
   if (!bits || op.operands.empty() || !integerArithmetic(n)) return std::nullopt;
@@ -296,7 +286,7 @@ void Executions::collect(ValueId v, Deps& d, int& budget) const {
   if (n == OpKind::If && intBits(p_.typeOf(v))) {
     collect(operandValue(op, "condition"), d, budget);
     for (uint32_t r = 0; r < 2 && d.computable; ++r) {
-      ValueId y = yielded(op, r, val.index);
+      ValueId y = yieldedBy(p_, op, r, val.index);
       if (y == kNoId) d.computable = false;
       else collect(y, d, budget);
     }

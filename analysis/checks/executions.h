@@ -115,7 +115,6 @@ private:
   std::optional<int64_t> compute(ValueId v, const Execution& e, int& budget) const;
   std::optional<int64_t> compare(const Operation& cmp, int64_t lhs, const Execution& e, int& budget) const;
   std::optional<int64_t> iterValue(const Value& arg, const Execution& e, int& budget) const;
-  ValueId yielded(const Operation& ifOp, uint32_t region, uint32_t index) const;
   // The constant c of `x = x + c` that every continue of `loop` passes as
   // iter_value i; nullopt when one passes something else (or none continues).
   std::optional<int64_t> increment(OpId loop, uint32_t i) const;

@@ -181,9 +181,15 @@ Footprints::Footprints(const Program& program, const ValueFacts& facts, const Ex
       continue;
     }
     const Operation* rootDef = definingOp(p_, a.root);
-    a.loose = rootDef && rootDef->info->kind == OpKind::IntToPtr;
+    a.loose = rootDef && (rootDef->info->kind == OpKind::IntToPtr || rootDef->info->kind == OpKind::If);
     looseWrites_ |= a.loose && a.writes;
     if (a.writes) writtenRoots_.insert(a.root);
+    // A pointer an `if` picks is one of the arrays it yields: a write
+    // through it may write each of them.
+    if (a.writes && rootDef && rootDef->info->kind == OpKind::If)
+      for (uint32_t k = 0; k < 2; ++k)
+        if (const TileFact* f = facts_.tile(yieldedBy(p_, *rootDef, k, p_.value(a.root).index)))
+          writtenRoots_.insert(f->root);
     if (a.view != kNoId) {
       auto [it, fresh] = sourceOfView.try_emplace(a.view, 0);
       if (fresh)
@@ -863,6 +869,12 @@ bool Footprints::determinedBy(ValueId v, llvm::SmallVector<ValueId, 4>& leaves, 
   if (val.blockArg || op.broken || !op.info) return false;
   OpKind n = op.info->kind;
   if (n == OpKind::GetTileBlockId) return false;  // differs between blocks unless computed
+  if (n == OpKind::If) {  // the same condition yields the same value (an array picked per block)
+    if (!determinedBy(operandValue(op, "condition"), leaves, loads, budget, remainder)) return false;
+    for (uint32_t r = 0; r < 2; ++r)
+      if (!determinedBy(yieldedBy(p_, op, r, val.index), leaves, loads, budget, remainder)) return false;
+    return true;
+  }
   bool load = n == OpKind::LoadPtrTko || n == OpKind::LoadViewTko;
   if (load) {
     const Access* x = accessOf(val.owner);
@@ -918,9 +930,12 @@ Footprints::BlockResult Footprints::sameAccessAcross(const Access& a,
     if (!view) return true;
     if (!space || space->dims.size() != a.indices.size()) return false;
     for (size_t d = 0; d < a.indices.size(); ++d) {
-      auto at = std::find(leaves.begin(), leaves.end(), a.indices[d]);
-      if (at == leaves.end() || !space->dims[d].extent) return false;
-      const auto& k = p.values[at - leaves.begin()];
+      if (!space->dims[d].extent) return false;
+      std::optional<int64_t> k;
+      if (auto at = std::find(leaves.begin(), leaves.end(), a.indices[d]); at != leaves.end())
+        k = p.values[at - leaves.begin()];
+      else if (const ScalarFact* f = facts_.scalar(a.indices[d]))
+        k = f->exact();  // a constant index
       if (!k || *k < 0 || *k >= *space->dims[d].extent) return false;
     }
     return true;
@@ -941,13 +956,17 @@ Footprints::BlockResult Footprints::sameAccessAcross(const Access& a,
     if (known) byValues[key].push_back(i);
   }
   auto dividend = [&](size_t i) { return rem.rem == kNoId ? std::optional<int64_t>(0) : r.places[i].values.back(); };
+  // A mask whose first lane is set in every execution (cuTile's bounds mask
+  // `idx < shape` at a start inside the array) lets the access touch memory.
+  const TileFact* maskFact = a.mask == kNoId ? nullptr : facts_.tileAt(a.mask, a.op);
+  bool laneZeroSet = maskFact && maskFact->base.exact() && *maskFact->base.exact() != 0;
   BlockResult best;
   // Whether places ia and ib touch the same memory (with `divisor`, when the
   // remainder's divisor takes that value): Must ends the search.
   auto consider = [&](const llvm::SmallVector<int64_t, 4>& key, size_t ia, size_t ib, std::optional<int64_t> divisor) {
     const Place &pa = r.places[ia], &pb = r.places[ib];
     bool reachedBoth = !pa.possible && !pb.possible;
-    bool touches = a.mask == kNoId && inSpace(pa);
+    bool touches = (a.mask == kNoId || laneZeroSet) && inSpace(pa);
     Overlap o = reachedBoth && touches && !divisor ? Overlap::Must : Overlap::May;
     if (o <= best.kind) return false;
     auto blocks = distinctBlocks(pa, pb, ordered);

@@ -54,6 +54,14 @@ ValueId operandValue(const Operation& op, std::string_view group, size_t i) {
   return o ? o->value : kNoId;
 }
 
+ValueId yieldedBy(const Program& p, const Operation& ifOp, uint32_t region, uint32_t index) {
+  if (region >= ifOp.regions.size() || ifOp.regions[region].blocks.size() != 1) return kNoId;
+  const Block& b = ifOp.regions[region].blocks[0];
+  if (b.ops.empty()) return kNoId;
+  const Operation& y = p.op(b.ops.back());
+  return is(y, OpKind::Yield) && index < y.operands.size() ? y.operands[index].value : kNoId;
+}
+
 const Operation* definingOp(const Program& p, ValueId v) {
   if (v == kNoId || v >= p.values.size()) return nullptr;
   const Value& val = p.value(v);

@@ -35,6 +35,9 @@ llvm::ArrayRef<Operand> operandGroup(const Operation& op, std::string_view group
 // the op does not match its table entry).
 const Operand* operandOf(const Operation& op, std::string_view group, size_t i = 0);
 ValueId operandValue(const Operation& op, std::string_view group, size_t i = 0);
+// Operand `index` of the `yield` that ends region `region` of an `if`;
+// kNoId when the region is not one block ending in a yield.
+ValueId yieldedBy(const Program& p, const Operation& ifOp, uint32_t region, uint32_t index);
 // The op defining `v`: nullptr for block arguments, unknown values, and
 // unregistered or broken ops.
 const Operation* definingOp(const Program& p, ValueId v);

@@ -274,12 +274,22 @@ TokenGraph::DepSet TokenGraph::loopResult(OpId loop, const std::vector<OpId>& te
     int64_t lo = lastOut == kNoId ? 0 : int64_t(lastOut) + 1;
     Spans out;
     if (hi != kNoId && int64_t(hi) >= lo) {
-      // Every instance, earlier iterations included.
-      int64_t good = lastCovered(s, ch, lo, hi);
-      for (auto [x, y] : spansOf(s, c))
+      // Every instance, earlier iterations included. Ops followed by a
+      // `break` in their own iteration (a suffix of the chain: it stays in
+      // the block it enters) run only in the iteration that leaves: what the
+      // terminator waits for there is every instance.
+      auto exitAt = std::partition_point(ch.ops.begin() + lo, ch.ops.begin() + hi + 1,
+                                         [&](OpId o) { return !leavesAfter(o, loop); });
+      int64_t split = exitAt - ch.ops.begin();
+      int64_t good = lastCovered(s, ch, lo, std::min<int64_t>(hi, split - 1));
+      for (auto [x, y] : spansOf(s, c)) {
         if (int64_t(y) >= lo && int64_t(x) <= good)
           out.push_back({static_cast<uint32_t>(std::max<int64_t>(x, lo)),
                          static_cast<uint32_t>(std::min<int64_t>(y, good))});
+        if (int64_t(y) >= split && int64_t(x) <= int64_t(hi))
+          out.push_back({static_cast<uint32_t>(std::max<int64_t>(x, split)),
+                         static_cast<uint32_t>(std::min<int64_t>(y, hi))});
+      }
     }
     if (std::find(viaArgs.begin(), viaArgs.end(), c) != viaArgs.end()) {
       // Ops the terminator cannot follow in its own iteration ran only in
@@ -293,6 +303,26 @@ TokenGraph::DepSet TokenGraph::loopResult(OpId loop, const std::vector<OpId>& te
   join(out, body);
   out.all = out.all || body.all;
   return out;
+}
+
+// Whether every run of `op` is followed, in the same iteration of `loop`,
+// by a `break` out of it: a block around op, below `loop` with no other loop
+// between, ends in a break (cuTile's `if c: ...; break`).
+bool TokenGraph::leavesAfter(OpId op, OpId loop) const {
+  for (OpId q = op; q != kNoId && q != loop;) {
+    OpId parent = p_.op(q).parent;
+    if (parent == kNoId) return false;
+    const Operation& po = p_.op(parent);
+    if (parent != loop && (is(po, OpKind::For) || is(po, OpKind::Loop))) return false;  // its breaks leave that one
+    uint32_t r = regionOf_[q];
+    if (r < po.regions.size() && !po.regions[r].blocks.empty()) {
+      const std::vector<OpId>& ops = po.regions[r].blocks[0].ops;
+      if (!ops.empty() && std::find(ops.begin(), ops.end(), q) != ops.end() && is(p_.op(ops.back()), OpKind::Break))
+        return true;
+    }
+    q = parent;
+  }
+  return false;
 }
 
 // The set a value joined from several terminators surely has: per chain,

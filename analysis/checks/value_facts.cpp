@@ -266,6 +266,7 @@ private:
   void reshapeStrides(const TileFact& a, TileFact& f) const;
   void ptrToPtr(ValueId r, const Operation& op);
   void rootPointer(ValueId r, OpId id);
+  bool armRoots(const Operation& ifOp, size_t i) const;
 
   // noWrap: wrapping is undefined behaviour (overflow flags, pointer offsets).
   ScalarFact scalarBinary(Bin k, const ScalarFact& a, const ScalarFact& b, const Operation& op, ValueId self,
@@ -557,8 +558,23 @@ void FactBuilder::joinExits(OpId id, const Operation& op) {
         if (i < x.operands.size()) add(x.operands[i].value);
         else complete = false;
       }
-    if (acc && complete) set(r, std::move(*acc));
+    // One pointer picked among arrays by an `if` (`a = x if c else y`) is a
+    // base of its own, as one made by int_to_ptr is.
+    if (acc && complete && op.info->kind == OpKind::If && acc->pointer && acc->root == kNoId &&
+        p_.typeOf(r)->shape.empty() && armRoots(op, i))
+      rootPointer(r, id);
+    else if (acc && complete)
+      set(r, std::move(*acc));
   }
+}
+
+// Whether every arm of `ifOp` yields, as result i, a pointer with a root.
+bool FactBuilder::armRoots(const Operation& ifOp, size_t i) const {
+  for (uint32_t k = 0; k < 2; ++k) {
+    const TileFact* f = get(yieldedBy(p_, ifOp, k, static_cast<uint32_t>(i)));
+    if (!f || f->root == kNoId) return false;
+  }
+  return true;
 }
 
 // --- transfer ----------------------------------------------------------------------
