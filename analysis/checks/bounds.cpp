@@ -298,7 +298,7 @@ private:
   // A load of partial tile k: `when` is "may" (some value of the index
   // reaches it), the execution that loads it (executions.h), or empty.
   void partialTile(const Ctx& c, int64_t k, const std::string& when) {
-    OpId use = lanes_.observableUse(c.id, c.space);
+    OpId use = lanes_.observableUse(c.id, c.space, c.dim);
     if (use == kNoId) return;  // only masked stores of the same lanes read them
     const views::IndexDim& dim = c.space.dims[c.dim];
     int64_t begin = k * dim.step, over = dim.overhang(k);
@@ -326,7 +326,7 @@ private:
   // Every tile overhangs (the tensor is smaller than a tile, or strided tiles
   // reach past it from the first): any index the load may use, known or not.
   void everyTilePartial(const Ctx& c) {
-    OpId use = lanes_.observableUse(c.id, c.space);
+    OpId use = lanes_.observableUse(c.id, c.space, c.dim);
     if (use == kNoId) return;
     const views::IndexDim& dim = c.space.dims[c.dim];
     int64_t over = dim.overhang(0);

@@ -43,7 +43,7 @@ const llvm::SmallVector<std::pair<OpId, size_t>, 2>& UnspecifiedLanes::usersOf(V
   return it == users_.end() ? none : it->second;
 }
 
-OpId UnspecifiedLanes::observableUse(OpId load, const views::IndexSpace& space) {
+OpId UnspecifiedLanes::observableUse(OpId load, const views::IndexSpace& space, size_t only) {
   const Operation& op = p_.op(load);
   if (op.results.empty()) return kNoId;
   Load l{load, space, {}};
@@ -52,6 +52,7 @@ OpId UnspecifiedLanes::observableUse(OpId load, const views::IndexSpace& space) 
   if (!shape || shape->size() != space.dims.size() || l.indices.size() != space.dims.size()) return load;
   Lanes start(shape->size());
   for (size_t d = 0; d < space.dims.size(); ++d) {
+    if (d != only) continue;  // each dimension's lanes are followed on their own
     const views::IndexDim& dim = space.dims[d];
     // A tile of one element along a dimension is never partial there: it is
     // in bounds or outside the index space (bounds.index).

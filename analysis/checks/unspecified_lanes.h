@@ -31,9 +31,9 @@ public:
   UnspecifiedLanes(const Program& program, const ValueFacts& facts);
 
   // The first op where the unspecified lanes of the view load `load` (its
-  // view's index space `space`) matter; kNoId when every path ends in a store
-  // that masks them.
-  OpId observableUse(OpId load, const views::IndexSpace& space);
+  // view's index space `space`) past the edge of dimension `dim` matter;
+  // kNoId when every path ends in a store that masks them.
+  OpId observableUse(OpId load, const views::IndexSpace& space, size_t dim);
 
 private:
   // Per dimension of a value: the load dimension whose edge makes lanes
