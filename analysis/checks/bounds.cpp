@@ -203,9 +203,27 @@ private:
     std::string why = facts_.describe(c.index.value, c.id);
     bool exact = r.loKnown && r.hiKnown && r.range.single();
     if (every) {
-      std::string msg = exact ? "index " + std::to_string(r.range.lo) + dimText + " is outside " + space + "; " + why
-                              : "every index" + dimText + " is outside " + space + ": " + why;
-      report(c, Severity::Error, "bounds.index", msg);
+      // Certain only where the access runs: after a guard such as
+      // `if n == 0 { return }`, or under `if n > 0`, perhaps nowhere.
+      std::string unless;
+      if (OpId unsure = executions_.mayNotRun(c.id); unsure != kNoId) {
+        const Operation& u = p_.op(unsure);
+        bool around = false;
+        for (OpId q = c.op.parent; q != kNoId && !around; q = p_.op(q).parent) around = q == unsure;
+        const ScalarFact* cond = is(u, OpKind::If) ? facts_.scalar(operandValue(u, "condition")) : nullptr;
+        if (around && cond && cond->exact()) return false;  // the other region runs
+        if (!around) {  // an earlier op that may return
+          bool runs = false;
+          bool complete = executions_.forEach(c.id, {}, [&](const Execution&) { return !(runs = true); });
+          if (!runs && complete) return false;  // no execution gets there
+          if (!runs)
+            unless = " if it runs (the '" + std::string(u.info ? u.info->name : u.name) + "' at line " +
+                     std::to_string(facts_.line(u.range.begin)) + " may return before it)";
+        }
+      }
+      std::string msg = exact ? "index " + std::to_string(r.range.lo) + dimText + " is outside " + space + unless + "; " + why
+                              : "every index" + dimText + " is outside " + space + unless + ": " + why;
+      report(c, unless.empty() ? Severity::Error : Severity::Warning, "bounds.index", msg);
       return true;
     }
     std::string reach = mayHi ? "may reach " + std::to_string(r.range.hi) : "may be " + std::to_string(r.range.lo);

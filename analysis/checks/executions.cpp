@@ -29,6 +29,44 @@ uint64_t unsignedOf(int64_t v, unsigned bits) {
 
 Executions::Executions(const Program& program, const ValueFacts& facts) : p_(program), facts_(facts) {
   if (facts.options().grid) grid_ = *facts.options().grid;
+  // Ops that hold a `return` (the return itself included), and for each op
+  // the nearest earlier op of its block that does: after it, the op runs only
+  // where that one does not return.
+  returns_.assign(p_.ops.size(), false);
+  for (OpId id = 0; id < p_.ops.size(); ++id) {
+    if (!is(p_.op(id), OpKind::Return)) continue;
+    for (OpId q = id; q != kNoId && !isFunction(p_.op(q)) && !returns_[q]; q = p_.op(q).parent) returns_[q] = true;
+  }
+  returnBefore_.assign(p_.ops.size(), kNoId);
+  for (const Operation& op : p_.ops)
+    for (const Region& r : op.regions)
+      for (const Block& b : r.blocks) {
+        OpId prev = kNoId;
+        for (OpId o : b.ops) {
+          returnBefore_[o] = prev;
+          if (returns_[o]) prev = o;
+        }
+      }
+}
+
+// The region of `guard` (an op before another in its block that holds a
+// return) after which the other runs: the one of an `if` that holds no
+// return; nullopt when that is not a single region of an `if`.
+std::optional<uint32_t> Executions::goesOn(OpId guard) const {
+  const Operation& g = p_.op(guard);
+  if (!is(g, OpKind::If) || g.regions.empty()) return std::nullopt;
+  std::optional<uint32_t> on;
+  for (uint32_t r = 0; r < 2; ++r) {  // an absent else region returns nothing
+    bool returns = false;
+    if (r < g.regions.size())
+      for (const Block& b : g.regions[r].blocks)
+        for (OpId inner : b.ops) returns = returns || returns_[inner];
+    if (!returns) {
+      if (on) return std::nullopt;  // neither returns (a return after both: not this one's)
+      on = r;
+    }
+  }
+  return on;
 }
 
 // Whether `child`, an op of `loop`'s body, comes before every op of the body
@@ -314,6 +352,13 @@ bool Executions::forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref
   llvm::SmallVector<Step, 8> path;
   for (OpId child = op, q = p_.op(op).parent;; child = q, q = p_.op(q).parent) {
     if (q == kNoId) return false;
+    // Earlier ops of child's block that may return: child runs after them
+    // only where they do not.
+    for (OpId g = returnBefore_[child]; g != kNoId; g = returnBefore_[g]) {
+      std::optional<uint32_t> on = goesOn(g);
+      if (!on && !branches) return false;
+      path.push_back({g, on.value_or(kAnyRegion), true, true});
+    }
     const Operation& parent = p_.op(q);
     std::optional<OpKind> n = kindOf(parent);
     if (n == OpKind::Entry) break;
@@ -340,7 +385,7 @@ bool Executions::forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref
   for (ValueId v : of) collect(v, need, budget);
   for (const Step& s : path) {
     const Operation& o = p_.op(s.op);
-    if (is(o, OpKind::Loop)) continue;  // no bounds
+    if (is(o, OpKind::Loop) || (s.guard && s.region == kAnyRegion)) continue;  // no bounds
     if (is(o, OpKind::If)) {
       Deps cond;
       collect(operandValue(o, "condition"), cond, budget);
@@ -382,6 +427,14 @@ bool Executions::walk(Walk& w, size_t at, Execution& e) const {
   }
   OpId id = w.path[at].op;
   const Operation& op = p_.op(id);
+  if (w.path[at].guard && w.path[at].region == kAnyRegion) {  // it may return: op possibly runs
+    if (!w.branches) return false;
+    bool before = e.possible;
+    e.possible = true;
+    walk(w, at + 1, e);
+    e.possible = before;
+    return false;
+  }
   if (is(op, OpKind::Loop)) return walkLoop(w, at, e);
   if (is(op, OpKind::If)) {
     auto c = value(operandValue(op, "condition"), e);
@@ -451,6 +504,11 @@ bool Executions::walkLoop(Walk& w, size_t at, Execution& e) const {
 
 OpId Executions::mayNotRun(OpId op) const {
   for (OpId child = op, q = p_.op(op).parent; q != kNoId; child = q, q = p_.op(q).parent) {
+    for (OpId g = returnBefore_[child]; g != kNoId; g = returnBefore_[g]) {
+      std::optional<uint32_t> on = goesOn(g);
+      const ScalarFact* c = on ? facts_.scalar(operandValue(p_.op(g), "condition")) : nullptr;
+      if (!c || !c->exact() || (*c->exact() != 0) != (*on == 0)) return g;
+    }
     const Operation& parent = p_.op(q);
     if (isFunction(parent)) return kNoId;
     if (is(parent, OpKind::Loop)) {
@@ -462,7 +520,9 @@ OpId Executions::mayNotRun(OpId op) const {
       if (!iterates) return q;
     } else if (is(parent, OpKind::If)) {
       const ScalarFact* c = facts_.scalar(operandValue(parent, "condition"));
-      if (!c || !c->exact()) return q;
+      bool inThen = !parent.regions.empty() && parent.regions[0].range.begin <= p_.op(child).range.begin &&
+                    p_.op(child).range.begin < parent.regions[0].range.end;
+      if (!c || !c->exact() || (*c->exact() != 0) != inThen) return q;  // unknown, or the other region runs
     }
   }
   return kNoId;

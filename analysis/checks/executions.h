@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/DenseMap.h>
@@ -107,9 +108,11 @@ private:
   };
   struct Step {          // one op between the function and `op`, outermost first
     OpId op;
-    uint32_t region;     // for an `if`: which region holds `op`
+    uint32_t region;     // for an `if`: which region holds `op` (of a guard: after which `op` runs)
     bool certain = true; // for a `loop`: its first iteration reaches `op` (no exit before it)
+    bool guard = false;  // an op before `op` in a block around it that may return
   };
+  static constexpr uint32_t kAnyRegion = ~0u;  // a guard whose return no condition decides
   void collect(ValueId v, Deps& d, int& budget) const;
   static void merge(Deps& into, const Deps& d);
   std::optional<int64_t> compute(ValueId v, const Execution& e, int& budget) const;
@@ -133,8 +136,12 @@ private:
   bool holdsExit(OpId op) const;
   bool firstIterationReaches(OpId loop, OpId child) const;
 
+  std::optional<uint32_t> goesOn(OpId guard) const;
+
   const Program& p_;
   const ValueFacts& facts_;
+  std::vector<bool> returns_;        // per op: it is or holds a `return`
+  std::vector<OpId> returnBefore_;   // per op: the nearest earlier op of its block that returns
   std::optional<BlockId> grid_;
   mutable int64_t work_ = kWork;
   mutable llvm::DenseMap<std::pair<OpId, uint32_t>, std::optional<int64_t>> increments_;

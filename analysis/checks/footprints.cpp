@@ -184,12 +184,7 @@ Footprints::Footprints(const Program& program, const ValueFacts& facts, const Ex
     a.loose = rootDef && (rootDef->info->kind == OpKind::IntToPtr || rootDef->info->kind == OpKind::If);
     looseWrites_ |= a.loose && a.writes;
     if (a.writes) writtenRoots_.insert(a.root);
-    // A pointer an `if` picks is one of the arrays it yields: a write
-    // through it may write each of them.
-    if (a.writes && rootDef && rootDef->info->kind == OpKind::If)
-      for (uint32_t k = 0; k < 2; ++k)
-        if (const TileFact* f = facts_.tile(yieldedBy(p_, *rootDef, k, p_.value(a.root).index)))
-          writtenRoots_.insert(f->root);
+    if (a.writes) writtenByPick(a.root, 8);
     if (a.view != kNoId) {
       auto [it, fresh] = sourceOfView.try_emplace(a.view, 0);
       if (fresh)
@@ -825,6 +820,20 @@ Footprints::BlockResult Footprints::acrossBlocks(const Access& a, const Access& 
     if (same.kind > r.kind) r = std::move(same);
   }
   return r;
+}
+
+// A pointer an `if` picks is one of the arrays it yields (through nested
+// picks, up to `depth` of them): a write through it may write each of them.
+void Footprints::writtenByPick(ValueId root, int depth) {
+  const Operation* def = definingOp(p_, root);
+  if (!def || !is(*def, OpKind::If)) return;
+  for (uint32_t k = 0; k < 2; ++k) {
+    const TileFact* f = facts_.tile(yieldedBy(p_, *def, k, p_.value(root).index));
+    if (!f || f->root == kNoId) continue;
+    writtenRoots_.insert(f->root);
+    if (depth > 0) writtenByPick(f->root, depth - 1);
+    else unknownWrites_ = true;  // deeper than followed: anything may be written
+  }
 }
 
 bool Footprints::rootFixedIn(const Access& a, OpId loop) const {

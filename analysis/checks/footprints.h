@@ -209,6 +209,7 @@ private:
   bool tilesDisjoint(const Access& a) const;
   bool indicesComputable(const Access& a) const;  // every tile index follows from an execution
   void findTwins();
+  void writtenByPick(ValueId root, int depth);
   bool sameElements(const Access& a, const Access& b) const;
 
   const Program& p_;

@@ -306,22 +306,46 @@ TokenGraph::DepSet TokenGraph::loopResult(OpId loop, const std::vector<OpId>& te
 }
 
 // Whether every run of `op` is followed, in the same iteration of `loop`,
-// by a `break` out of it: a block around op, below `loop` with no other loop
-// between, ends in a break (cuTile's `if c: ...; break`).
+// by a `break` out of it: `loop` is the innermost loop around op, and a
+// block around op ends in a break with no `continue` after op on the way
+// (cuTile's `if c: ...; break`).
 bool TokenGraph::leavesAfter(OpId op, OpId loop) const {
-  for (OpId q = op; q != kNoId && q != loop;) {
+  if (!is(p_.op(loop), OpKind::Loop)) return false;
+  for (OpId q = p_.op(op).parent; q != loop; q = p_.op(q).parent)
+    if (q == kNoId || is(p_.op(q), OpKind::For) || is(p_.op(q), OpKind::Loop)) return false;  // breaks leave that one
+  OpId breaking = kNoId;  // the op whose block ends in the break
+  for (OpId q = op; breaking == kNoId; q = p_.op(q).parent) {
     OpId parent = p_.op(q).parent;
-    if (parent == kNoId) return false;
-    const Operation& po = p_.op(parent);
-    if (parent != loop && (is(po, OpKind::For) || is(po, OpKind::Loop))) return false;  // its breaks leave that one
-    uint32_t r = regionOf_[q];
-    if (r < po.regions.size() && !po.regions[r].blocks.empty()) {
-      const std::vector<OpId>& ops = po.regions[r].blocks[0].ops;
-      if (!ops.empty() && std::find(ops.begin(), ops.end(), q) != ops.end() && is(p_.op(ops.back()), OpKind::Break))
-        return true;
-    }
-    q = parent;
+    const std::vector<OpId>* ops = blockOf(q);
+    if (ops && !ops->empty() && is(p_.op(ops->back()), OpKind::Break)) breaking = q;
+    else if (parent == loop) return false;
   }
+  for (OpId q = op;; q = p_.op(q).parent) {
+    const std::vector<OpId>* ops = blockOf(q);
+    if (!ops) return false;
+    for (auto it = std::find(ops->begin(), ops->end(), q) + 1; it < ops->end(); ++it)
+      if (holdsContinue(*it)) return false;  // the iteration may go on
+    if (q == breaking) return true;
+  }
+}
+
+// The ops of the block that holds `op`; nullptr when it is not known.
+const std::vector<OpId>* TokenGraph::blockOf(OpId op) const {
+  OpId parent = p_.op(op).parent;
+  if (parent == kNoId) return nullptr;
+  const Operation& po = p_.op(parent);
+  uint32_t r = regionOf_[op];
+  if (r >= po.regions.size() || po.regions[r].blocks.empty()) return nullptr;
+  const std::vector<OpId>& ops = po.regions[r].blocks[0].ops;
+  return std::find(ops.begin(), ops.end(), op) != ops.end() ? &ops : nullptr;
+}
+
+bool TokenGraph::holdsContinue(OpId op) const {
+  if (is(p_.op(op), OpKind::Continue)) return true;
+  for (const Region& r : p_.op(op).regions)
+    for (const Block& b : r.blocks)
+      for (OpId inner : b.ops)
+        if (holdsContinue(inner)) return true;
   return false;
 }
 

@@ -122,6 +122,8 @@ private:
   bool inside(OpId op, OpId region) const;            // by text range
   bool mayPrecede(OpId a, OpId terminator) const;
   bool leavesAfter(OpId op, OpId loop) const;  // a break out of `loop` follows op in its iteration
+  const std::vector<OpId>* blockOf(OpId op) const;
+  bool holdsContinue(OpId op) const;
   bool covers(const DepSet& s, OpId a, OpId level) const;
   uint64_t argsAt(const DepSet& s, OpId loop) const;  // bit i: args[i] of `loop`
   bool coversAcross(const DepSet& s, OpId a, OpId loop, uint32_t distance) const;
