@@ -47,12 +47,22 @@ Executions::Executions(const Program& program, const ValueFacts& facts) : p_(pro
           if (returns_[o]) prev = o;
         }
       }
+  for (OpId id = 0; id < p_.ops.size(); ++id)
+    if (returns_[id]) goesOn_[id] = regionWithoutReturn(id);
+}
+
+// Which region of `parent` (text ranges) holds `child`.
+uint32_t Executions::regionHolding(const Operation& parent, OpId child) const {
+  uint32_t at = p_.op(child).range.begin;
+  for (uint32_t r = 0; r < parent.regions.size(); ++r)
+    if (parent.regions[r].range.begin <= at && at < parent.regions[r].range.end) return r;
+  return 0;
 }
 
 // The region of `guard` (an op before another in its block that holds a
 // return) after which the other runs: the one of an `if` that holds no
 // return; nullopt when that is not a single region of an `if`.
-std::optional<uint32_t> Executions::goesOn(OpId guard) const {
+std::optional<uint32_t> Executions::regionWithoutReturn(OpId guard) const {
   const Operation& g = p_.op(guard);
   if (!is(g, OpKind::If) || g.regions.empty()) return std::nullopt;
   std::optional<uint32_t> on;
@@ -355,7 +365,7 @@ bool Executions::forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref
     // Earlier ops of child's block that may return: child runs after them
     // only where they do not.
     for (OpId g = returnBefore_[child]; g != kNoId; g = returnBefore_[g]) {
-      std::optional<uint32_t> on = goesOn(g);
+      std::optional<uint32_t> on = goesOn_.lookup(g);
       if (!on && !branches) return false;
       path.push_back({g, on.value_or(kAnyRegion), true, true});
     }
@@ -371,12 +381,7 @@ bool Executions::forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref
       continue;
     }
     if (n != OpKind::For && n != OpKind::If) return false;  // reduce and scan bodies, test functions
-    uint32_t region = 0;
-    for (uint32_t r = 0; r < parent.regions.size(); ++r)
-      if (parent.regions[r].range.begin <= p_.op(child).range.begin &&
-          p_.op(child).range.begin < parent.regions[r].range.end)
-        region = r;
-    path.push_back({q, region});
+    path.push_back({q, regionHolding(parent, child)});
   }
   std::reverse(path.begin(), path.end());
   // What has to be enumerated: what the values, the bounds and the conditions read.
@@ -505,7 +510,7 @@ bool Executions::walkLoop(Walk& w, size_t at, Execution& e) const {
 OpId Executions::mayNotRun(OpId op) const {
   for (OpId child = op, q = p_.op(op).parent; q != kNoId; child = q, q = p_.op(q).parent) {
     for (OpId g = returnBefore_[child]; g != kNoId; g = returnBefore_[g]) {
-      std::optional<uint32_t> on = goesOn(g);
+      std::optional<uint32_t> on = goesOn_.lookup(g);
       const ScalarFact* c = on ? facts_.scalar(operandValue(p_.op(g), "condition")) : nullptr;
       if (!c || !c->exact() || (*c->exact() != 0) != (*on == 0)) return g;
     }
@@ -520,8 +525,7 @@ OpId Executions::mayNotRun(OpId op) const {
       if (!iterates) return q;
     } else if (is(parent, OpKind::If)) {
       const ScalarFact* c = facts_.scalar(operandValue(parent, "condition"));
-      bool inThen = !parent.regions.empty() && parent.regions[0].range.begin <= p_.op(child).range.begin &&
-                    p_.op(child).range.begin < parent.regions[0].range.end;
+      bool inThen = regionHolding(parent, child) == 0;
       if (!c || !c->exact() || (*c->exact() != 0) != inThen) return q;  // unknown, or the other region runs
     }
   }

@@ -136,12 +136,14 @@ private:
   bool holdsExit(OpId op) const;
   bool firstIterationReaches(OpId loop, OpId child) const;
 
-  std::optional<uint32_t> goesOn(OpId guard) const;
+  std::optional<uint32_t> regionWithoutReturn(OpId guard) const;
+  uint32_t regionHolding(const Operation& parent, OpId child) const;
 
   const Program& p_;
   const ValueFacts& facts_;
   std::vector<bool> returns_;        // per op: it is or holds a `return`
   std::vector<OpId> returnBefore_;   // per op: the nearest earlier op of its block that returns
+  llvm::DenseMap<OpId, std::optional<uint32_t>> goesOn_;  // per op that returns: regionWithoutReturn
   std::optional<BlockId> grid_;
   mutable int64_t work_ = kWork;
   mutable llvm::DenseMap<std::pair<OpId, uint32_t>, std::optional<int64_t>> increments_;

@@ -1219,11 +1219,14 @@ static std::vector<int64_t> resolved(const ValueFacts& facts, std::vector<int64_
   return dims;
 }
 
-std::vector<int64_t> ValueFacts::tensorShape(ValueId v) const {
+// The tensor_view's shape with the dynamic sizes the facts pin to at least `least`.
+static std::vector<int64_t> resolvedShape(const ValueFacts& facts, ValueId v, int64_t least) {
   TypeRef t;
-  const Operation* mtv = tensorViewOp(program_, v, t);
-  return t ? resolved(*this, t->shape, mtv, "dynamicShape", 1) : std::vector<int64_t>{};
+  const Operation* mtv = tensorViewOp(facts.program(), v, t);
+  return t ? resolved(facts, t->shape, mtv, "dynamicShape", least) : std::vector<int64_t>{};
 }
+
+std::vector<int64_t> ValueFacts::tensorShape(ValueId v) const { return resolvedShape(*this, v, 1); }
 
 ValueId ValueFacts::tensorDimValue(ValueId v, size_t dim) const {
   TypeRef t;
@@ -1256,9 +1259,7 @@ std::optional<views::IndexSpace> ValueFacts::computeIndexSpace(ValueId view) con
   // A size of 0 (an empty array) counts here: its index space is empty, so
   // every index is outside it. The layout questions (tensorShape) need sizes
   // of at least 1.
-  TypeRef tv;
-  const Operation* mtv = tensorViewOp(program_, view, tv);
-  std::vector<int64_t> shape = tv ? resolved(*this, tv->shape, mtv, "dynamicShape", 0) : std::vector<int64_t>{};
+  std::vector<int64_t> shape = resolvedShape(*this, view, 0);
   return shape.empty() ? views::indexSpace(*t) : views::indexSpace(*t, shape);
 }
 
