@@ -99,9 +99,42 @@ TEST(SimtLower, WhatItDoesNotHandleIsAnErrorWithTheLine) {
   ASSERT_FALSE(up);
   EXPECT_EQ(llvm::toString(up.takeError()),
             "line 3: the SIMT lowering does not handle directed rounding ('positive_inf') in this op yet (run it with --device cpu)");
-  auto f4 = lowered(kernel("%p: tile<ptr<f4E2M1FN>>", load("%x", 4, "f4E2M1FN", "%p")));
-  ASSERT_FALSE(f4);
-  EXPECT_NE(llvm::toString(f4.takeError()).find("does not handle pointers to 4-bit element type f4E2M1FN yet"), std::string::npos);
+}
+
+TEST(SimtLower, PointersToFourBitElementsCountNibblesAsTheInterpretersDo) {
+  // Loaded by nibble, stored by a CAS on the word that holds it (the byte's other nibble is another thread's).
+  simt::Kernel k = lowerOk(kernel("%p: tile<ptr<f4E2M1FN>>, %out: tile<ptr<f4E2M1FN>>",
+                                  load("%x", 4, "f4E2M1FN", "%p") + store("%x", "4", "f4E2M1FN")));
+  std::string cl = simt::printKernel(k, simt::Target::OpenCL);
+  EXPECT_NE(cl.find("const ts_u64 v0 = ((ts_u64)((ts_u64)a0) * 2u);"), std::string::npos) << cl;
+  EXPECT_NE(cl.find("ts_decf((ts_u32)(ts_ld4("), std::string::npos) << cl;
+  EXPECT_NE(cl.find("ts_st4("), std::string::npos) << cl;
+  // The guard checks the byte each nibble is in.
+  EXPECT_NE(cl.find(") >> 1), 1, 0, k)"), std::string::npos) << cl;
+}
+
+TEST(SimtLower, TheGuardChecksEveryGlobalAccessUnlessTurnedOff) {
+  std::string program = kernel("%a: tile<ptr<f32>>, %out: tile<ptr<f32>>", load("%x", 64, "f32", "%a") + store("%x", "64", "f32"));
+  simt::Kernel k = lowerOk(program);
+  EXPECT_TRUE(k.guarded);
+  ASSERT_EQ(k.guardSites.size(), 2u);
+  EXPECT_EQ(k.guardSites[0].what, "a load");
+  EXPECT_EQ(k.guardSites[1].what, "a store");
+  EXPECT_EQ(k.guardSites[1].bytes, 4u);
+  std::string cuda = simt::printKernel(k, simt::Target::Cuda);
+  EXPECT_NE(cuda.find("ts_u64* ts_guard, ts_i32* ts_status)"), std::string::npos) << cuda;
+  EXPECT_EQ(count(cuda, "ts_guarded(ts_guard, "), "2");
+  Analysis a = analyze(program);
+  VerifiedProgram::Result vp = VerifiedProgram::of(a, a.chunks.at(0));
+  ASSERT_TRUE(vp.program);
+  simt::LowerOptions off;
+  off.guard = false;
+  auto bare = simt::lower(*vp.program, *runtime::entriesOf(vp.program->program()).at(0), off);
+  ASSERT_TRUE(static_cast<bool>(bare));
+  EXPECT_FALSE(bare->guarded);
+  std::string text = simt::printKernel(*bare, simt::Target::Cuda);
+  EXPECT_EQ(count(text, "ts_guarded(ts_guard"), "0");
+  EXPECT_EQ(count(text, "ts_guard,"), "0");
 }
 
 TEST(SimtLower, EntryNamesBecomeCIdentifiers) {
