@@ -107,7 +107,7 @@ TEST(DeviceGuard, ANegativeStrideIsARunFaultOnTheDeviceAsOnTheCpu) {
     ASSERT_EQ(got.size(), 1u) << r.out;
     EXPECT_EQ(got[0].rfind("tile block (0, 0, 0): a store of 4 bytes at ", 0), 0u) << got[0];
     EXPECT_NE(got[0].find(" is outside every buffer of the run"), std::string::npos) << got[0];
-    EXPECT_EQ(got[0].substr(got[0].size() - 3), "@7") << got[0];
+    EXPECT_EQ(got[0].substr(got[0].size() - 3), " @7") << got[0];
   }
   EXPECT_EQ(run("run " + f + " --device opencl --arg out=zeros:32:i32 --arg s=1").status, 0);
 }
