@@ -18,7 +18,10 @@ A peer that is not installed (no torch, no triton, no CUDA device for torch) is 
 `--scale small` runs every case at a size a CPU OpenCL device handles (the CI smoke test:
 ctest bench.gpu_smoke); `--scale full` is the issue's sizes, for a GPU.
 
-Usage: gpu_bench.py TILESIGHT [--device cuda:0] [--scale full|small] [--repeat 20] [--markdown]
+`--run-flag=FLAG` passes FLAG to every `run` (`--run-flag=--no-guard`: the cost of the access
+guard, docs/codegen.md).
+
+Usage: gpu_bench.py TILESIGHT [--device cuda:0] [--scale full|small] [--repeat 20] [--run-flag=FLAG]... [--markdown]
 """
 import argparse
 import json
@@ -78,7 +81,7 @@ def gemm_f16(s):
 CASES = {"vector_add": vector_add, "softmax": softmax, "layer_norm": layer_norm, "gemm_f16": gemm_f16}
 
 
-def tilesight(binary, case, size, device, repeat, check, workdir):
+def tilesight(binary, case, size, device, repeat, check, workdir, flags=()):
     text, grid, args, work, unit = CASES[case](size)
     path = pathlib.Path(workdir) / f"{case}.tile"
     path.write_text(text)
@@ -86,7 +89,7 @@ def tilesight(binary, case, size, device, repeat, check, workdir):
     if p.returncode not in (0, 1):
         return {"error": f"tilesight check: {p.stderr.strip() or p.stdout.strip()}"}
     cmd = [binary, "run", str(path), "--device", device, "--grid", f"{grid},1,1", "--format", "json",
-           "--repeat", str(repeat)] + (["--check"] if check else []) + args.split()
+           "--repeat", str(repeat)] + (["--check"] if check else []) + list(flags) + args.split()
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode not in (0, 1) or not p.stdout.strip():
         return {"error": (p.stderr.strip() or p.stdout.strip()).splitlines()[-1] if (p.stderr or p.stdout) else f"exit {p.returncode}"}
@@ -186,6 +189,7 @@ def main():
     ap.add_argument("--scale", choices=["full", "small"], default="full")
     ap.add_argument("--repeat", type=int, default=20)
     ap.add_argument("--only", action="append", default=[])
+    ap.add_argument("--run-flag", action="append", default=[])
     ap.add_argument("--markdown", action="store_true")
     o = ap.parse_args()
     rows, failures = [], 0
@@ -193,9 +197,9 @@ def main():
         for case in CASES:
             if o.only and not any(s in case for s in o.only):
                 continue
-            checked = tilesight(o.binary, case, CHECK[case], o.device, 1, True, work)
+            checked = tilesight(o.binary, case, CHECK[case], o.device, 1, True, work, o.run_flag)
             size = SIZES[o.scale][case]
-            ours = tilesight(o.binary, case, size, o.device, o.repeat, False, work)
+            ours = tilesight(o.binary, case, size, o.device, o.repeat, False, work, o.run_flag)
             peers = [torch_peer(case, size, o.repeat)] + ([triton_peer(size, o.repeat)] if case == "gemm_f16" else [])
             rows.append((case, size, checked, ours, peers))
             failures += "error" in ours or checked.get("check") != "ok"

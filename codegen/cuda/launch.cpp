@@ -73,7 +73,7 @@ struct Buffers {
 std::string runOnce(Session& s, const runtime::Launch& l, CUfunction fn, Buffers& b, std::vector<void*>& params,
                     runtime::LaunchResult& r) {
   const DriverApi& api = s.api;
-  std::vector<uint64_t> addresses(b.mems.begin() + l.args.size(), b.mems.end() - 1);
+  std::vector<uint64_t> addresses(b.mems.begin(), b.mems.end() - 1);
   for (size_t j = 0; j < runtime::bufferCount(l); ++j) {
     if (!runtime::hostBuffer(l, j)) continue;
     b.uploaded[j] = runtime::uploadBytes(l, j, addresses);

@@ -92,7 +92,7 @@ std::string runOnce(Session& s, const runtime::Launch& l, void* fn, Buffers& b, 
                     runtime::LaunchResult& r) {
   const Api& api = s.api;
   std::vector<uint64_t> addresses;
-  for (auto it = b.mems.begin() + l.args.size(); it != b.mems.end() - 1; ++it) addresses.push_back(reinterpret_cast<uint64_t>(*it));
+  for (auto it = b.mems.begin(); it != b.mems.end() - 1; ++it) addresses.push_back(reinterpret_cast<uint64_t>(*it));
   for (size_t j = 0; j < runtime::bufferCount(l); ++j) {
     if (!runtime::hostBuffer(l, j)) continue;
     b.uploaded[j] = runtime::uploadBytes(l, j, addresses);

@@ -14,18 +14,6 @@ std::string blockText(const std::array<int64_t, 3>& b) {
   return "(" + std::to_string(b[0]) + ", " + std::to_string(b[1]) + ", " + std::to_string(b[2]) + ")";
 }
 
-// Lane k of a tile as coordinates: "[3, 1]".
-std::string coordinates(TypeRef tile, int64_t k) {
-  if (!tile || tile->shape.empty()) return "[]";
-  std::vector<int64_t> c(tile->shape.size());
-  for (size_t d = tile->shape.size(); d-- > 0;) {
-    c[d] = k % tile->shape[d];
-    k /= tile->shape[d];
-  }
-  std::string s = "[";
-  for (size_t d = 0; d < c.size(); ++d) s += (d ? ", " : "") + std::to_string(c[d]);
-  return s + "]";
-}
 
 std::string lineOf(const Program& p, const Operation& op) {
   std::string_view before = p.source.substr(0, std::min<size_t>(op.range.begin, p.source.size()));
@@ -34,7 +22,7 @@ std::string lineOf(const Program& p, const Operation& op) {
 
 // " (lane [3, 1])", or nothing when the lane is not known.
 std::string laneText(TypeRef tile, std::optional<int64_t> lane) {
-  return lane ? " (lane " + coordinates(tile, *lane) + ")" : "";
+  return lane ? " (lane " + laneCoordinates(tile, *lane) + ")" : "";
 }
 
 std::string opName(const Operation& op) { return op.info ? std::string(op.info->name) : std::string(op.name); }
@@ -47,6 +35,18 @@ bool readModifyWrite(OpKind k) {
 }
 
 }  // namespace
+
+std::string laneCoordinates(TypeRef tile, int64_t k) {
+  if (!tile || tile->shape.empty()) return "[]";
+  std::vector<int64_t> c(tile->shape.size());
+  for (size_t d = tile->shape.size(); d-- > 0;) {
+    c[d] = k % tile->shape[d];
+    k /= tile->shape[d];
+  }
+  std::string s = "[";
+  for (size_t d = 0; d < c.size(); ++d) s += (d ? ", " : "") + std::to_string(c[d]);
+  return s + "]";
+}
 
 MemoryEvent Sanitizer::begin(BlockExec& x, const Operation& op, const TokenValue& after) {
   MemoryEvent e;
@@ -198,7 +198,7 @@ void Sanitizer::conflict(BlockExec& x, const Access& now, const Access& other, u
   std::string at = memory_.describe(key / 2) + (key % 2 ? " (its high nibble)" : "");
   if (overlap) {
     report("layout.overlap", op, nullptr,
-           here + " and" + (other.lanes ? " its lane " + coordinates(other.run.tile, *other.laneAt(key)) : " another lane") +
+           here + " and" + (other.lanes ? " its lane " + laneCoordinates(other.run.tile, *other.laneAt(key)) : " another lane") +
                " both write " + at +
                ": the destination maps two elements of the tile to one address",
            "");
@@ -235,7 +235,7 @@ void Sanitizer::unspecifiedReaches(BlockExec& x, const Operation& load, const Op
   report("bounds.partial-tile", load, &use,
          "tile block " + blockText(x.blockId()) + ": " + opName(load) + " at line " + lineOf(program_, load) +
              " reads past the tensor's edge through " + how + ", and an unspecified value it read "
-             "reaches " + there + " as " + role + " (lane " + coordinates(tile, lane) + ")",
+             "reaches " + there + " as " + role + " (lane " + laneCoordinates(tile, lane) + ")",
          "the unspecified value is observed here: " + there);
 }
 

@@ -35,6 +35,9 @@ namespace tilesight::interp {
 
 class BlockExec;
 
+// Lane k of a tile as coordinates: "[3, 1]" (the sanitizer's and the device guard's messages).
+std::string laneCoordinates(TypeRef tile, int64_t k);
+
 // One memory op execution of a tile block: what orders it.
 struct MemoryEvent {
   uint32_t id = 0;        // per tile block, in execution order

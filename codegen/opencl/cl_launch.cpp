@@ -65,25 +65,36 @@ double msSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
 }
 
-// The device addresses of the indirect buffers, as a kernel sees them:
+// The buffers whose device addresses address words take (runtime::hostBuffer's numbering).
+std::vector<size_t> probedBuffers(const runtime::Launch& l) {
+  std::vector<size_t> t;
+  for (const runtime::AddressWord& w : l.addressWords)
+    if (std::find(t.begin(), t.end(), w.target) == t.end()) t.push_back(w.target);
+  return t;
+}
+
+// The device addresses of those buffers, as a kernel sees them:
 // ts_addresses (appended to the source when there are some) writes each
-// one's pointer as an integer.
+// one's pointer as an integer; addresses[j] is buffer j's (0: not probed).
 std::string probeAddresses(const Api& api, Session& s, const runtime::Launch& l, const std::vector<Handle>& mems,
                            std::vector<uint64_t>& addresses) {
+  std::vector<size_t> probed = probedBuffers(l);
   Int e = 0;
   Handle k = api.clCreateKernel(s.program, "ts_addresses", &e);
   if (!k) return failed("clCreateKernel(ts_addresses)", e);
-  Handle out = api.clCreateBuffer(s.context, kMemReadWrite, 8 * l.indirect.size(), nullptr, &e);
+  Handle out = api.clCreateBuffer(s.context, kMemReadWrite, 8 * probed.size(), nullptr, &e);
   if (!out) return api.clReleaseKernel(k), failed("clCreateBuffer", e);
   s.buffers.push_back(out);
   e = api.clSetKernelArg(k, 0, sizeof(Handle), &out);
-  for (size_t t = 0; t < l.indirect.size() && e == 0; ++t)
-    e = api.clSetKernelArg(k, static_cast<Uint>(t + 1), sizeof(Handle), &mems[l.args.size() + t]);
+  for (size_t t = 0; t < probed.size() && e == 0; ++t)
+    e = api.clSetKernelArg(k, static_cast<Uint>(t + 1), sizeof(Handle), &mems[probed[t]]);
   size_t one = 1;
   if (e == 0) e = api.clEnqueueNDRangeKernel(s.queue, k, 1, nullptr, &one, &one, 0, nullptr, nullptr);
-  addresses.assign(l.indirect.size(), 0);
-  if (e == 0) e = api.clEnqueueReadBuffer(s.queue, out, 1, 0, 8 * addresses.size(), addresses.data(), 0, nullptr, nullptr);
+  std::vector<uint64_t> found(probed.size(), 0);
+  if (e == 0) e = api.clEnqueueReadBuffer(s.queue, out, 1, 0, 8 * found.size(), found.data(), 0, nullptr, nullptr);
   api.clReleaseKernel(k);
+  addresses.assign(mems.size(), 0);
+  for (size_t t = 0; t < probed.size(); ++t) addresses[probed[t]] = found[t];
   return e ? failed("the address probe", e) : "";
 }
 
@@ -105,7 +116,7 @@ std::string runKernel(const Api& api, Session& s, const runtime::Launch& l, runt
     mems.push_back(m);
   }
   std::vector<uint64_t> addresses;
-  if (!l.indirect.empty())
+  if (!l.addressWords.empty())
     if (std::string why = probeAddresses(api, s, l, mems, addresses); !why.empty()) return why;
   // The kernel's parameters: the arguments, the resident (indirect) buffers, the status words.
   for (size_t j = 0; j <= n && e == 0; ++j)
@@ -145,12 +156,12 @@ std::string runKernel(const Api& api, Session& s, const runtime::Launch& l, runt
   return "";
 }
 
-// The source built: the kernel, and the address probe when buffers are reached through memory.
+// The source built: the kernel, and the address probe when memory holds buffers' addresses.
 std::string sourceOf(const runtime::Launch& l) {
-  if (l.indirect.empty()) return l.source;
+  if (l.addressWords.empty()) return l.source;
   std::string probe = "\n__kernel void ts_addresses(__global ulong* out";
   std::string body;
-  for (size_t t = 0; t < l.indirect.size(); ++t) {
+  for (size_t t = 0; t < probedBuffers(l).size(); ++t) {
     probe += ", __global void* b" + std::to_string(t);
     body += "  out[" + std::to_string(t) + "] = (ulong)b" + std::to_string(t) + ";\n";
   }

@@ -37,14 +37,15 @@ HostBuffer* AddressSpace::findMutable(uint64_t addr, uint64_t len) {
 std::string AddressSpace::describe(uint64_t addr) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = byAddress_.upper_bound(addr);
-  if (it != byAddress_.begin()) {
-    --it;
-    const HostBuffer* b = it->second;
-    uint64_t off = addr - b->address();
-    if (off <= b->bytes.size() + 4096)
-      return b->name + " + " + std::to_string(off) + " bytes" +
-             (off >= b->bytes.size() ? " (the buffer has " + std::to_string(b->bytes.size()) + ")" : "");
-  }
+  if (it == byAddress_.begin()) return describeAt(nullptr, 0, addr);
+  --it;
+  return describeAt(it->second, addr - it->second->address(), addr);
+}
+
+std::string describeAt(const HostBuffer* b, uint64_t off, uint64_t addr) {
+  if (b && off <= b->bytes.size() + 4096)
+    return b->name + " + " + std::to_string(off) + " bytes" +
+           (off >= b->bytes.size() ? " (the buffer has " + std::to_string(b->bytes.size()) + ")" : "");
   char text[40];
   std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(addr));
   return std::string("no buffer (") + text + ")";

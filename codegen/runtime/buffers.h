@@ -29,6 +29,11 @@ struct HostBuffer {
   uint64_t address() const { return reinterpret_cast<uint64_t>(bytes.data()); }
 };
 
+// Where an address `offset` bytes past b's start is, for messages: "%a + 16
+// bytes" (with the buffer's size when past its end), or "no buffer (0x...)"
+// (`address`) when b is null or the address lies more than a page past it.
+std::string describeAt(const HostBuffer* b, uint64_t offset, uint64_t address);
+
 // The buffers of a run, for address lookups. Buffers are owned here and
 // never move once added.
 class AddressSpace {

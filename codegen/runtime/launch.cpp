@@ -21,7 +21,7 @@ void restoreAddressWords(const Launch& l, size_t j, const std::vector<uint8_t>& 
   HostBuffer& b = *hostBuffer(l, j);
   for (const AddressWord& w : l.addressWords) {
     if (w.arg != j || w.offset + 8 > b.bytes.size()) continue;
-    uint64_t host = l.indirect[w.target]->address();
+    uint64_t host = hostBuffer(l, w.target)->address();
     if (std::memcmp(b.bytes.data() + w.offset, uploaded.data() + w.offset, 8) == 0)
       std::memcpy(b.bytes.data() + w.offset, &host, 8);
   }

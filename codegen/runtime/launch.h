@@ -20,8 +20,9 @@ struct KernelArg {
 };
 
 // A word of argument buffer `arg` at byte `offset` that holds the host
-// address of Launch::indirect[target]: the device's address of that buffer
-// goes there on the device (cuTile's lists hold their arrays' addresses).
+// address of buffer `target` (hostBuffer's numbering): the device's address
+// of that buffer goes there on the device (cuTile's lists hold their
+// arrays' addresses; the guard's table holds every buffer's).
 struct AddressWord {
   size_t arg = 0;
   uint64_t offset = 0;
@@ -61,7 +62,7 @@ struct LaunchResult {
 size_t bufferCount(const Launch& l);
 HostBuffer* hostBuffer(const Launch& l, size_t j);
 // The bytes to upload to buffer j: its host bytes with the address words
-// replaced by device addresses (`addresses[k]` is indirect[k]'s).
+// replaced by device addresses (`addresses[t]` is buffer t's).
 std::vector<uint8_t> uploadBytes(const Launch& l, size_t j, const std::vector<uint64_t>& addresses);
 // After buffer j was read back into its host bytes: the address words the
 // kernel left as uploaded hold the host addresses again.

@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/ir/types.h"
+
 namespace tilesight {
 struct Operation;
 }
@@ -66,6 +68,16 @@ struct Param {
   unsigned bits = 0;  // of a scalar: its width (i1 is 1, passed as a 32-bit int)
 };
 
+// A global access the guard checks (Kernel::guardSites): the op, what it
+// does ("a load", "a store", "an atomic access"), the bytes it moves, and
+// the tile whose element (lane) the fault record names.
+struct GuardSite {
+  const Operation* op = nullptr;
+  std::string what;
+  uint64_t bytes = 0;
+  TypeRef tile = nullptr;
+};
+
 struct Kernel {
   std::string name;             // the entry's symbol
   std::vector<Param> params;    // in entry order; the status word pointer follows them
@@ -96,6 +108,17 @@ struct Kernel {
   // buffer of scratchBytesPerBlock bytes per tile block (zeroed).
   std::vector<const Operation*> globals;
   uint64_t scratchBytesPerBlock = 0;
+  // The guard (LowerOptions::guard): every global load, store and atomic
+  // first checks that its bytes lie inside one of the launch's buffers,
+  // whose (base, size) pairs the kernel takes in a buffer of ts_u64 words
+  // (after the print buffer): [0] 1 + the site of the first access outside
+  // them (its index in guardSites), [1] its linear block id, [2] its element
+  // of the site's tile, [3] its byte address, [4] 1 + the buffer with the
+  // nearest base below it (0: none), [5] the address's offset from that
+  // base, [6] the number of buffers N, then N (base, size) pairs. Such an
+  // access is skipped (a load gives 0). runtime/guard.h builds and reads it.
+  bool guarded = false;
+  std::vector<GuardSite> guardSites;
 };
 
 }  // namespace tilesight::simt

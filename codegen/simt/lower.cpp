@@ -79,11 +79,7 @@ const char* smallFormat(Elem e) {
 }  // namespace
 
 std::string Lowerer::held(TypeRef tile) const {
-  if (tile->isPtrTile()) {
-    Elem pointee = tile->element->elem;
-    if (elemBits(pointee) == 4) throw Unsupported(0, "pointers to 4-bit element type " + std::string(elemName(pointee)));
-    return "ts_u64";
-  }
+  if (tile->isPtrTile()) return "ts_u64";
   switch (tile->tileElem()) {
     case Elem::I1: case Elem::I32: return "ts_i32";
     case Elem::I8: return "ts_i8";
@@ -181,6 +177,23 @@ std::string Lowerer::floatLiteral(Elem e, double v) {
   if (dbl) std::snprintf(buf, sizeof buf, "%a", v);
   else std::snprintf(buf, sizeof buf, "%af", static_cast<double>(static_cast<float>(v)));
   return round(e, buf);
+}
+
+std::string Lowerer::pointerAt(Elem pointee, const std::string& a) {
+  return elemBits(pointee) == 4 ? "((ts_u64)(" + a + ") * 2u)" : a;
+}
+
+std::string Lowerer::addressOf(Elem pointee, const std::string& p) {
+  return elemBits(pointee) == 4 ? "((ts_u64)(" + p + ") >> 1)" : p;
+}
+
+std::string Lowerer::guard(const Operation& op, const char* what, const std::string& addr, uint64_t bytes, ValueId tile,
+                           const std::string& k) {
+  if (!guarded) return "1";
+  k_.guarded = true;
+  k_.guardSites.push_back({&op, what, bytes, type(tile)});
+  return "ts_guarded(ts_guard, " + addr + ", " + num(static_cast<int64_t>(bytes)) + ", " +
+         num(static_cast<int64_t>(k_.guardSites.size() - 1)) + ", " + k + ")";
 }
 
 uint64_t Lowerer::heldBytes(TypeRef tile) const {
@@ -406,7 +419,6 @@ Param paramOf(Lowerer& L, ValueId a, size_t i) {
   if (!t || !t->isTile() || !t->isScalarTile()) throw Unsupported(L.program().value(a).range.begin, "an entry argument that is not a scalar tile");
   if (t->isPtrTile()) {
     p.kind = Param::Pointer;
-    L.held(t);  // rejects 4-bit pointees
     return p;
   }
   Elem e = t->tileElem();
@@ -449,13 +461,21 @@ llvm::Expected<Kernel> lower(const VerifiedProgram& vp, const Operation& entry, 
   Lowerer L(p, k);
   L.tensorCores = options.tensorCores;
   L.emulateTensorCores = options.emulateTensorCores;
+  L.guarded = options.guard;
   try {
     const Block& body = entry.regions[0].blocks[0];
     for (size_t i = 0; i < body.args.size(); ++i) {
       ValueId a = body.args[i];
-      Param prm = paramOf(L, a, i);
+      Param prm;
+      try {
+        prm = paramOf(L, a, i);
+      } catch (Unsupported& u) {  // a refusal of the argument's type: at the argument (else the entry)
+        if (u.at == 0) u.at = p.value(a).range.begin ? p.value(a).range.begin : entry.range.begin;
+        throw;
+      }
       std::string arg = "a" + std::to_string(i);
-      if (prm.kind == Param::Pointer) L.code("const ts_u64 " + L.name(a) + " = (ts_u64)" + arg + ";");
+      if (prm.kind == Param::Pointer)
+        L.code("const ts_u64 " + L.name(a) + " = " + Lowerer::pointerAt(L.type(a)->element->elem, "(ts_u64)" + arg) + ";");
       else if (prm.bits == 1) L.code("const ts_i32 " + L.name(a) + " = " + arg + " & 1;");
       else L.code("const " + prm.ctype + " " + L.name(a) + " = " + arg + ";");
       k.params.push_back(std::move(prm));

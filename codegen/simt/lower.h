@@ -18,6 +18,9 @@ struct LowerOptions {
   // and warp tiles, with the fragment operations as loops summing in the
   // reference's order (so results are its bits), instead of the portable form.
   bool emulateTensorCores = false;
+  // Check every global access against the launch's buffers (Kernel::guarded;
+  // `run --no-guard` turns it off for timing).
+  bool guard = true;
 };
 
 llvm::Expected<Kernel> lower(const VerifiedProgram& program, const Operation& entry, const LowerOptions& options = {});

@@ -295,7 +295,11 @@ bool lowerConversion(Lowerer& L, const Operation& op, OpKind k) {
       elementwise(L, op, ops, [&](const auto& x) { return Lowerer::fromBits(te, T, Lowerer::bitsOf(fe, x[0])); });
       return true;
     case OpKind::PtrToInt: case OpKind::IntToPtr: case OpKind::PtrToPtr:
-      elementwise(L, op, ops, [&](const auto& x) { return "(" + T + ")" + x[0]; });
+      // Through the byte address: a 4-bit pointee's pointers count nibbles (Lowerer::pointerAt).
+      elementwise(L, op, ops, [&](const auto& x) {
+        std::string a = from->isPtrTile() ? Lowerer::addressOf(from->element->elem, "(ts_u64)" + x[0]) : x[0];
+        return "(" + T + ")" + (to->isPtrTile() ? Lowerer::pointerAt(to->element->elem, "(ts_u64)" + a) : a);
+      });
       return true;
     default: return false;
   }

@@ -16,7 +16,12 @@ namespace {
 
 Elem pointeeOf(const Lowerer& L, ValueId ptrs) { return L.type(ptrs)->element->elem; }
 
+// Pointer units of one element (4-bit: a nibble; pointerAt), and the bytes an access of one moves.
 std::string byteSize(Elem e) { return num(elemBits(e) <= 8 ? 1 : elemBits(e) / 8); }
+uint64_t accessBytes(Elem e) { return elemBits(e) <= 8 ? 1 : elemBits(e) / 8; }
+
+// The element index of the access being lowered inside perElement / viewElements.
+std::string elementIndex(const Lowerer& L, ValueId tile) { return L.cyclic(tile) ? "k" : "0"; }
 
 // Runs fill for each element of shape n (k, j in scope), or once for a
 // one-element value: by every thread (reads) or by thread 0 (writes).
@@ -111,7 +116,8 @@ void pointerAtomic(Lowerer& L, const Operation& op, bool cas) {
     std::string before = fenceFor(op, true), after = fenceFor(op, false);
     // A masked-off lane returns cmp from a CAS (Ops.td), 0 from an RMW (the interpreter's choice).
     L.code(T + " old = " + (cas ? L.at(operandValue(op, "cmp")) : "0") + ";");
-    L.nest(Stmt{Stmt::If, elementOf(L, mask, "1")}, [&] {
+    std::string inside = L.guard(op, "an atomic access", L.at(ptrs), accessBytes(e), r, elementIndex(L, r));
+    L.nest(Stmt{Stmt::If, elementOf(L, mask, "1") + " && " + inside}, [&] {
       if (!before.empty()) L.code(before);
       if (cas) {
         std::string U = elemBits(e) == 64 ? "ts_u64" : "ts_u32";
@@ -150,7 +156,7 @@ void getGlobal(Lowerer& L, const Operation& op) {
   auto at = std::find(globals.begin(), globals.end(), global);
   if (at == globals.end()) at = globals.insert(globals.end(), global);
   L.declare(op.results[0]);
-  L.code(L.name(op.results[0]) + " = (ts_u64)ts_g" + num(at - globals.begin()) + ";");
+  L.code(L.name(op.results[0]) + " = " + Lowerer::pointerAt(pointeeOf(L, op.results[0]), "(ts_u64)ts_g" + num(at - globals.begin())) + ";");
 }
 
 // alloca: a slice of the tile block's scratch (Kernel::scratchBytesPerBlock),
@@ -158,15 +164,14 @@ void getGlobal(Lowerer& L, const Operation& op) {
 void scratchSlice(Lowerer& L, const Operation& op) {
   TypeRef t = L.type(op.results[0]);
   Elem e = t->element->elem;
-  if (elemBits(e) < 8) L.unsupported(op, "alloca of 4-bit elements");
   const Attr* n = op.attr("num_elem");
   const Attr* align = op.attr("alignment");
   uint64_t a = std::max<uint64_t>(8, align ? static_cast<uint64_t>(align->i) : 8);
   uint64_t& used = L.kernel().scratchBytesPerBlock;
   uint64_t at = (used + a - 1) / a * a;
-  used = at + static_cast<uint64_t>(n ? n->i : 0) * elemBits(e) / 8;
+  used = at + (static_cast<uint64_t>(n ? n->i : 0) * elemBits(e) + 7) / 8;
   L.declare(op.results[0]);
-  L.code(L.name(op.results[0]) + " = ts_scratch_block + " + num(static_cast<int64_t>(at)) + ";");
+  L.code(L.name(op.results[0]) + " = " + Lowerer::pointerAt(e, "ts_scratch_block + " + num(static_cast<int64_t>(at))) + ";");
 }
 
 void offset(Lowerer& L, const Operation& op) {
@@ -181,8 +186,15 @@ void offset(Lowerer& L, const Operation& op) {
   else f();
 }
 
-std::string loadExpr(Elem e, const std::string& addr) {
-  return Lowerer::fromMemory(e, "TS_LD(" + Lowerer::memType(e) + ", " + addr + ")");
+// The element of format e at pointer value p, held; and the statement that stores held value v there.
+std::string loadExpr(Elem e, const std::string& p) {
+  if (elemBits(e) == 4) return Lowerer::fromMemory(e, "ts_ld4(" + p + ")");
+  return Lowerer::fromMemory(e, "TS_LD(" + Lowerer::memType(e) + ", " + p + ")");
+}
+
+std::string storeStmt(Elem e, const std::string& p, const std::string& v) {
+  if (elemBits(e) == 4) return "ts_st4(" + p + ", " + Lowerer::toMemory(e, v) + ");";
+  return "TS_ST(" + Lowerer::memType(e) + ", " + p + ", " + Lowerer::toMemory(e, v) + ");";
 }
 
 void loadPtr(Lowerer& L, const Operation& op) {
@@ -193,7 +205,8 @@ void loadPtr(Lowerer& L, const Operation& op) {
   L.declare(r);
   std::string T = L.held(L.type(r));
   perElement(L, L.count(r), false, [&] {
-    std::string load = loadExpr(e, L.at(src));
+    std::string inside = L.guard(op, "a load", Lowerer::addressOf(e, L.at(src)), accessBytes(e), r, elementIndex(L, r));
+    std::string load = inside == "1" ? loadExpr(e, L.at(src)) : "(" + inside + " ? " + loadExpr(e, L.at(src)) + " : (" + T + ")0)";
     if (mask) load = "(" + L.at(mask->value) + " ? " + load + " : " + (pad ? L.at(pad->value) : "(" + T + ")0") + ")";
     L.code(L.at(r) + " = " + load + ";");
   });
@@ -205,9 +218,9 @@ void storePtr(Lowerer& L, const Operation& op) {
   const Operand* mask = operandOf(op, "mask");
   L.barrier();
   perElement(L, L.count(v), true, [&] {
-    std::string st = "TS_ST(" + Lowerer::memType(e) + ", " + L.at(dst) + ", " + Lowerer::toMemory(e, L.at(v)) + ");";
-    if (mask) st = "if (" + L.at(mask->value) + ") " + st;
-    L.code(st);
+    std::string inside = L.guard(op, "a store", Lowerer::addressOf(e, L.at(dst)), accessBytes(e), v, elementIndex(L, v));
+    std::string when = mask ? L.at(mask->value) + (inside == "1" ? "" : " && " + inside) : inside;
+    L.code((when == "1" ? "" : "if (" + when + ") ") + storeStmt(e, L.at(dst), L.at(v)));
   });
   L.barrier();
 }
@@ -303,9 +316,11 @@ public:
               tvVar(L_, tv_, "t", d) + "; }");
     }
   }
+  // The element's pointer value (4-bit: in nibbles), and its byte address.
   std::string pointer() const {
     return L_.name(tv_) + "_b + (ts_u64)(off * " + byteSize(elem()) + ")";
   }
+  std::string address() const { return Lowerer::addressOf(elem(), pointer()); }
   Elem elem() const { return type_->tensorView->elem; }
   Padding padding() const { return type_->padding; }
 
@@ -332,7 +347,9 @@ void loadView(Lowerer& L, const Operation& op) {
   Elem e = va.elem();
   viewElements(L, r, false, [&](const auto& c) {
     va.address(c);
-    L.code(L.at(r) + " = in ? " + loadExpr(e, va.pointer()) + " : " + paddingValue(va.padding(), e, T) + ";");
+    std::string inside = L.guard(op, "a load", va.address(), accessBytes(e), r, elementIndex(L, r));
+    std::string load = inside == "1" ? loadExpr(e, va.pointer()) : "(" + inside + " ? " + loadExpr(e, va.pointer()) + " : (" + T + ")0)";
+    L.code(L.at(r) + " = in ? " + load + " : " + paddingValue(va.padding(), e, T) + ";");
   });
 }
 
@@ -344,7 +361,8 @@ void storeView(Lowerer& L, const Operation& op) {
   Elem e = va.elem();
   viewElements(L, v, true, [&](const auto& c) {
     va.address(c);
-    L.code("if (in) TS_ST(" + Lowerer::memType(e) + ", " + va.pointer() + ", " + Lowerer::toMemory(e, L.at(v)) + ");");
+    std::string inside = L.guard(op, "a store", va.address(), accessBytes(e), v, elementIndex(L, v));
+    L.code("if (in" + (inside == "1" ? "" : " && " + inside) + ") " + storeStmt(e, va.pointer(), L.at(v)));
   });
   L.barrier();
 }
@@ -359,7 +377,8 @@ void atomicReduceView(Lowerer& L, const Operation& op) {
   std::string T = L.held(L.type(v));
   viewElements(L, v, true, [&](const auto& c) {
     va.address(c);
-    L.nest(Stmt{Stmt::If, "in"}, [&] {
+    std::string inside = L.guard(op, "an atomic access", va.address(), accessBytes(e), v, elementIndex(L, v));
+    L.nest(Stmt{Stmt::If, inside == "1" ? "in" : "in && " + inside}, [&] {
       L.code(T + " old;");
       std::string x = L.at(v);
       atomicAt(L, op, e, va.pointer(), [&](const std::string& o) { return combine(mode, e, o, x); });

@@ -75,6 +75,12 @@ public:
   // f32/f64, rounded to the format for narrower ones; NaN and infinities
   // by their bits).
   static std::string floatLiteral(Elem e, double v);
+  // Pointer values of 4-bit pointees count nibbles (twice the byte address,
+  // plus 1 for the high nibble), as the interpreter's do (interp/elements.h);
+  // others are byte addresses. The pointer value of byte address a, and the
+  // byte address of pointer value p.
+  static std::string pointerAt(Elem pointee, const std::string& a);
+  static std::string addressOf(Elem pointee, const std::string& p);
   // Bytes of one element of a tile of type t as held (staging memory).
   uint64_t heldBytes(TypeRef tile) const;
   // The element a tile type holds: its scalar, or I64 for pointer tiles.
@@ -92,6 +98,15 @@ public:
   std::string staged(ValueId v, uint64_t off, const std::string& idx) const;
   void needStage(uint64_t bytes) { k_.stageBytes = std::max(k_.stageBytes, bytes); }
   static uint64_t align8(uint64_t b) { return (b + 7) / 8 * 8; }
+
+  // --- the guard (Kernel::guarded) -------------------------------------------------
+  // The condition under which an access of `op` (`what`: "a load"...) to
+  // `bytes` bytes at byte address `addr` runs: inside a launch buffer, else
+  // recorded as a fault of element `k` (an expression) of `tile`'s shape;
+  // "1" without the guard.
+  std::string guard(const Operation& op, const char* what, const std::string& addr, uint64_t bytes, ValueId tile,
+                    const std::string& k);
+  bool guarded = true;  // LowerOptions::guard
 
   // --- faults ---------------------------------------------------------------------
   // A fault id (its message shown when the kernel reports it).

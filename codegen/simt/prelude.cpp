@@ -291,6 +291,41 @@ TS_FN ts_i64 ts_wrap(ts_i64 v, int bits) {
 TS_FN ts_u64 ts_uns(ts_i64 v, int bits) { return bits >= 64 ? (ts_u64)v : (ts_u64)v & ((((ts_u64)1) << bits) - 1u); }
 TS_FN ts_i64 ts_sgn(ts_i64 v, int bits) { return bits == 1 ? -(v & 1) : v; }
 
+/* 4-bit elements (pointer values count nibbles: twice the byte address, plus
+   1 for the high nibble). A store replaces its nibble with a CAS on the
+   aligned 32-bit word that holds it: the other nibble of the byte belongs
+   to another thread. */
+TS_FN ts_u32 ts_ld4(ts_u64 p) { return ((ts_u32)TS_LD(ts_u8, p >> 1) >> ((ts_u32)(p & 1u) * 4u)) & 15u; }
+TS_FN void ts_st4(ts_u64 p, ts_u32 bits) {
+  ts_u64 byte = p >> 1;
+  TS_GLOBAL ts_u32* w = (TS_GLOBAL ts_u32*)(byte & ~(ts_u64)3);
+  const int sh = (int)((byte & 3u) * 8u + (p & 1u) * 4u);
+  ts_u32 cur = *(volatile TS_GLOBAL ts_u32*)w, prev;
+  do { prev = cur; cur = TS_CAS32(w, prev, (prev & ~(15u << sh)) | ((bits & 15u) << sh)); } while (cur != prev);
+}
+
+/* The guard (simt::Kernel::guarded has the layout of its words g): whether
+   bytes [a, a + n) lie inside one of the launch's buffers; the first access
+   that does not is recorded, and its caller skips it. */
+TS_FN int ts_inside(TS_GLOBAL const ts_u64* g, ts_u64 a, ts_u64 n) {
+  for (ts_u64 i = 0; i < g[6]; ++i) {
+    ts_u64 base = g[7 + 2 * i], size = g[8 + 2 * i];
+    if (a >= base && a - base <= size && n <= size - (a - base)) return 1;
+  }
+  return 0;
+}
+TS_FN int ts_guarded(TS_GLOBAL ts_u64* g, ts_u64 a, ts_u64 n, int site, ts_i64 k) {
+  if (ts_inside(g, a, n)) return 1;
+  if (TS_CAS32((TS_GLOBAL ts_u32*)g, 0u, (ts_u32)(site + 1)) == 0u) {
+    ts_u64 below = 0, base = 0;
+    for (ts_u64 i = 0; i < g[6]; ++i)
+      if (g[7 + 2 * i] <= a && (below == 0 || g[7 + 2 * i] >= base)) below = i + 1, base = g[7 + 2 * i];
+    g[1] = (ts_u64)(TS_BID(0) + TS_NBLK(0) * (TS_BID(1) + TS_NBLK(1) * TS_BID(2)));
+    g[2] = (ts_u64)k, g[3] = a, g[4] = below, g[5] = a - base;
+  }
+  return 0;
+}
+
 /* n words of the print buffer: where they start (the counter moves even when they do not fit) */
 TS_FN ts_u64 ts_reserve(TS_GLOBAL ts_u64* buf, ts_u64 n) {
   ts_u64 seen = *(volatile TS_GLOBAL ts_u64*)buf, prev;

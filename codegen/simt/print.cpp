@@ -46,6 +46,9 @@ private:
     if (k_.scratchBytesPerBlock)
       os_ << " alloca scratch (device pointer, " << k_.scratchBytesPerBlock << " zeroed bytes per tile block),";
     if (!k_.prints.empty()) os_ << " print buffer (device pointer to u64 words: [0] = 2, [1] = capacity),";
+    if (k_.guarded)
+      os_ << " guard (device pointer to u64 words: [0..5] zeroed, then the fault record; [6] = N, then N pairs of a "
+             "buffer's device address and size in bytes: the only memory the kernel may access),";
     os_ << " status (device pointer to 2 x i32, zeroed; [0] = 1 + failing op, [1] = its block).\n";
   }
 
@@ -64,6 +67,7 @@ private:
     for (size_t i = 0; i < k_.globals.size(); ++i) os_ << (cl ? "__global " : "") << "void* ts_g" << i << ", ";
     if (k_.scratchBytesPerBlock) os_ << (cl ? "__global " : "") << "void* ts_scratch, ";
     if (!k_.prints.empty()) os_ << (cl ? "__global " : "") << "ts_u64* ts_print, ";
+    if (k_.guarded) os_ << (cl ? "__global " : "") << "ts_u64* ts_guard, ";
     for (unsigned i = 0; i < k_.residentBuffers; ++i) os_ << (cl ? "__global " : "") << "void* ts_resident" << i << ", ";
     os_ << (cl ? "__global " : "") << "ts_i32* ts_status)\n";
   }

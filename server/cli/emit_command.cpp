@@ -39,6 +39,9 @@ cl::opt<std::string> emitArch("arch", cl::desc("The architecture the source is m
 cl::opt<bool> emitNoTensorCores("no-tensor-cores",
                                  cl::desc("cuda: no tensor-core variant for mmaf (every target sums in the reference's order)"),
                                  cl::sub(emitSubcommand()), cl::cat(emitCategory()));
+cl::opt<bool> emitNoGuard("no-guard",
+                          cl::desc("No check of each access against the launch's buffers (the kernel then takes no guard argument)"),
+                          cl::sub(emitSubcommand()), cl::cat(emitCategory()));
 cl::opt<std::string> emitOut("o", cl::desc("Write the source to PATH instead of standard output"), cl::value_desc("PATH"),
                              cl::sub(emitSubcommand()), cl::cat(emitCategory()));
 
@@ -69,6 +72,7 @@ int runEmit() {
   for (const Operation* entry : entries) {
     simt::LowerOptions lowering;
     lowering.tensorCores = !emitNoTensorCores;
+    lowering.guard = !emitNoGuard;
     auto kernel = simt::lower(*in.program, *entry, lowering);
     if (!kernel) {
       llvm::errs() << "tilesight emit: " << emitFile << ": entry " << entry->attr("sym_name")->s << ": "

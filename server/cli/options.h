@@ -54,6 +54,7 @@ struct RunOptions {
   std::string arch;    // cuda/hip: compile for this sm_XY / gfxN (default: the device's)
   bool tensorCores = true;          // cuda: mmaf's tensor-core variant where one applies
   bool emulateTensorCores = false;  // hidden, for tests: simt::LowerOptions::emulateTensorCores
+  bool guard = true;                // GPU devices: check every access against the buffers (--no-guard: off)
   RunFormat format = RunFormat::Text;
   unsigned repeat = 1;
   unsigned threads = 0;

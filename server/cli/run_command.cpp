@@ -30,6 +30,7 @@
 #include "codegen/runtime/compare.h"
 #include "codegen/runtime/device_print.h"
 #include "codegen/runtime/devices.h"
+#include "codegen/runtime/guard.h"
 #include "codegen/runtime/npy.h"
 #include "codegen/simt/lower.h"
 #include "codegen/simt/print.h"
@@ -211,13 +212,14 @@ std::vector<uint8_t> scalarBytes(const simt::Param& prm, const runtime::ArgValue
 constexpr uint64_t kPrintBufferWords = uint64_t{1} << 18;
 
 // A cuTile list of arrays (argument i): its arrays go to the device as
-// buffers of their own, and each descriptor row's first word (the array's
-// address; runtime/arguments.h) takes the device's address of it.
+// buffers of their own (after every argument), and each descriptor row's
+// first word (the array's address; runtime/arguments.h) takes the device's
+// address of it.
 void addListItems(const runtime::ArgValue& a, size_t i, runtime::Launch& l) {
   if (a.items.empty()) return;
   uint64_t rowBytes = 8 * (1 + 2 * a.items[0]->shape.size());
   for (size_t k = 0; k < a.items.size(); ++k) {
-    l.addressWords.push_back({i, k * rowBytes, l.indirect.size()});
+    l.addressWords.push_back({i, k * rowBytes, runtime::bufferCount(l)});
     l.indirect.push_back(a.items[k]);
   }
 }
@@ -243,6 +245,7 @@ int runOnDevice(const RunOptions& o, const VerifiedProgram& verified, const Oper
   simt::LowerOptions lowering;
   lowering.tensorCores = o.tensorCores;
   lowering.emulateTensorCores = o.emulateTensorCores;
+  lowering.guard = o.guard;
   auto kernel = simt::lower(verified, entry, lowering);
   if (!kernel) return deviceFailed(llvm::toString(kernel.takeError()));
   simt::Target target = targetOf(device.backend);
@@ -259,9 +262,8 @@ int runOnDevice(const RunOptions& o, const VerifiedProgram& verified, const Oper
     if (kernel->params[i].kind == simt::Param::Pointer) ka.buffer = args[i].buffer;
     else ka.scalar = scalarBytes(kernel->params[i], args[i]);
     l.args.push_back(std::move(ka));
-    addListItems(args[i], i, l);
   }
-  // Hidden buffers after the entry's arguments, in the kernel's parameter order: globals, alloca scratch, prints.
+  // Hidden buffers after the entry's arguments, in the kernel's parameter order: globals, alloca scratch, prints, the guard.
   std::vector<runtime::HostBuffer> globals;
   for (const Operation* g : kernel->globals) globals.push_back(interp::globalBuffer(*g));
   for (runtime::HostBuffer& g : globals) l.args.push_back({&g, {}});
@@ -275,7 +277,16 @@ int runOnDevice(const RunOptions& o, const VerifiedProgram& verified, const Oper
   }
 
   std::optional<runtime::HostBuffer> prints;
-  if (!kernel->prints.empty()) l.args.push_back({&prints.emplace(runtime::printBuffer(kPrintBufferWords)), {}});
+  std::vector<size_t> unguarded;  // the print buffer: only the kernel's print code writes it
+  if (!kernel->prints.empty()) {
+    unguarded.push_back(l.args.size());
+    l.args.push_back({&prints.emplace(runtime::printBuffer(kPrintBufferWords)), {}});
+  }
+  runtime::HostBuffer guard;
+  size_t guardArg = l.args.size();
+  if (kernel->guarded) l.args.push_back({&guard, {}});
+  for (size_t i = 0; i < args.size(); ++i) addListItems(args[i], i, l);
+  if (kernel->guarded) runtime::fillGuard(l, guardArg, unguarded);
   // OpenCL binds the list items to parameters of their own (see Kernel::residentBuffers).
   if (target == simt::Target::OpenCL) kernel->residentBuffers = static_cast<unsigned>(l.indirect.size());
   l.source = simt::printKernel(*kernel, target);
@@ -294,7 +305,12 @@ int runOnDevice(const RunOptions& o, const VerifiedProgram& verified, const Oper
                                                  " KiB) overflowed by " + std::to_string(text.missingWords * 8) +
                                                  " bytes: later prints are missing (--device cpu prints them all)", {}, {}});
   }
-  if (res.status[0] > 0 && static_cast<size_t>(res.status[0]) <= kernel->faults.size()) {
+  if (auto fault = kernel->guarded ? runtime::guardFault(*kernel, l, guardArg, unguarded) : std::nullopt) {
+    r.ok = false;
+    r.fault = fault->message;
+    r.faultAt = fault->site->op->range.begin;
+    r.faultBlock = interp::blockAt(o.grid, fault->block);
+  } else if (res.status[0] > 0 && static_cast<size_t>(res.status[0]) <= kernel->faults.size()) {
     r.ok = false;
     r.fault = kernel->faults[res.status[0] - 1];
     r.faultBlock = interp::blockAt(o.grid, res.status[1]);

@@ -39,6 +39,10 @@ cl::opt<std::string> archOpt("arch", cl::desc("cuda/hip: the target to compile f
 cl::opt<bool> noTensorCoresOpt("no-tensor-cores",
                                 cl::desc("cuda: sum mmaf in the reference's order instead of on tensor cores (bit-exact --check)"),
                                 cl::sub(runSubcommand()), cl::cat(runCategory()));
+cl::opt<bool> noGuardOpt("no-guard",
+                         cl::desc("On a GPU device: do not check each access against the run's buffers (for timing; "
+                                  "an access outside them then goes unreported and may corrupt memory)"),
+                         cl::sub(runSubcommand()), cl::cat(runCategory()));
 // For tests of the lowering (ctest corpus.numpy_parity_opencl_tc): every device runs
 // mmaf's tensor-core variant with its fragment operations emulated by loops.
 cl::opt<bool> emulateTensorCoresOpt("emulate-tensor-cores", cl::Hidden, cl::sub(runSubcommand()), cl::cat(runCategory()));
@@ -77,6 +81,7 @@ RunOptions runOptions() {
   o.arch = archOpt;
   o.tensorCores = !noTensorCoresOpt;
   o.emulateTensorCores = emulateTensorCoresOpt;
+  o.guard = !noGuardOpt;
   o.format = formatOpt;
   o.repeat = repeatOpt;
   o.threads = threadsOpt;

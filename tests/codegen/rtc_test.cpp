@@ -14,6 +14,7 @@
 #include "codegen/hip/hiprtc.h"
 #include "codegen/hip/launch.h"
 #include "codegen/runtime/devices.h"
+#include "codegen/runtime/guard.h"
 #include "codegen/simt/lower.h"
 #include "codegen/simt/print.h"
 #include "tests/codegen/interp_ops_util.h"
@@ -52,6 +53,7 @@ uint16_t elfMachine(const std::vector<char>& image) {
 
 TEST(Nvrtc, CompilesALoweredKernelToACubinForSm80AndSm90) {
   std::string source = simt::printKernel(testKernel(), simt::Target::Cuda);
+  EXPECT_NE(source.find("ts_guarded(ts_guard, "), std::string::npos);  // the guard, on by default
   for (const char* arch : {"sm_80", "sm_90"}) {
     cuda::Compiled c = cuda::compileCubin(source, arch);
     if (c.error.rfind("no NVRTC", 0) == 0) GTEST_SKIP() << c.error;
@@ -107,6 +109,82 @@ TEST(Hiprtc, CompilesALoweredKernelToACodeObjectForGfx90aAndGfx1030) {
   }
 }
 
+// Pointers to f4E2M1FN elements, loaded by nibble and stored by a CAS on their word, with the guard.
+std::string fourBitSource(simt::Target t) {
+  static const std::string src = kernel("%p: tile<ptr<f4E2M1FN>>, %out: tile<ptr<f4E2M1FN>>",
+                                        load("%x", 64, "f4E2M1FN", "%p") + store("%x", "64", "f4E2M1FN"));
+  Analysis a = analyze(src);
+  VerifiedProgram::Result vp = VerifiedProgram::of(a, a.chunks.at(0));
+  EXPECT_TRUE(vp.program);
+  auto k = simt::lower(*vp.program, *runtime::entriesOf(vp.program->program()).at(0));
+  EXPECT_TRUE(static_cast<bool>(k)) << (k ? "" : llvm::toString(k.takeError()));
+  std::string text = k ? simt::printKernel(*k, t) : "";
+  EXPECT_NE(text.find("ts_st4("), std::string::npos);
+  EXPECT_NE(text.find("ts_guarded(ts_guard, "), std::string::npos);
+  return text;
+}
+
+TEST(Nvrtc, CompilesAGuardedKernelWithPointersToFourBitElements) {
+  cuda::Compiled c = cuda::compileCubin(fourBitSource(simt::Target::Cuda), "sm_90");
+  if (c.error.rfind("no NVRTC", 0) == 0) GTEST_SKIP() << c.error;
+  ASSERT_EQ(c.error, "");
+  EXPECT_TRUE(isElf(c.image));
+}
+
+TEST(Hiprtc, CompilesAGuardedKernelWithPointersToFourBitElements) {
+  hip::CodeObject c = hip::compileCodeObject(fourBitSource(simt::Target::Hip), "gfx90a");
+  if (c.error.rfind("no hiprtc", 0) == 0) GTEST_SKIP() << c.error;
+  ASSERT_EQ(c.error, "");
+  EXPECT_TRUE(isElf(c.image));
+}
+
+// The guard's words as the host fills them, and a fault record as a kernel leaves it, told.
+TEST(LaunchGuard, TheTableCoversEveryBufferButThePrintsAndTheRecordIsTold) {
+  runtime::HostBuffer a, prints, guard, item;
+  a.name = "%a", a.bytes.assign(64, 0);
+  item.name = "%list[0]", item.bytes.assign(16, 0);
+  runtime::Launch l;
+  l.args.push_back({&a, {}});
+  l.args.push_back({nullptr, {1, 0, 0, 0}});
+  l.args.push_back({&prints, {}});
+  l.args.push_back({&guard, {}});
+  l.indirect.push_back(&item);
+  runtime::fillGuard(l, 3, {2});
+  EXPECT_EQ(runtime::guardedBuffers(l, 3, {2}), (std::vector<size_t>{0, 4}));
+  ASSERT_EQ(guard.bytes.size(), (7u + 4u) * 8);
+  ASSERT_EQ(l.addressWords.size(), 2u);
+  EXPECT_EQ(l.addressWords[1].arg, 3u);
+  EXPECT_EQ(l.addressWords[1].offset, 9u * 8);
+  EXPECT_EQ(l.addressWords[1].target, 4u);
+  uint64_t words[11];
+  std::memcpy(words, guard.bytes.data(), sizeof words);
+  EXPECT_EQ(words[6], 2u);
+  EXPECT_EQ(words[7], a.address());
+  EXPECT_EQ(words[8], 64u);
+  EXPECT_EQ(words[10], 16u);
+  // Site 0 (a store of 4 bytes, tile 4x8) failed in block 5, lane 13, 68 bytes past %a's base.
+  Analysis an = analyze(kernel("%out: tile<ptr<i32>>", "    %i = iota : tile<32xi32>\n    %r = reshape %i : tile<32xi32> -> tile<4x8xi32>\n"));
+  simt::Kernel k;
+  k.guardSites.push_back({nullptr, "a store", 4, nullptr});
+  VerifiedProgram::Result vp = VerifiedProgram::of(an, an.chunks.at(0));
+  ASSERT_TRUE(vp.program);
+  for (const Value& v : vp.program->program().values)
+    if (v.type && v.type->isTile() && v.type->shape == std::vector<int64_t>{4, 8}) k.guardSites[0].tile = v.type;
+  ASSERT_TRUE(k.guardSites[0].tile);
+  uint64_t record[6] = {1, 5, 13, 0x1000, 1, 68};
+  std::memcpy(guard.bytes.data(), record, sizeof record);
+  auto f = runtime::guardFault(k, l, 3, {2});
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->block, 5);
+  EXPECT_EQ(f->message, "a store of 4 bytes at %a + 68 bytes (the buffer has 64) is outside every buffer of the run "
+                        "(lane [1, 5]); the device's guard skipped it");
+  record[4] = 0;  // no buffer below the address
+  std::memcpy(guard.bytes.data(), record, sizeof record);
+  EXPECT_NE(runtime::guardFault(k, l, 3, {2})->message.find("at no buffer (0x1000)"), std::string::npos);
+  std::memset(guard.bytes.data(), 0, 8);
+  EXPECT_FALSE(runtime::guardFault(k, l, 3, {2}));
+}
+
 // The disassembly of an AMDGPU code object, or empty when llvm-objdump is missing.
 std::string disassemble(const std::vector<char>& image, const std::string& arch) {
   std::string path = ::testing::TempDir() + "/mma_" + arch + ".co";
@@ -159,6 +237,9 @@ void launchOrSayWhy(runtime::Backend backend) {
   l.stageBytes = simt::stageBytes(k, target);
   l.dynamicStage = simt::dynamicStage(k, target);
   l.args.push_back({&out, {}});
+  runtime::HostBuffer guard;
+  l.args.push_back({&guard, {}});
+  runtime::fillGuard(l, 1, {});
   l.repeat = 2;
   runtime::BackendReport found = runtime::probe(backend);
   runtime::LaunchResult r = backend == runtime::Backend::Cuda ? cuda::launch(0, l) : hip::launch(0, l);
@@ -186,11 +267,11 @@ TEST(LaunchBuffers, AddressWordsTakeDeviceAddressesOnTheWayInAndHostOnesBack) {
   l.args.push_back({&words, {}});
   l.args.push_back({nullptr, {1, 0, 0, 0}});
   l.indirect.push_back(&item);
-  l.addressWords.push_back({0, 8, 0});
+  l.addressWords.push_back({0, 8, 2});
   EXPECT_EQ(runtime::bufferCount(l), 3u);
   EXPECT_EQ(runtime::hostBuffer(l, 1), nullptr);
   EXPECT_EQ(runtime::hostBuffer(l, 2), &item);
-  std::vector<uint8_t> up = runtime::uploadBytes(l, 0, {0xdead0000});
+  std::vector<uint8_t> up = runtime::uploadBytes(l, 0, {0, 0, 0xdead0000});
   uint64_t w = 0;
   std::memcpy(&w, up.data() + 8, 8);
   EXPECT_EQ(w, 0xdead0000u);

@@ -13,6 +13,7 @@
 #include "codegen/interp/float_math.h"
 #include "codegen/opencl/cl_launch.h"
 #include "codegen/runtime/devices.h"
+#include "codegen/runtime/guard.h"
 #include "codegen/simt/lower.h"
 #include "codegen/simt/print.h"
 #include "tests/codegen/interp_ops_util.h"
@@ -106,6 +107,9 @@ TEST(SimtFormats, SmallFloatConversionsOnOpenClMatchTheReferenceBitForBit) {
   l.stageBytes = k->stageBytes;
   bufs[13].bytes.assign(kInputs, 0);
   for (auto& b : bufs) l.args.push_back({&b, {}});
+  runtime::HostBuffer guard;  // the guard's table (on by default) after the buffers
+  l.args.push_back({&guard, {}});
+  runtime::fillGuard(l, l.args.size() - 1, {});
   runtime::LaunchResult r = opencl::launch(0, l);
   ASSERT_EQ(r.error, "");
   for (int j = 0; j < kInputs; ++j)
@@ -204,6 +208,9 @@ TEST(SimtFormats, DirectedRoundingOnOpenClMatchesTheReferenceBitForBit) {
   l.threads = k->threads;
   l.stageBytes = k->stageBytes;
   for (auto& buf : bufs) l.args.push_back({&buf, {}});
+  runtime::HostBuffer guard;
+  l.args.push_back({&guard, {}});
+  runtime::fillGuard(l, l.args.size() - 1, {});
   runtime::LaunchResult r = opencl::launch(0, l);
   ASSERT_EQ(r.error, "");
   int out = 0, wrong = 0;
