@@ -1,0 +1,94 @@
+// Hostile inputs of `run`, `emit` and `check` (issue 33): outputs that would
+// overwrite the program or each other, absurd shapes and grids, files that
+// are not regular files, non-finite statistics, the run codes' explanations.
+#include <nlohmann/json.hpp>
+
+#include <sys/stat.h>
+
+#include "tests/cli/cli_util.h"
+
+namespace tilesight::clitest {
+namespace {
+
+// out[i] = a[i] / b[i] over 64 elements, 16 per tile block.
+const char* kVecDiv = R"(cuda_tile.module @m {
+  entry @div(%a: tile<ptr<f32>>, %b: tile<ptr<f32>>, %out: tile<ptr<f32>>) {
+    %ta = make_tensor_view %a, shape = [64], strides = [1] : tensor_view<64xf32, strides=[1]>
+    %tb = make_tensor_view %b, shape = [64], strides = [1] : tensor_view<64xf32, strides=[1]>
+    %to = make_tensor_view %out, shape = [64], strides = [1] : tensor_view<64xf32, strides=[1]>
+    %va = make_partition_view %ta : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    %vb = make_partition_view %tb : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    %vo = make_partition_view %to : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %x, %t1 = load_view_tko weak %va[%bx] : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>, tile<i32> -> tile<16xf32>, token
+    %y, %t2 = load_view_tko weak %vb[%bx] : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>, tile<i32> -> tile<16xf32>, token
+    %s = divf %x, %y : tile<16xf32>
+    %t3 = store_view_tko weak %s, %vo[%bx] : tile<16xf32>, partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>, tile<i32> -> token
+    return
+  }
+}
+)";
+
+const std::string kArgs = " --grid 4 --arg a=rand:64:f32:1 --arg b=zeros:64:f32 --arg out=zeros:64:f32";
+
+// Inputs that could hang the process when the check is missing: killed after this long.
+constexpr int kHangSeconds = 20;
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::string fifo(const std::string& name) {
+  std::string path = tempPath(name);
+  std::remove(path.c_str());
+  EXPECT_EQ(mkfifo(path.c_str(), 0600), 0) << path;
+  return path;
+}
+
+TEST(RunRobustness, AFifoOrADeviceIsNotReadAsAProgramOrAnArray) {
+  std::string pipe = fifo("prog.tile");
+  CliRun program = run("run " + pipe, "", {.timeoutSeconds = kHangSeconds});
+  EXPECT_EQ(program.status, 2) << program.out;
+  EXPECT_TRUE(contains(program.out, "cannot read '" + pipe + "': a FIFO (named pipe), not a regular file"))
+      << program.out;
+  CliRun emit = run("emit --target cuda " + pipe, "", {.timeoutSeconds = kHangSeconds});
+  EXPECT_EQ(emit.status, 2) << emit.out;
+
+  std::string f = write("div.tile", kVecDiv);
+  std::string npyPipe = fifo("a.npy");
+  CliRun fifoArg = run("run " + f + " --grid 4 --arg a=@" + npyPipe + " --arg b=zeros:64:f32 --arg out=zeros:64:f32",
+                       "", {.timeoutSeconds = kHangSeconds});
+  EXPECT_EQ(fifoArg.status, 2) << fifoArg.out;
+  EXPECT_TRUE(contains(fifoArg.out, "a FIFO (named pipe), not a regular file")) << fifoArg.out;
+  // /dev/null rather than /dev/zero: were the check missing, this test should not read for ever.
+  CliRun device = run("run " + f + " --grid 4 --arg a=@/dev/null --arg b=zeros:64:f32 --arg out=zeros:64:f32", "",
+                      {.timeoutSeconds = kHangSeconds});
+  EXPECT_EQ(device.status, 2) << device.out;
+  EXPECT_TRUE(contains(device.out, "cannot read '/dev/null': a character device, not a regular file")) << device.out;
+}
+
+TEST(RunRobustness, CheckRefusesWhatIsNotARegularFile) {
+  std::string pipe = fifo("check.tile");
+  CliRun r = run("check " + pipe + " /dev/null", "", {.timeoutSeconds = kHangSeconds});
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_TRUE(contains(r.out, "cannot read '" + pipe + "': a FIFO (named pipe), not a regular file")) << r.out;
+  EXPECT_TRUE(contains(r.out, "cannot read '/dev/null': a character device, not a regular file")) << r.out;
+  // Standard input is still read.
+  CliRun in = run("check -", kGood, {.timeoutSeconds = kHangSeconds});
+  EXPECT_EQ(in.status, 0) << in.out;
+}
+
+TEST(RunRobustness, AConfigFileThatIsAFifoIsAUsageError) {
+  std::string dir = tempPath("project");
+  ::mkdir(dir.c_str(), 0700);
+  std::string config = dir + "/.tilesight.toml";
+  std::remove(config.c_str());
+  ASSERT_EQ(mkfifo(config.c_str(), 0600), 0);
+  std::ofstream(dir + "/k.tile") << kGood;
+  CliRun r = run("check " + dir + "/k.tile", "", {.timeoutSeconds = kHangSeconds});
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_TRUE(contains(r.out, "cannot read the config file '" + config + "': a FIFO (named pipe), not a regular file"))
+      << r.out;
+  EXPECT_EQ(run("check --no-config " + dir + "/k.tile", "", {.timeoutSeconds = kHangSeconds}).status, 0);
+}
+
+}  // namespace
+}  // namespace tilesight::clitest
