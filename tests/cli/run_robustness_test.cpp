@@ -43,6 +43,26 @@ std::string fifo(const std::string& name) {
   return path;
 }
 
+TEST(RunRobustness, AbsurdShapesAreRefusedBeforeAllocating) {
+  std::string f = write("div.tile", kVecDiv);
+  auto withA = [&](const std::string& a) {
+    return run("run " + f + " --grid 4 --arg a=" + a + " --arg b=zeros:64:f32 --arg out=zeros:64:f32", "",
+               {.timeoutSeconds = 60});
+  };
+  // 4 TB: allocating it would abort (or take the machine's memory); it is refused by its size.
+  CliRun large = withA("zeros:1000000x1000000:f32");
+  EXPECT_EQ(large.status, 2) << large.out;
+  EXPECT_TRUE(contains(large.out, "needs 4000000000000 bytes (3725.3 GiB), more than this machine's memory"))
+      << large.out;
+  // 10^22 elements: the count overflows 64 bits (it made a buffer of the wrapped count).
+  CliRun overflow = withA("rand:99999999999x99999999999:f32");
+  EXPECT_EQ(overflow.status, 2) << overflow.out;
+  EXPECT_TRUE(contains(overflow.out, "needs 4.00e+22 bytes")) << overflow.out;
+  // 2^84 elements wrap to 0.
+  CliRun wrapsToZero = withA("zeros:1099511627776x1099511627776x16:f32");
+  EXPECT_EQ(wrapsToZero.status, 2) << wrapsToZero.out;
+}
+
 TEST(RunRobustness, AFifoOrADeviceIsNotReadAsAProgramOrAnArray) {
   std::string pipe = fifo("prog.tile");
   CliRun program = run("run " + pipe, "", {.timeoutSeconds = kHangSeconds});
