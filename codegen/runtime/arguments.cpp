@@ -319,6 +319,7 @@ llvm::Expected<std::vector<ArgValue>> bindArguments(const Program& p, const Oper
                                                     const std::vector<std::string>& specs, AddressSpace& memory) {
   const std::vector<ValueId>& params = entry.regions[0].blocks[0].args;
   std::vector<std::optional<std::string>> given(params.size());
+  std::vector<std::string> givenBy(params.size());  // the --arg that gave it
   for (const std::string& spec : specs) {
     auto [key, value] = llvm::StringRef(spec).split('=');
     key = key.ltrim('%');
@@ -333,7 +334,10 @@ llvm::Expected<std::vector<ArgValue>> bindArguments(const Program& p, const Oper
                        return s.empty() ? std::string("none") : s;
                      }() + ")");
     if (spec.find('=') == std::string::npos || value.empty()) return problem("--arg wants NAME=VALUE, not '" + spec + "'");
-    given[at] = value.str();
+    if (given[at])
+      return problem("--arg " + spec + ": argument %" + argName(p, params[at]) + " is given twice (also --arg " +
+                     givenBy[at] + "); give each argument once");
+    given[at] = value.str(), givenBy[at] = spec;
   }
   std::vector<ArgValue> out;
   for (size_t i = 0; i < params.size(); ++i) {

@@ -1,10 +1,12 @@
 #include "server/cli/program_input.h"
 
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include "analysis/diag/codes.h"
 #include "codegen/runtime/input_file.h"
+#include "server/cli/lint_config.h"
 
 namespace tilesight::cli {
 
@@ -41,6 +43,14 @@ int loadProgram(const std::string& command, const std::string& file, ProgramInpu
   }
   in.program = vp.program;
   return 0;
+}
+
+bool sameFile(const std::string& a, const std::string& b) {
+  if (a == "-" || b == "-") return false;
+  bool same = false;
+  // Both there: the same file under any name (a link, `./`); else the same path.
+  if (!llvm::sys::fs::equivalent(a, b, same)) return same;
+  return absolutePath(a) == absolutePath(b);
 }
 
 }  // namespace tilesight::cli

@@ -43,6 +43,44 @@ std::string fifo(const std::string& name) {
   return path;
 }
 
+TEST(RunRobustness, AnOutputToStandardOutputIsAUsageError) {
+  std::string f = write("div.tile", kVecDiv);
+  CliRun r = run("run " + f + kArgs + " --out out=-");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_TRUE(contains(r.out, "--out out=-: a .npy file cannot go to standard output")) << r.out;
+  EXPECT_FALSE(contains(r.out, "LLVM ERROR")) << r.out;
+}
+
+TEST(RunRobustness, AnOutputOverTheProgramOrAnotherOutputIsAUsageError) {
+  std::string f = write("div.tile", kVecDiv);
+  // The program under another spelling of its path.
+  std::string dir = f.substr(0, f.rfind('/')), other = dir + "/./" + f.substr(f.rfind('/') + 1);
+  CliRun self = run("run " + f + kArgs + " --out out=" + other);
+  EXPECT_EQ(self.status, 2) << self.out;
+  EXPECT_TRUE(contains(self.out, "would overwrite the program")) << self.out;
+  EXPECT_EQ(readFile(f), kVecDiv);
+
+  std::string npy = tempPath("twice.npy");
+  CliRun twice = run("run " + f + kArgs + " --out a=" + npy + " --out out=" + npy);
+  EXPECT_EQ(twice.status, 2) << twice.out;
+  EXPECT_TRUE(contains(twice.out, "write one file")) << twice.out;
+
+  CliRun emit = run("emit --target cuda " + f + " -o " + other);
+  EXPECT_EQ(emit.status, 2) << emit.out;
+  EXPECT_TRUE(contains(emit.out, "would overwrite the program")) << emit.out;
+  EXPECT_EQ(readFile(f), kVecDiv);
+}
+
+TEST(RunRobustness, AnArgumentGivenTwiceIsAUsageError) {
+  std::string f = write("div.tile", kVecDiv);
+  CliRun byName = run("run " + f + kArgs + " --arg b=rand:64:f32");
+  EXPECT_EQ(byName.status, 2) << byName.out;
+  EXPECT_TRUE(contains(byName.out, "argument %b is given twice (also --arg b=zeros:64:f32)")) << byName.out;
+  CliRun byPosition = run("run " + f + kArgs + " --arg 0=zeros:64:f32");
+  EXPECT_EQ(byPosition.status, 2) << byPosition.out;
+  EXPECT_TRUE(contains(byPosition.out, "argument %a is given twice")) << byPosition.out;
+}
+
 TEST(RunRobustness, AbsurdShapesAreRefusedBeforeAllocating) {
   std::string f = write("div.tile", kVecDiv);
   auto withA = [&](const std::string& a) {
@@ -61,6 +99,20 @@ TEST(RunRobustness, AbsurdShapesAreRefusedBeforeAllocating) {
   // 2^84 elements wrap to 0.
   CliRun wrapsToZero = withA("zeros:1099511627776x1099511627776x16:f32");
   EXPECT_EQ(wrapsToZero.status, 2) << wrapsToZero.out;
+}
+
+TEST(RunRobustness, AGridOfMoreBlocksThanARunNumbersIsAUsageError) {
+  std::string f = write("k.tile", kGood);
+  CliRun cube = run("run " + f + " --grid 16777215,16777215,16777215", "", {.timeoutSeconds = 60});
+  EXPECT_EQ(cube.status, 2) << cube.out;
+  EXPECT_TRUE(contains(cube.out, "is 4722365638444765413375 tile blocks, more than the 2147483647 (2^31 - 1)"))
+      << cube.out;
+  // The product wraps to 432 in 64 bits.
+  CliRun wraps = run("run " + f + " --grid 16728112,1051651,1048579", "", {.timeoutSeconds = 60});
+  EXPECT_EQ(wraps.status, 2) << wraps.out;
+  CliRun justOver = run("run " + f + " --grid 65536,32768", "", {.timeoutSeconds = 60});
+  EXPECT_EQ(justOver.status, 2) << justOver.out;
+  EXPECT_TRUE(contains(justOver.out, "is 2147483648 tile blocks")) << justOver.out;
 }
 
 TEST(RunRobustness, AFifoOrADeviceIsNotReadAsAProgramOrAnArray) {
