@@ -162,5 +162,24 @@ TEST(RunRobustness, AConfigFileThatIsAFifoIsAUsageError) {
   EXPECT_EQ(run("check --no-config " + dir + "/k.tile", "", {.timeoutSeconds = kHangSeconds}).status, 0);
 }
 
+TEST(RunRobustness, NonFiniteStatisticsAreStringsInTheJsonReport) {
+  std::string f = write("div.tile", kVecDiv);
+  // rand / 0: infinities of both signs, and their mean is NaN.
+  CliRun r = run("run " + f + kArgs + " --format=json", "", {.separateStderr = true});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  nlohmann::json out = nlohmann::json::parse(r.out)["outputs"][2];
+  EXPECT_EQ(out["min"], "-inf") << out;
+  EXPECT_EQ(out["max"], "inf") << out;
+  EXPECT_EQ(out["mean"], "nan") << out;
+  // 0 / 0: NaN everywhere, as NumPy's min and max say.
+  CliRun nan = run("run " + f + " --grid 4 --arg a=zeros:64:f32 --arg b=zeros:64:f32 --arg out=zeros:64:f32 --format=json",
+                   "", {.separateStderr = true});
+  ASSERT_EQ(nan.status, 0) << nan.out << nan.err;
+  out = nlohmann::json::parse(nan.out)["outputs"][2];
+  EXPECT_EQ(out["min"], "nan") << out;
+  EXPECT_EQ(out["max"], "nan") << out;
+  EXPECT_EQ(out["preview"][0], "nan") << out;
+}
+
 }  // namespace
 }  // namespace tilesight::clitest
