@@ -181,5 +181,15 @@ TEST(RunRobustness, NonFiniteStatisticsAreStringsInTheJsonReport) {
   EXPECT_EQ(out["preview"][0], "nan") << out;
 }
 
+TEST(RunRobustness, ExplainKnowsTheRunCodes) {
+  for (const char* code : {"run.check", "run.print"}) {
+    CliRun ex = run(std::string("explain ") + code, "", {.separateStderr = true});
+    EXPECT_EQ(ex.status, 0) << code << ex.err;
+    EXPECT_EQ(ex.out.rfind(std::string("## `") + code + "`", 0), 0u) << ex.out;
+    EXPECT_TRUE(contains(ex.out, "```mlir")) << ex.out;
+    EXPECT_TRUE(contains(ex.out, std::string("[") + code + "]")) << ex.out;
+  }
+}
+
 }  // namespace
 }  // namespace tilesight::clitest
