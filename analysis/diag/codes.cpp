@@ -45,6 +45,14 @@ const std::vector<CodeInfo>& diagnosticCodes() {
        "`tilesight run` stopped the kernel: an access outside every buffer of the run, a division by zero, a "
        "failed assert, or a `loop` past the iteration limit. The message names the tile block and the values.",
        true},
+      {"run.check", "A device's result differs from the CPU reference",
+       "`tilesight run --check` on a GPU ran the CPU reference from the same inputs, and an output differs from "
+       "it beyond its format's tolerance (error), or the reference itself stopped (warning).",
+       true},
+      {"run.print", "A device's print buffer overflowed",
+       "`tilesight run` on a GPU: the kernel printed more than the device's print buffer holds, so the later "
+       "prints are missing. `--device cpu` prints them all.",
+       false},
   };
   return codes;
 }

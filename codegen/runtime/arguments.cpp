@@ -5,10 +5,12 @@
 #include <cstring>
 
 #include <llvm/ADT/StringRef.h>
+#include <llvm/Support/FormatVariadic.h>
 
 #include "analysis/checks/ir_query.h"
 #include "codegen/interp/elements.h"
 #include "codegen/interp/float_formats.h"
+#include "codegen/runtime/devices.h"
 #include "codegen/runtime/npy.h"
 
 namespace tilesight::runtime {
@@ -107,6 +109,22 @@ std::optional<Elem> elemOfDescr(const std::string& descr) {
   return std::nullopt;
 }
 
+// Why a buffer of `shape` (elements of e) cannot be made: more bytes than
+// the machine has (an element count past 64 bits among them). Counted in
+// doubles, which do not overflow, before anything is allocated.
+std::optional<std::string> tooLarge(const std::vector<int64_t>& shape, Elem e) {
+  double bytes = elemBits(e) == 1 ? 1 : elemBits(e) / 8.0;
+  for (int64_t d : shape) bytes *= static_cast<double>(d);
+  uint64_t memory = hostMemoryBytes();
+  double limit = memory ? static_cast<double>(memory) : 0x1p62;
+  if (bytes <= limit) return std::nullopt;
+  // Exact while a double holds the count exactly.
+  std::string count = bytes < 0x1p53 ? std::to_string(static_cast<uint64_t>(bytes)) : llvm::formatv("{0:e2}", bytes).str();
+  auto gib = [](double n) { return llvm::formatv("{0:f1} GiB", n / 0x1p30).str(); };
+  return "needs " + count + " bytes (" + gib(bytes) + "), more than " +
+         (memory ? "this machine's memory (" + gib(limit) + ")" : std::string("2^62 bytes"));
+}
+
 // zeros:SHAPE:DTYPE or rand:SHAPE:DTYPE[:SEED], of elements `pointee` (when
 // the entry states them) or of DTYPE.
 llvm::Expected<HostBuffer> generated(const std::string& name, std::optional<Elem> pointee, llvm::StringRef value) {
@@ -133,6 +151,8 @@ llvm::Expected<HostBuffer> generated(const std::string& name, std::optional<Elem
     b.npyDescr = normalizedDescr(parts[2].str());  // <u1 stays <u1
     b.shape = elementShape(b.shape, *e);
   }
+  if (std::optional<std::string> size = tooLarge(b.shape, *e))
+    return problem("'" + value.str() + "' " + *size + "; give a smaller shape");
   b.bytes.assign(interp::byteSpanOf(*e, b.elementCount()), 0);
   uint64_t seed = 0;
   if (rand && parts.size() == 4 && parts[3].getAsInteger(0, seed))
@@ -299,6 +319,7 @@ llvm::Expected<std::vector<ArgValue>> bindArguments(const Program& p, const Oper
                                                     const std::vector<std::string>& specs, AddressSpace& memory) {
   const std::vector<ValueId>& params = entry.regions[0].blocks[0].args;
   std::vector<std::optional<std::string>> given(params.size());
+  std::vector<std::string> givenBy(params.size());  // the --arg that gave it
   for (const std::string& spec : specs) {
     auto [key, value] = llvm::StringRef(spec).split('=');
     key = key.ltrim('%');
@@ -313,7 +334,10 @@ llvm::Expected<std::vector<ArgValue>> bindArguments(const Program& p, const Oper
                        return s.empty() ? std::string("none") : s;
                      }() + ")");
     if (spec.find('=') == std::string::npos || value.empty()) return problem("--arg wants NAME=VALUE, not '" + spec + "'");
-    given[at] = value.str();
+    if (given[at])
+      return problem("--arg " + spec + ": argument %" + argName(p, params[at]) + " is given twice (also --arg " +
+                     givenBy[at] + "); give each argument once");
+    given[at] = value.str(), givenBy[at] = spec;
   }
   std::vector<ArgValue> out;
   for (size_t i = 0; i < params.size(); ++i) {

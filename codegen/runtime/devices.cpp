@@ -56,12 +56,16 @@ BackendReport probeCpu() {
   d.name = cpuModel() + ", " + std::to_string(std::max(1u, std::thread::hardware_concurrency())) +
            " cores (the reference interpreter)";
   d.arch = cpuVectors();
-  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
-  d.memoryBytes = pages > 0 && size > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(size) : 0;
+  d.memoryBytes = hostMemoryBytes();
   return BackendReport{Backend::Cpu, "", "", {d}};
 }
 
 }  // namespace
+
+uint64_t hostMemoryBytes() {
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && size > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(size) : 0;
+}
 
 BackendReport probe(Backend b) {
   switch (b) {

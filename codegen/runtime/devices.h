@@ -33,6 +33,9 @@ struct BackendReport {
   std::vector<Device> devices;
 };
 
+// The machine's memory in bytes (what the cpu device reports); 0 when not known.
+uint64_t hostMemoryBytes();
+
 BackendReport probe(Backend b);
 // Every backend, cpu first.
 std::vector<BackendReport> probeDevices();

@@ -7,8 +7,9 @@
 #include <string_view>
 
 #include <llvm/Support/FileSystem.h>
-#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
+
+#include "codegen/runtime/input_file.h"
 
 namespace tilesight::runtime {
 
@@ -304,11 +305,10 @@ std::vector<uint8_t> serializeNpy(const NpyArray& a) {
 }
 
 llvm::Expected<NpyArray> readNpy(const std::string& path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return fail("cannot read '%s': %s", path.c_str(), buffer.getError().message().c_str());
-  const llvm::StringRef contents = (*buffer)->getBuffer();
-  auto array = parseNpy(std::vector<uint8_t>(contents.bytes_begin(), contents.bytes_end()));
+  std::string why;
+  std::optional<std::string> contents = readRegularFile(path, why);
+  if (!contents) return fail("cannot read '%s': %s", path.c_str(), why.c_str());
+  auto array = parseNpy(std::vector<uint8_t>(contents->begin(), contents->end()));
   if (!array) return fail("%s: %s", path.c_str(), llvm::toString(array.takeError()).c_str());
   return array;
 }

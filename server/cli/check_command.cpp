@@ -12,6 +12,7 @@
 #include "analysis/analysis.h"
 #include "analysis/diag/expectations.h"
 #include "analysis/diag/fixes.h"
+#include "codegen/runtime/input_file.h"
 #include "server/cli/commands.h"
 #include "server/cli/lint_config.h"
 #include "server/cli/lint_inputs.h"
@@ -22,9 +23,11 @@ namespace tilesight::cli {
 
 namespace {
 
-// The file's text, or why it cannot be read.
+// The file's text, or why it cannot be read (what is not a regular file is
+// refused, not read: a FIFO could block, a device never end).
 std::optional<std::string> readInput(const std::string& path, std::string& why) {
-  auto buf = path == "-" ? llvm::MemoryBuffer::getSTDIN() : llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+  if (path != "-") return runtime::readRegularFile(path, why);
+  auto buf = llvm::MemoryBuffer::getSTDIN();
   if (!buf) {
     why = buf.getError().message();
     return std::nullopt;

@@ -57,6 +57,8 @@ int runEmit() {
     if (emitTarget == simt::targetName(t)) target = t;
   if (!target) return usage(emitTarget.empty() ? "--target cuda|hip|opencl is required" : "--target " + emitTarget + " is not cuda, hip or opencl");
   if (emitFile.empty()) return usage("no FILE to emit");
+  if (!emitOut.empty() && sameFile(emitOut, emitFile))
+    return usage("-o " + emitOut + " would overwrite the program '" + emitFile + "'; give another path");
   ProgramInput in;
   if (int status = loadProgram("emit", emitFile, in)) return status;
   const Program& p = in.program->program();

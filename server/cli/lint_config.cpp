@@ -6,6 +6,7 @@
 #include <llvm/Support/Path.h>
 
 #include "analysis/diag/codes.h"
+#include "codegen/runtime/input_file.h"
 #include "server/cli/options.h"
 
 namespace tilesight::cli {
@@ -115,9 +116,16 @@ bool LintConfig::excludes(const std::string& absPath) const {
 }
 
 std::optional<LintConfig> readConfig(const std::string& path, std::string& problem) {
+  // Read here rather than by toml++, which would wait for ever on a FIFO.
+  std::string why;
+  std::optional<std::string> text = runtime::readRegularFile(path, why);
+  if (!text) {
+    problem = "cannot read the config file '" + path + "': " + why + " (--no-config reads no config file)";
+    return std::nullopt;
+  }
   toml::table doc;
   try {
-    doc = toml::parse_file(std::string_view(path));
+    doc = toml::parse(*text, std::string_view(path));
   } catch (const toml::parse_error& e) {
     problem = where(path, e.source()) + std::string(e.description());
     return std::nullopt;

@@ -1,20 +1,31 @@
 #include "server/cli/program_input.h"
 
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include "analysis/diag/codes.h"
+#include "codegen/runtime/input_file.h"
+#include "server/cli/lint_config.h"
 
 namespace tilesight::cli {
 
 int loadProgram(const std::string& command, const std::string& file, ProgramInput& in) {
   // `-` reads standard input (the language server sends the editor's text).
-  auto buf = file == "-" ? llvm::MemoryBuffer::getSTDIN() : llvm::MemoryBuffer::getFile(file, /*IsText=*/false);
-  if (!buf) {
-    llvm::errs() << "tilesight " << command << ": cannot read '" << file << "': " << buf.getError().message() << "\n";
+  std::string why;
+  std::optional<std::string> text;
+  if (file != "-") {
+    text = runtime::readRegularFile(file, why);
+  } else if (auto buf = llvm::MemoryBuffer::getSTDIN()) {
+    text = (*buf)->getBuffer().str();
+  } else {
+    why = buf.getError().message();
+  }
+  if (!text) {
+    llvm::errs() << "tilesight " << command << ": cannot read '" << file << "': " << why << "\n";
     return 2;
   }
-  in.source = std::make_unique<SourceText>((*buf)->getBuffer().str());
+  in.source = std::make_unique<SourceText>(std::move(*text));
   in.analysis = analyze(in.source->text());
   in.diags = FileReport{file, in.source.get(), {}};
   // Errors of the language (syntax, type) stop the run; the static checks'
@@ -32,6 +43,14 @@ int loadProgram(const std::string& command, const std::string& file, ProgramInpu
   }
   in.program = vp.program;
   return 0;
+}
+
+bool sameFile(const std::string& a, const std::string& b) {
+  if (a == "-" || b == "-") return false;
+  bool same = false;
+  // Both there: the same file under any name (a link, `./`); else the same path.
+  if (!llvm::sys::fs::equivalent(a, b, same)) return same;
+  return absolutePath(a) == absolutePath(b);
 }
 
 }  // namespace tilesight::cli

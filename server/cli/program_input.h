@@ -24,4 +24,8 @@ struct ProgramInput {
 // cannot run (2: unreadable, 1: errors, printed).
 int loadProgram(const std::string& command, const std::string& file, ProgramInput& in);
 
+// Whether paths `a` and `b` name one file (an output that would overwrite
+// the program, two outputs to one file); `-` names none.
+bool sameFile(const std::string& a, const std::string& b);
+
 }  // namespace tilesight::cli

@@ -2,6 +2,7 @@
 // the arguments, run on the CPU reference interpreter, report the outputs.
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <cmath>
 #include <map>
@@ -63,30 +64,42 @@ double elementAt(const runtime::HostBuffer& b, int64_t k) {
   return table ? table[interp::readBitsAt(b.elem, at)] : interp::valueAt(b.elem, at);
 }
 
+// As NumPy's min, max and mean: NaN when an element is NaN.
 Stats statsOf(const runtime::HostBuffer& b) {
   Stats s;
   int64_t n = b.elementCount();
   if (n == 0) return s;
   s.min = INFINITY, s.max = -INFINITY;
   double sum = 0;
+  bool nan = false;
   for (int64_t k = 0; k < n; ++k) {
     double v = elementAt(b, k);
     s.min = std::fmin(s.min, v), s.max = std::fmax(s.max, v);
     sum += v;
+    nan |= std::isnan(v);
   }
   s.mean = sum / static_cast<double>(n);
+  if (nan) s.min = s.max = NAN;
   return s;
 }
 
-// The first elements of a buffer (the JSON report's preview; NaN and
-// infinities as strings, which JSON's numbers cannot hold).
+// A number of the JSON report: NaN and the infinities as the strings "nan",
+// "inf" and "-inf", which JSON's numbers cannot hold (they would be null).
+json number(double v) { return std::isfinite(v) ? json(v) : json(std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf"); }
+
+// The same in the text report ("nan" whatever its sign bit, which printf would show).
+std::string numberText(double v) {
+  if (std::isnan(v)) return "nan";
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+// The first elements of a buffer (the JSON report's preview).
 constexpr int64_t kPreviewElements = 8;
 json previewOf(const runtime::HostBuffer& b) {
   json p = json::array();
-  for (int64_t k = 0; k < std::min(b.elementCount(), kPreviewElements); ++k) {
-    double v = elementAt(b, k);
-    p.push_back(std::isfinite(v) ? json(v) : json(std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf"));
-  }
+  for (int64_t k = 0; k < std::min(b.elementCount(), kPreviewElements); ++k) p.push_back(number(elementAt(b, k)));
   return p;
 }
 
@@ -128,10 +141,9 @@ void report(const RunOptions& o, const Ran& ran, const std::string& entryName, c
     for (const auto& [name, b] : data) {
       Stats s = statsOf(*b);
       outputs.push_back({{"name", name}, {"shape", b->shape}, {"dtype", std::string(elemName(b->elem))},
-                         {"min", s.min}, {"max", s.max}, {"mean", s.mean}, {"preview", previewOf(*b)}});
-      if (auto e = errors.find(name); e != errors.end())
-        outputs.back()["max_error"] = std::isfinite(e->second) ? json(e->second)
-                                      : json(std::isnan(e->second) ? "nan" : "inf");
+                         {"min", number(s.min)}, {"max", number(s.max)}, {"mean", number(s.mean)},
+                         {"preview", previewOf(*b)}});
+      if (auto e = errors.find(name); e != errors.end()) outputs.back()["max_error"] = number(e->second);
     }
     json j = {{"device", ran.id}, {"entry", entryName}, {"grid", o.grid}, {"compile_ms", ran.compileMs},
               {"run_ms", median}, {"outputs", outputs}, {"device_name", ran.name}, {"printed", r.printed},
@@ -143,9 +155,8 @@ void report(const RunOptions& o, const Ran& ran, const std::string& entryName, c
   if (!diags.diagnostics.empty()) printText(os, diags, false);
   for (const auto& [name, b] : data) {
     Stats s = statsOf(*b);
-    os << name << "  " << shapeText(b->shape) << "  " << elemName(b->elem) << "  min "
-       << llvm::format("%g", s.min) << "  max " << llvm::format("%g", s.max) << "  mean "
-       << llvm::format("%g", s.mean) << "\n";
+    os << name << "  " << shapeText(b->shape) << "  " << elemName(b->elem) << "  min " << numberText(s.min)
+       << "  max " << numberText(s.max) << "  mean " << numberText(s.mean) << "\n";
   }
   os << "device " << ran.id << (ran.name.empty() ? "" : " (" + ran.name + ")") << "  entry " << entryName << "  grid " << o.grid[0] << "," << o.grid[1] << "," << o.grid[2]
      << (ran.id == "cpu" ? "" : "  compile " + std::string(llvm::formatv("{0:f1}", ran.compileMs)) + " ms")

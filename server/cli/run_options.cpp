@@ -1,6 +1,8 @@
 // The options of `tilesight run` (DESIGN §3).
 #include "server/cli/options.h"
 
+#include "server/cli/program_input.h"
+
 namespace tilesight::cli {
 
 namespace cl = llvm::cl;
@@ -66,6 +68,46 @@ cl::opt<uint64_t> maxLoopOpt("max-loop-iterations",
                              cl::desc("cpu: stop a `loop` past this many iterations (default 2^32; 0: no limit)"),
                              cl::init(uint64_t{1} << 32), cl::value_desc("N"), cl::sub(runSubcommand()),
                              cl::cat(runCategory()));
+
+// The most tile blocks a run takes: its blocks are numbered by one signed
+// 32-bit word (the word in which a device kernel reports the block that faulted).
+constexpr int64_t kMaxRunBlocks = (int64_t{1} << 31) - 1;
+
+// n in decimal (std::to_string has no 128-bit overload).
+std::string decimal(unsigned __int128 n) {
+  std::string s;
+  do s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(n % 10)));
+  while (n /= 10);
+  return s;
+}
+
+// A grid of more blocks than a run numbers. Each axis is already 1 to
+// 2^24 - 1 (parseGrid), so the product fits 128 bits.
+std::string blockCountProblem(const std::array<int64_t, 3>& g) {
+  unsigned __int128 blocks = static_cast<unsigned __int128>(g[0]) * static_cast<uint64_t>(g[1]) *
+                             static_cast<uint64_t>(g[2]);
+  if (blocks <= static_cast<uint64_t>(kMaxRunBlocks)) return {};
+  return "--grid=" + std::to_string(g[0]) + "," + std::to_string(g[1]) + "," + std::to_string(g[2]) + " is " +
+         decimal(blocks) + " tile blocks, more than the " + std::to_string(kMaxRunBlocks) +
+         " (2^31 - 1) a run takes; give a smaller grid";
+}
+
+// --out NAME=-, an output over the program, two outputs to one file.
+std::string outsProblem(const RunOptions& o) {
+  for (size_t i = 0; i < o.outs.size(); ++i) {
+    const auto& [name, path] = o.outs[i];
+    std::string out = "--out " + name + "=" + path;
+    if (path.empty()) continue;  // said by runOptions
+    if (path == "-") return out + ": a .npy file cannot go to standard output, which holds the report; give a file path";
+    if (sameFile(path, o.file)) return out + " would overwrite the program '" + o.file + "'; give another path";
+    for (size_t j = 0; j < i; ++j)
+      if (sameFile(path, o.outs[j].second))
+        return out + " and --out " + o.outs[j].first + "=" + o.outs[j].second +
+               " write one file; give each output a path of its own";
+  }
+  return {};
+}
+
 }  // namespace
 
 bool runCommand() { return static_cast<bool>(runSubcommand()); }
@@ -99,6 +141,8 @@ RunOptions runOptions() {
     if (auto g = parseGrid(gridOpt, problem)) o.grid = *g;
     else o.problem = problem;
   }
+  if (std::string blocks = blockCountProblem(o.grid); !blocks.empty()) o.problem = blocks;
+  if (std::string outs = outsProblem(o); !outs.empty()) o.problem = outs;
   if (o.file.empty()) o.problem = "no FILE to run";
   return o;
 }

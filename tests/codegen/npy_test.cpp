@@ -287,6 +287,15 @@ TEST(NpyFiles, ErrorsNameThePath) {
   std::remove(path.c_str());
 }
 
+// What is not a regular file is refused without being opened (a device
+// such as /dev/zero never ends; FIFOs are tested through the executable,
+// under a timeout, in tests/cli/run_robustness_test.cpp).
+TEST(NpyFiles, OnlyRegularFilesAreRead) {
+  EXPECT_EQ(errorOf(readNpy("/dev/null")), "cannot read '/dev/null': a character device, not a regular file");
+  const std::string folder = ::testing::TempDir();
+  EXPECT_NE(errorOf(readNpy(folder)).find("a folder, not a regular file"), std::string::npos);
+}
+
 // A file NumPy itself wrote, when python3 with numpy is at hand.
 TEST(NpyNumPy, ReadsWhatNpSaveWrites) {
   if (std::system("/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1") != 0)
