@@ -395,7 +395,8 @@ std::optional<Analysis> reanalyze(Analysis a, std::string_view oldText, std::str
   mergeDiagnostics(a, pl.old.op, move, std::move(mine), mineOrigins);
   a.reparsedItem = pl.index;
   a.diagnostics = a.found;
-  applySuppressions(newText, a.diagnostics, [&](std::string_view code) { return options.checks.enabled(code); });
+  applySuppressions(newText, a.diagnostics, [&](std::string_view code) { return options.checks.enabled(code); },
+                    !parseRecovered(a));
   return a;
 }
 
