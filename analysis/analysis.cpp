@@ -79,6 +79,10 @@ void appendFound(std::vector<Diagnostic> d, const std::vector<DiagOrigin>& origi
   }
 }
 
+bool parseRecovered(const Analysis& a) {
+  return std::any_of(a.chunks.begin(), a.chunks.end(), [](const ChunkAnalysis& c) { return recovered(c.parsed); });
+}
+
 Analysis analyze(std::string_view text, const AnalyzeOptions& options) {
   Analysis result;
   std::vector<Chunk> chunks =
@@ -98,7 +102,8 @@ Analysis analyze(std::string_view text, const AnalyzeOptions& options) {
   result.reusable = chunks.size() == 1;
   result.layoutSpent = layoutBudget.spent();
   result.diagnostics = result.found;
-  applySuppressions(text, result.diagnostics, [&](std::string_view code) { return options.checks.enabled(code); });
+  applySuppressions(text, result.diagnostics, [&](std::string_view code) { return options.checks.enabled(code); },
+                    !parseRecovered(result));
   return result;
 }
 

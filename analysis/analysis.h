@@ -61,6 +61,9 @@ struct Analysis {
   std::optional<size_t> reparsedItem;
 };
 
+// Whether a syntax error made the parser skip text in some chunk.
+bool parseRecovered(const Analysis& a);
+
 // Parses and verifies `text`. Never fails: problems are diagnostics.
 Analysis analyze(std::string_view text, const AnalyzeOptions& options = {});
 

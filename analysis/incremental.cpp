@@ -305,7 +305,7 @@ void moveItems(std::vector<ItemParse>& items, const Placement& pl) {
   int64_t dValues = static_cast<int64_t>(values) - (old.valueEnd - old.valueBegin);
   int64_t dSide = static_cast<int64_t>(side) - (old.sideEnd - old.sideBegin);
   items[pl.index] = {old.op, old.op + ops, old.valueBegin, old.valueBegin + values, old.sideBegin,
-                     old.sideBegin + side, 0, 0, true};
+                     old.sideBegin + side, 0, 0, true, fresh.recovered};
   for (size_t j = pl.index + 1; j < items.size(); ++j) {
     ItemParse& it = items[j];
     if (it.op != kNoId) it.op = static_cast<OpId>(it.op + dOps);
@@ -395,7 +395,8 @@ std::optional<Analysis> reanalyze(Analysis a, std::string_view oldText, std::str
   mergeDiagnostics(a, pl.old.op, move, std::move(mine), mineOrigins);
   a.reparsedItem = pl.index;
   a.diagnostics = a.found;
-  applySuppressions(newText, a.diagnostics, [&](std::string_view code) { return options.checks.enabled(code); });
+  applySuppressions(newText, a.diagnostics, [&](std::string_view code) { return options.checks.enabled(code); },
+                    !parseRecovered(a));
   return a;
 }
 

@@ -74,7 +74,7 @@ bool parseComment(std::string_view text, size_t at, size_t end, Suppression& s) 
 std::vector<Suppression> findSuppressions(std::string_view text) {
   std::vector<Suppression> out;
   uint32_t line = 0;
-  for (size_t begin = 0; begin <= text.size(); ++line) {
+  for (size_t begin = utf8BomLength(text); begin <= text.size(); ++line) {
     size_t end = findLineEnd(text, begin);
     std::string_view lineText = text.substr(begin, end - begin);
     size_t at = lineText.find(kMarker) == std::string_view::npos ? std::string_view::npos
@@ -125,7 +125,7 @@ void reportUnused(std::string_view text, const Suppression& s, const std::functi
   while (from > 0 && isSpace(text[from - 1])) --from;
   Range whole{from, s.comment.end};
   // A comment on a line of its own goes with its line.
-  if ((from == 0 || isLineEnd(text[from - 1])) && whole.end < text.size())
+  if ((from == utf8BomLength(text) || isLineEnd(text[from - 1])) && whole.end < text.size())
     whole.end += text.substr(whole.end, 2) == "\r\n" ? 2 : 1;
   const char* nothing = "this suppression silences no diagnostic on its line";
   if (s.all) {
@@ -168,7 +168,7 @@ bool mayHoldSuppression(std::string_view text) {
 }  // namespace
 
 void applySuppressions(std::string_view text, std::vector<Diagnostic>& diags,
-                       const std::function<bool(std::string_view)>& enabled) {
+                       const std::function<bool(std::string_view)>& enabled, bool judgeUse) {
   if (!mayHoldSuppression(text)) return;  // the common case
   std::vector<Suppression> sups = findSuppressions(text);
   if (sups.empty()) return;
@@ -191,7 +191,7 @@ void applySuppressions(std::string_view text, std::vector<Diagnostic>& diags,
     }
     return silenced;
   });
-  if (!enabled("suppression.unused")) return;
+  if (!judgeUse || !enabled("suppression.unused")) return;
   std::vector<Diagnostic> extra;
   for (const Suppression& s : sups) reportUnused(text, s, enabled, extra);
   if (extra.empty()) return;

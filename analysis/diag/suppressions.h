@@ -15,8 +15,10 @@ namespace tilesight {
 // silence and adds a `suppression.unused` warning for each that silenced
 // nothing, in position order. `enabled` says whether a code is turned on: a
 // suppression of a turned-off code is not called unused, and no warning is
-// added when `suppression.unused` itself is off.
+// added when `suppression.unused` itself is off, nor when `judgeUse` is false
+// (the analysis did not see the whole program: `check --fix` must not remove
+// a suppression that may be needed).
 void applySuppressions(std::string_view text, std::vector<Diagnostic>& diags,
-                       const std::function<bool(std::string_view)>& enabled);
+                       const std::function<bool(std::string_view)>& enabled, bool judgeUse = true);
 
 }  // namespace tilesight

@@ -6,7 +6,7 @@
 namespace tilesight {
 
 SourceText::SourceText(std::string text) : text_(std::move(text)) {
-  lineStarts_.push_back(0);
+  lineStarts_.push_back(utf8BomLength(text_));
   const char* base = text_.data();
   const char* end = base + text_.size();
   if (!std::memchr(base, '\r', text_.size())) {  // the common case, at memchr's speed
@@ -20,7 +20,7 @@ SourceText::SourceText(std::string text) : text_(std::move(text)) {
 }
 
 LineCol SourceText::lineCol(uint32_t offset) const {
-  offset = std::min<uint32_t>(offset, size());
+  offset = std::clamp<uint32_t>(offset, lineStarts_[0], size());
   auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
   uint32_t line = static_cast<uint32_t>(it - lineStarts_.begin()) - 1;
   return {line, offset - lineStarts_[line]};

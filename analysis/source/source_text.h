@@ -23,6 +23,13 @@ inline size_t lineStartOf(std::string_view text, size_t pos) {
   return nl == std::string_view::npos ? 0 : nl + 1;
 }
 
+// A UTF-8 byte-order mark, which some Windows editors write at the start of a
+// file. It is no part of the program: the lexer starts after it and the
+// first line's columns are counted from its end, as an editor (which hides
+// it) shows them. The text keeps it, so a file written back keeps it too.
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+inline uint32_t utf8BomLength(std::string_view text) { return text.starts_with(kUtf8Bom) ? 3 : 0; }
+
 struct LineCol {
   uint32_t line = 0;  // 0-based
   uint32_t col = 0;   // 0-based, in UTF-8 bytes
@@ -36,6 +43,7 @@ public:
   uint32_t size() const { return static_cast<uint32_t>(text_.size()); }
   uint32_t lineCount() const { return static_cast<uint32_t>(lineStarts_.size()); }
 
+  // An offset inside a byte-order mark is the first line's column 0.
   LineCol lineCol(uint32_t offset) const;
   uint32_t offsetOf(LineCol lc) const;  // clamps to the line's end
   std::string_view lineText(uint32_t line) const;

@@ -1,11 +1,13 @@
 #pragma once
 // MLIR-style lexer over a byte range of the whole file. It never fails: bad
 // characters become Error tokens that the parser reports and skips.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "analysis/diag/diagnostic.h"
+#include "analysis/source/source_text.h"
 
 namespace tilesight {
 
@@ -30,8 +32,9 @@ struct Token {
 
 class Lexer {
 public:
-  // `text` is the whole file; lexing covers [begin, end).
-  Lexer(std::string_view text, uint32_t begin, uint32_t end) : text_(text), pos_(begin), end_(end) {}
+  // `text` is the whole file; lexing covers [begin, end), less a byte-order mark.
+  Lexer(std::string_view text, uint32_t begin, uint32_t end)
+      : text_(text), pos_(std::max(begin, utf8BomLength(text))), end_(end) {}
 
   Token next();
   uint32_t position() const { return pos_; }

@@ -65,6 +65,11 @@ Parser::Nesting::Nesting(Parser& parser) : p(parser), ok(++parser.depth_ <= kMax
   if (!ok) p.error(p.tok_.range(), "nesting deeper than " + std::to_string(kMaxDepth) + " levels");
 }
 
+bool recovered(const ParseResult& pr) {
+  return pr.recoveredOutsideItems ||
+         std::any_of(pr.items.begin(), pr.items.end(), [](const ItemParse& i) { return i.recovered; });
+}
+
 void parseChunk(std::string_view text, uint32_t begin, uint32_t end, ParseResult& out, DiagSink& diags) {
   // Ops and values are stored by value in vectors: size them once (about one
   // op per 40 bytes of text) so growth rarely copies them.
@@ -323,10 +328,12 @@ ItemParse Parser::parseItem(Block& block, OpId owner) {
   item.valueBegin = static_cast<ValueId>(p.values.size());
   item.sideBegin = static_cast<uint32_t>(out_.side.occurrences.size());
   item.diagBegin = static_cast<uint32_t>(diags_.all().size());
-  uint32_t before = tok_.begin;
+  uint32_t before = tok_.begin, recoveriesBefore = recoveries_;
   item.ok = parseOperation(block, owner);
   if (!item.ok) recover();
   if (tok_.begin == before && !tok_.is(Tok::Eof) && !tok_.is(Tok::RBrace)) consume();  // always progress
+  item.recovered = recoveries_ != recoveriesBefore;
+  itemRecoveries_ += recoveries_ - recoveriesBefore;
   item.op = p.ops.size() > first ? first : kNoId;
   item.opEnd = static_cast<OpId>(p.ops.size());
   item.valueEnd = static_cast<ValueId>(p.values.size());
@@ -357,9 +364,11 @@ void Parser::parseTopLevel() {
   parseItems(top, kNoId, true);
   while (!tok_.is(Tok::Eof)) {  // stray closing braces at top level
     errorHere("unexpected " + describeToken(tok_) + " at top level");
+    ++recoveries_;
     consume();
     parseItems(top, kNoId, true);
   }
+  if (recoveries_ != itemRecoveries_) out_.recoveredOutsideItems = true;
   out_.program.topLevel = std::move(top.ops);
   scopes_.pop_back();
 }
@@ -399,6 +408,7 @@ bool Parser::atOpStart() const {
 
 // Skips to the next op that starts a line, or to the '}' closing the current block.
 void Parser::recover() {
+  ++recoveries_;
   int depth = 0;
   uint32_t start = tok_.begin;
   while (!tok_.is(Tok::Eof)) {

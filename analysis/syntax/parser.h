@@ -45,6 +45,7 @@ struct ItemParse {
   uint32_t sideBegin = 0, sideEnd = 0;    // its run of the side table
   uint32_t diagBegin = 0, diagEnd = 0;    // its parse diagnostics, as indices in the parse's sink
   bool ok = false;                        // it parsed without recovering past its end
+  bool recovered = false;                 // a syntax error in it made the parser skip text
 };
 
 struct ParseResult {
@@ -53,7 +54,13 @@ struct ParseResult {
   std::vector<AliasDef> aliases;  // in definition order
   std::vector<TypeAliasDef> typeAliases;  // in definition order
   std::vector<ItemParse> items;
+  bool recoveredOutsideItems = false;  // a syntax error outside the module items made the parser skip text
 };
+
+// Whether a syntax error made the parser skip text: the checks then did not
+// see the whole program, so a suppression that silenced nothing may still be
+// needed.
+bool recovered(const ParseResult& pr);
 
 // Parses text[begin, end) (a whole file or one `// -----` chunk).
 void parseChunk(std::string_view text, uint32_t begin, uint32_t end, ParseResult& out, DiagSink& diags);
@@ -223,6 +230,7 @@ private:
   // item parses alike on its own and in its file).
   static constexpr uint32_t kTypoBudget = 1u << 18;
   uint32_t typoBudget_ = kTypoBudget;
+  uint32_t recoveries_ = 0, itemRecoveries_ = 0;  // recover() calls: all, and those inside module items
   OpId moduleBody_ = kNoId;  // the cuda_tile.module whose body is being parsed
 };
 

@@ -17,6 +17,7 @@
 #include "server/cli/lint_config.h"
 #include "server/cli/lint_inputs.h"
 #include "server/cli/options.h"
+#include "server/cli/replace_file.h"
 #include "server/cli/report.h"
 
 namespace tilesight::cli {
@@ -88,19 +89,17 @@ AnalyzeOptions analyzeOptionsFor(const CheckOptions& opts, const tilesight::Chec
 
 // --fix: writes the fixed text in place; false (with a message) when it cannot.
 bool writeFixed(const std::string& path, const std::string& text) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (!ec) os << text;
-  os.close();
-  if (!ec && !os.has_error()) return true;
-  llvm::errs() << "tilesight check: cannot write the fixes to '" << path << "': " << (ec ? ec : os.error()).message()
-               << "\n";
-  os.clear_error();
+  std::string why;
+  if (replaceFileText(path, text, why)) return true;
+  llvm::errs() << "tilesight check: cannot write the fixes to '" << path << "': " << why
+               << " (the file is unchanged)\n";
   return false;
 }
 
-std::string plural(size_t n, const char* word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+// `1 fix`, `2 fixes`.
+std::string plural(size_t n, std::string_view word) {
+  bool es = word.ends_with('x') || word.ends_with('s');
+  return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : es ? "es" : "s");
 }
 
 // `3 errors, 1 warning in 2 files`, on stderr, only when there is something to say.

@@ -49,6 +49,22 @@ int usage(const std::string& problem) {
   llvm::errs() << "tilesight emit: " << problem << "\n";
   return 2;
 }
+
+// A file of `// -----` chunks holds a program per chunk (MLIR's
+// --split-input-file): their entries in one source would define the same
+// kernels twice, and a get_global would find another chunk's global. The
+// chunk emitted is the one `run --entry NAME` runs from, the first that
+// defines NAME, else the first that holds an entry; null when none does.
+const ChunkAnalysis* chunkToEmit(const Analysis& split, const std::string& entry) {
+  for (const ChunkAnalysis& c : split.chunks) {
+    if (entry.empty() && !runtime::entriesOf(c.parsed.program).empty()) return &c;
+    if (entry.empty()) continue;
+    auto e = runtime::selectEntry(c.parsed.program, entry);
+    if (e) return &c;
+    llvm::consumeError(e.takeError());
+  }
+  return nullptr;
+}
 }  // namespace
 
 int runEmit() {
@@ -61,7 +77,24 @@ int runEmit() {
     return usage("-o " + emitOut + " would overwrite the program '" + emitFile + "'; give another path");
   ProgramInput in;
   if (int status = loadProgram("emit", emitFile, in)) return status;
-  const Program& p = in.program->program();
+  const VerifiedProgram* program = &*in.program;
+  Analysis split;
+  std::optional<VerifiedProgram> chunkProgram;
+  if (splitChunks(in.source->text()).size() > 1) {
+    AnalyzeOptions options;
+    options.splitInputFile = true;
+    split = analyze(in.source->text(), options);
+    if (const ChunkAnalysis* chunk = chunkToEmit(split, emitEntry)) {
+      VerifiedProgram::Result vp = VerifiedProgram::of(split, *chunk);
+      if (!vp.program) {
+        for (const std::string& reason : vp.reasons) llvm::errs() << emitFile << ": " << reason << "\n";
+        return 1;
+      }
+      chunkProgram = vp.program;
+      program = &*chunkProgram;
+    }
+  }
+  const Program& p = program->program();
   std::vector<const Operation*> entries;
   if (emitEntry.empty()) entries = runtime::entriesOf(p);
   else {
@@ -70,12 +103,17 @@ int runEmit() {
     entries.push_back(*e);
   }
   if (entries.empty()) return usage("'" + emitFile + "' has no entry");
+  if (chunkProgram && emitEntry.empty())
+    llvm::errs() << "tilesight emit: note: '" << emitFile << "' holds " << split.chunks.size()
+                 << " `// -----` chunks, a program each: emitting the first that has an entry (line "
+                 << in.source->lineCol(entries[0]->range.begin).line + 1
+                 << "); --entry NAME takes the first that defines NAME\n";
   std::vector<simt::Kernel> kernels;
   for (const Operation* entry : entries) {
     simt::LowerOptions lowering;
     lowering.tensorCores = !emitNoTensorCores;
     lowering.guard = !emitNoGuard;
-    auto kernel = simt::lower(*in.program, *entry, lowering);
+    auto kernel = simt::lower(*program, *entry, lowering);
     if (!kernel) {
       llvm::errs() << "tilesight emit: " << emitFile << ": entry " << entry->attr("sym_name")->s << ": "
                    << llvm::toString(kernel.takeError()) << "\n";

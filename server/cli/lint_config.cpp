@@ -17,18 +17,35 @@ std::string where(const std::string& path, const toml::source_region& r) {
   return path + ":" + std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column) + ": ";
 }
 
+// What a value of the wrong kind is, for the message that refuses it.
+std::string kindOf(const toml::node& v) {
+  switch (v.type()) {
+    case toml::node_type::table: return "a table";
+    case toml::node_type::array: return "a list";
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a float";
+    case toml::node_type::boolean: return "a boolean";
+    case toml::node_type::date: return "a date";
+    case toml::node_type::time: return "a time";
+    case toml::node_type::date_time: return "a date-time";
+    case toml::node_type::none: break;
+  }
+  return "nothing";
+}
+
 // A list of strings; false with `problem` set when the value is something else.
 bool strings(const std::string& path, const toml::node& v, std::string_view key, std::vector<std::string>& out,
              std::string& problem) {
   const toml::array* a = v.as_array();
   if (!a) {
-    problem = where(path, v.source()) + "`" + std::string(key) + "` wants a list of strings";
+    problem = where(path, v.source()) + "`" + std::string(key) + "` wants a list of strings, not " + kindOf(v);
     return false;
   }
   for (const toml::node& e : *a) {
     const toml::value<std::string>* s = e.as_string();
     if (!s) {
-      problem = where(path, e.source()) + "`" + std::string(key) + "` wants a list of strings";
+      problem = where(path, e.source()) + "`" + std::string(key) + "` wants a list of strings; this item is " + kindOf(e);
       return false;
     }
     out.push_back(s->get());
@@ -42,13 +59,18 @@ bool readGrid(const std::string& path, const toml::node& v, LintConfig& c, std::
     for (const toml::node& e : *a) {
       const toml::value<int64_t>* n = e.as_integer();
       if (!n) {
-        problem = where(path, e.source()) + "`grid` wants 1 to 3 positive integers, e.g. [8, 4, 1]";
+        problem = where(path, e.source()) + "`grid` wants 1 to 3 positive integers, e.g. [8, 4, 1]; this item is " +
+                  kindOf(e);
         return false;
       }
       text += (text.empty() ? "" : ",") + std::to_string(n->get());
     }
   } else if (const toml::value<std::string>* s = v.as_string()) {
     text = s->get();
+  } else {
+    problem = where(path, v.source()) + "`grid` wants a list of 1 to 3 positive integers, e.g. [8, 4, 1], or a string " +
+              "\"8,4,1\", not " + kindOf(v);
+    return false;
   }
   std::string why;
   c.grid = parseGrid(text, why);
@@ -71,7 +93,7 @@ bool readCheckTable(const std::string& path, const toml::table& t, LintConfig& c
     } else if (k == "werror") {
       const toml::value<bool>* b = v.as_boolean();
       if (!b) {
-        problem = where(path, v.source()) + "`werror` wants true or false";
+        problem = where(path, v.source()) + "`werror` wants true or false, not " + kindOf(v);
         return false;
       }
       c.werror = b->get();
@@ -79,9 +101,10 @@ bool readCheckTable(const std::string& path, const toml::table& t, LintConfig& c
       std::vector<std::string> globs;
       if (!strings(path, v, k, globs, problem)) return false;
       for (const std::string& g : globs) {
-        llvm::Expected<llvm::GlobPattern> p = llvm::GlobPattern::create(g);
+        std::string why;
+        std::optional<PathGlob> p = PathGlob::parse(g, why);
         if (!p) {
-          problem = where(path, v.source()) + "`exclude`: '" + g + "': " + llvm::toString(p.takeError());
+          problem = where(path, v.source()) + "`exclude`: '" + g + "': " + why;
           return false;
         }
         c.exclude.push_back(std::move(*p));
@@ -108,10 +131,10 @@ bool LintConfig::excludes(const std::string& absPath) const {
   llvm::StringRef rel(absPath);
   if (!rel.consume_front(root) || !(rel.empty() || rel.front() == '/')) return false;
   rel = rel.ltrim('/');
-  // The file itself, then each folder on the way to it.
+  // The path itself, then each folder on the way to it.
   for (llvm::StringRef p = rel; !p.empty(); p = llvm::sys::path::parent_path(p))
-    for (const llvm::GlobPattern& g : exclude)
-      if (g.match(p)) return true;
+    for (const PathGlob& g : exclude)
+      if (g.matches(p) && (!g.foldersOnly() || p != rel || llvm::sys::fs::is_directory(absPath))) return true;
   return false;
 }
 

@@ -6,7 +6,7 @@
 //   disable = ["race.scope"]   # codes or prefixes turned off
 //   grid = [8, 4, 1]           # the launch grid, as --grid
 //   werror = true              # as --Werror
-//   exclude = ["third_party", "gen/*.tile"]  # globs, relative to this file's folder
+//   exclude = ["third_party", "gen/*.tile"]  # globs, relative to this file's folder (path_glob.h)
 #include <array>
 #include <cstdint>
 #include <map>
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include <llvm/Support/GlobPattern.h>
+#include "server/cli/path_glob.h"
 
 namespace tilesight::cli {
 
@@ -27,10 +27,10 @@ struct LintConfig {
   std::vector<std::string> disable;
   std::optional<std::array<int64_t, 3>> grid;
   bool werror = false;
-  std::vector<llvm::GlobPattern> exclude;
+  std::vector<PathGlob> exclude;
 
-  // Whether `absPath` (a file under `root`, or not) is excluded: a glob matches
-  // its path relative to `root` or a folder on the way there.
+  // Whether `absPath` (a file or folder under `root`, or not) is excluded: a
+  // glob matches its path relative to `root` or a folder on the way there.
   bool excludes(const std::string& absPath) const;
 };
 

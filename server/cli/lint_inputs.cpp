@@ -24,26 +24,35 @@ bool isTileFile(const std::string& path) {
   return ext == ".tile" || (ext == ".mlir" && holdsTileModule(path));
 }
 
+// Folder by folder, so that a sub-folder that cannot be listed is reported
+// as unread (LLVM's recursive iterator skips it silently).
 void walkFolder(const std::string& folder, const std::function<bool(const std::string&)>& excluded, Inputs& out) {
-  std::vector<std::string> found;
-  std::error_code ec;
-  // Symbolic links are followed to files but not into folders, so no cycle
-  // can keep the walk going.
-  for (fs::recursive_directory_iterator it(folder, ec, /*follow_symlinks=*/false), end; it != end && !ec;
-       it.increment(ec)) {
-    const std::string& path = it->path();
-    fs::file_status st;
-    if (fs::status(path, st)) continue;
-    if (fs::is_directory(st)) {
-      bool hidden = llvm::sys::path::filename(path).startswith(".");
-      if (hidden || it->type() == fs::file_type::symlink_file || excluded(path)) it.no_push();
-      continue;
+  std::vector<std::string> found, pending{folder};
+  size_t unreadBefore = out.unreadable.size();
+  while (!pending.empty()) {
+    std::string dir = std::move(pending.back());
+    pending.pop_back();
+    std::error_code ec;
+    // Symbolic links are followed to files but not into folders, so no cycle
+    // can keep the walk going.
+    for (fs::directory_iterator it(dir, ec, /*follow_symlinks=*/false), end; it != end && !ec; it.increment(ec)) {
+      const std::string& path = it->path();
+      fs::file_status st;
+      if (std::error_code why = fs::status(path, st)) {
+        if (it->type() == fs::file_type::directory_file) out.unreadable.push_back({path, why.message()});
+        continue;  // else a link that leads nowhere: no file of ours
+      }
+      if (fs::is_directory(st)) {
+        bool hidden = llvm::sys::path::filename(path).startswith(".");
+        if (!hidden && it->type() != fs::file_type::symlink_file && !excluded(path)) pending.push_back(path);
+        continue;
+      }
+      if (fs::is_regular_file(st) && !excluded(path) && isTileFile(path)) found.push_back(path);
     }
-    if (fs::is_regular_file(st) && !excluded(path) && isTileFile(path)) found.push_back(path);
+    if (ec) out.unreadable.push_back({dir, ec.message()});
   }
-  if (ec) out.unreadable.push_back({folder, ec.message()});
   std::sort(found.begin(), found.end());
-  if (found.empty() && !ec) out.emptyFolders.push_back(folder);
+  if (found.empty() && out.unreadable.size() == unreadBefore) out.emptyFolders.push_back(folder);
   out.files.insert(out.files.end(), found.begin(), found.end());
 }
 

@@ -1,5 +1,7 @@
 #include "server/lsp/protocol.h"
 
+#include <algorithm>
+
 #include "server/lsp/doc_links.h"
 #include "server/lsp/jsonrpc.h"
 
@@ -76,7 +78,8 @@ Position toPosition(const SourceText &src, uint32_t offset,
 }
 
 Position PositionCursor::at(uint32_t offset) {
-  offset = std::min(offset, src_.size());
+  // An offset inside a byte-order mark is where the first line starts.
+  offset = std::clamp(offset, src_.offsetOf({0, 0}), src_.size());
   if (!started_ || offset < offset_) { // first, or not forward: find the line
     started_ = true;
     LineCol lc = src_.lineCol(offset);
