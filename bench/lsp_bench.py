@@ -11,6 +11,10 @@ the other, over stdio:
            file (values alternate, so the text really changes), timed until
            the publishDiagnostics for that version; each edit waits for its
            diagnostics before the next (latency, not throughput);
+  full-sync edit  the same edits sent as a client that syncs the full text
+           sends them: the whole new text, no range;
+  resend   the whole text as it is (an undo back to it, a client sending the
+           same text again): a new version, nothing to analyse;
   hover    requests at positions spread over the file, on SSA value uses and
            op names, one at a time;
   navigate definition, references and documentHighlight on value uses
@@ -315,16 +319,28 @@ class Workload:
         self.variants = [self.text[:off] + v + self.text[off + 1:]
                          for v in self.values]
         self.edits = edits
+        self.version = 1  # didOpen's
+        self.edits_made = 0
+        self.current = self.text  # the text the server has
         self.hovers = hover_positions(self.lines, form, hovers)
         self.values_at = value_positions(self.lines, form, max(1, hovers // 2))
 
-    def change(self, k, full):
-        if full:
-            return {"text": self.variants[k % 2]}
+    def next_change(self, mode):
+        """The next didChange's version and its one content change. mode
+        "range": the one-character edit; "full": the same edit as the whole
+        new text; "resend": the whole text as it is."""
+        self.version += 1
+        if mode == "resend":
+            return self.version, {"text": self.current}
+        k = self.edits_made
+        self.edits_made += 1
+        self.current = self.variants[k % 2]
+        if mode == "full":
+            return self.version, {"text": self.current}
         pos = {"line": self.edit_line, "character": self.edit_col}
         end = dict(pos, character=self.edit_col + 1)
-        return {"range": {"start": pos, "end": end},
-                "text": self.values[k % 2]}
+        return self.version, {"range": {"start": pos, "end": end},
+                              "text": self.values[k % 2]}
 
 
 # --- one server on one file --------------------------------------------------
@@ -352,26 +368,28 @@ def initialize(conn, init_options, timeout):
     return result.get("capabilities", {})
 
 
-def measure_edits(conn, w, full, timeout, r):
-    r["change_ms"] = []
+def measure_edits(conn, w, mode, timeout, r, key="change"):
+    """w.edits changes of `mode` (Workload.next_change), each timed until
+    its version's diagnostics: r[key + "_ms"], r[key + "_cpu_ms"]."""
+    r[key + "_ms"] = []
     r["versioned"] = None
     cpu = conn.cpu_seconds()
-    for k in range(w.edits):
-        version = k + 2
+    for _ in range(w.edits):
+        version, change = w.next_change(mode)
         data = frame(message("textDocument/didChange", {
             "textDocument": {"uri": w.uri, "version": version},
-            "contentChanges": [w.change(k, full)]}))
+            "contentChanges": [change]}))
         since = conn.mark()
         sent = time.perf_counter()
         conn.write(data)
         arrived, v, count = conn.wait_diagnostics(w.uri, version, since,
                                                   timeout)
-        r["change_ms"].append((arrived - sent) * 1000)
+        r[key + "_ms"].append((arrived - sent) * 1000)
         r["versioned"] = v is not None
         r["diagnostics"] = count
     # Clock ticks are 10 ms, so this is a mean; unlike the wall times above,
     # other processes on the machine do not inflate it much.
-    r["change_cpu_ms"] = (conn.cpu_seconds() - cpu) * 1000 / max(1, w.edits)
+    r[key + "_cpu_ms"] = (conn.cpu_seconds() - cpu) * 1000 / max(1, w.edits)
 
 
 def measure_hovers(conn, w, timeout, r):
@@ -431,7 +449,7 @@ def measure_navigation(conn, w, caps, timeout, r):
             r["tokens_full_ms"].append(seconds * 1000)
 
 
-def measure_after_edits(conn, w, caps, full_sync, first_k, count, timeout, r):
+def measure_after_edits(conn, w, caps, mode, count, timeout, r):
     """Edits again; after each one's diagnostics, a definition far from the
     edit and then the full semantic tokens of that version."""
     kinds, full = supported(caps)
@@ -439,12 +457,12 @@ def measure_after_edits(conn, w, caps, full_sync, first_k, count, timeout, r):
         return
     far = w.values_at[len(w.values_at) // 8] if w.values_at else (0, 0)
     r["def_after_edit_ms"], r["tokens_after_edit_ms"] = [], []
-    for k in range(first_k, first_k + count):
-        version = k + 2
+    for _ in range(count):
+        version, change = w.next_change(mode)
         since = conn.mark()
         conn.notify("textDocument/didChange", {
             "textDocument": {"uri": w.uri, "version": version},
-            "contentChanges": [w.change(k, full_sync)]})
+            "contentChanges": [change]})
         conn.wait_diagnostics(w.uri, version, since, timeout)
         if "definition" in kinds:
             method, params = kinds["definition"]
@@ -481,16 +499,21 @@ def run_server(argv, w, init_options, timeout, log_path):
         r["open_diagnostics"] = r["diagnostics"] = count
         r["VmRSS_open"] = conn.memory()["VmRSS"]
         if r["sync"] != "none":
+            mode = "full" if r["sync"] == "full" else "range"
             phase = "change"
-            measure_edits(conn, w, r["sync"] == "full", timeout, r)
+            measure_edits(conn, w, mode, timeout, r)
+            phase = "full-sync edit"
+            measure_edits(conn, w, "full", timeout, r, "full_change")
+            phase = "resend"
+            measure_edits(conn, w, "resend", timeout, r, "resend")
         phase = "hover"
         measure_hovers(conn, w, timeout, r)
         phase = "navigate"
         measure_navigation(conn, w, caps, timeout, r)
         if r["sync"] != "none":
             phase = "after edit"
-            measure_after_edits(conn, w, caps, r["sync"] == "full", w.edits,
-                                min(10, max(1, w.edits)), timeout, r)
+            measure_after_edits(conn, w, caps, mode, min(10, max(1, w.edits)),
+                                timeout, r)
         phase = "memory"
         r.update(conn.memory())
         phase = "shutdown"
@@ -515,7 +538,7 @@ def percentile(samples, p):
     return s[max(0, math.ceil(p / 100 * len(s)) - 1)]
 
 
-MEASURED = ("change", "hover", "definition", "references", "highlight",
+MEASURED = ("change", "full_change", "resend", "hover", "definition", "references", "highlight",
             "completion", "tokens_range", "tokens_full", "def_after_edit",
             "tokens_after_edit")
 
@@ -551,6 +574,11 @@ ROWS = [  # label, key, digits, with a speed-up
     ("change -> diagnostics p99 ms", "change_p99_ms", 2, True),
     ("change -> diagnostics max ms", "change_max_ms", 2, False),
     ("server CPU per change ms, mean", "change_cpu_ms", 2, True),
+    ("full-sync edit -> diag p50 ms", "full_change_p50_ms", 2, True),
+    ("full-sync edit -> diag p99 ms", "full_change_p99_ms", 2, True),
+    ("resend same text p50 ms", "resend_p50_ms", 2, True),
+    ("resend same text p99 ms", "resend_p99_ms", 2, True),
+    ("server CPU per resend ms, mean", "resend_cpu_ms", 2, True),
     ("hover p50 ms", "hover_p50_ms", 3, True),
     ("hover p99 ms", "hover_p99_ms", 3, True),
     ("hover max ms", "hover_max_ms", 3, False),
@@ -611,6 +639,10 @@ TARGETS = [
     ("speed-up over mlir-lsp-server-14, that p99", 10000,
      lambda runs: ratio(column(runs, MLIR, "change_p99_ms"),
                         column(runs, TS, "change_p99_ms")), 4.0, True, "x"),
+    ("tilesight full-sync edit->diagnostics p99", 10000,
+     lambda runs: column(runs, TS, "full_change_p99_ms"), 10.0, False, "ms"),
+    ("tilesight resend same text->diagnostics p99", 10000,
+     lambda runs: column(runs, TS, "resend_p99_ms"), 10.0, False, "ms"),
     ("tilesight hover p99", 50000,
      lambda runs: column(runs, TS, "hover_p99_ms"), 2.0, False, "ms"),
     ("tilesight VmRSS with the file open", 50000,
@@ -745,7 +777,8 @@ def print_header(args, mlir_argv, load, out):
     print(f"mlir-lsp-server-14: {mlir_argv[0]}; {flags}", file=out)
     print("edit: one digit of an i32 constant in the middle of the file, "
           "alternating; each edit waits for its own diagnostics (so the "
-          "latency includes any debounce)", file=out)
+          "latency includes any debounce); full-sync edit: the same edits "
+          "as the whole new text; resend: the whole text unchanged", file=out)
 
 
 def print_notes(runs, out):

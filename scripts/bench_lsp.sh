@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The language server next to mlir-lsp-server-14 on generated programs of 1k,
 # 10k and 50k ops (SIZES; 200000 is the large case), in entries of about
-# OPS_PER_ENTRY (default 1000) ops each: change -> diagnostics latency, hover,
+# OPS_PER_ENTRY (default 1000) ops each: change -> diagnostics latency (as
+# ranges, as the whole new text, and the same text resent), hover,
 # navigation, completion and semantic tokens latency, resident memory
 # (bench/lsp_bench.py measures, this script prepares).
 # tilesight reads the custom form, mlir-lsp-server-14 the same program in

@@ -82,7 +82,7 @@ private:
 
 ChildResult runChild(const std::vector<std::string> &argv, const std::string &cwd, const std::string &input,
                      const std::function<bool(const std::string &)> &onErrLine, const std::atomic<bool> &cancel,
-                     const std::vector<std::string> &env) {
+                     const std::vector<std::string> &env, const std::function<void(std::string_view)> &onOut) {
   ChildResult r;
   HeldSigpipe held;
   Pipe in, out, err;
@@ -165,7 +165,9 @@ ChildResult runChild(const std::vector<std::string> &argv, const std::string &cw
         p.close(0);
         continue;
       }
-      if (k == 0)
+      if (k == 0 && onOut)
+        onOut(std::string_view(buf, static_cast<size_t>(n)));
+      else if (k == 0)
         r.out.append(buf, static_cast<size_t>(n));
       else
         pendingErr.append(buf, static_cast<size_t>(n)), takeLines(pendingErr, r.err, onErrLine, false);

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tilesight::lsp {
@@ -16,7 +17,7 @@ struct ChildResult {
   int exitCode = -1;       // when it exited
   int signal = 0;          // when a signal ended it
   bool cancelled = false;  // ended because `cancel` was set
-  std::string out;         // its standard output
+  std::string out;         // its standard output (unless runChild's onOut took it)
   std::string err;         // its standard error lines that were not handed over
 };
 
@@ -24,8 +25,11 @@ struct ChildResult {
 // error and returns whether it took it (else it is kept in `err`). Setting
 // `cancel` ends the program: SIGTERM to its group, SIGKILL a second later.
 // `env` holds NAME=VALUE settings added to (or replacing) the server's own.
+// `onOut`, when given, gets standard output as it comes (`out` stays empty),
+// so that the caller decides what of it to hold.
 ChildResult runChild(const std::vector<std::string> &argv, const std::string &cwd, const std::string &input,
                      const std::function<bool(const std::string &)> &onErrLine, const std::atomic<bool> &cancel,
-                     const std::vector<std::string> &env = {});
+                     const std::vector<std::string> &env = {},
+                     const std::function<void(std::string_view)> &onOut = {});
 
 } // namespace tilesight::lsp

@@ -25,6 +25,24 @@ void addRunDirectives(Snapshot &snap) {
     names.push_back(e.name);
   snap.runDirectiveDiagnostics = checkRunDirectives(snap.runDirectives, names);
 }
+
+// The new version's text is the old one's (an undo back to it, a client
+// sending the text again): the old analysis, and all that features built on
+// it, become the new version's.
+void keepAnalysis(Snapshot &snap, Snapshot &old) {
+  snap.analysisId = old.analysisId;
+  snap.keptFrom = old.keptFrom.value_or(old.version);
+  snap.analysis = std::move(old.analysis);
+  snap.tokenSegments = std::move(old.tokenSegments);
+  snap.tokenEncoding = old.tokenEncoding;
+  if (old.mentionsReady) {
+    snap.mentionIndex = std::move(old.mentionIndex);
+    std::call_once(snap.mentionsBuilt, [] {});
+    snap.mentionsReady = true;
+  }
+  snap.runDirectives = std::move(old.runDirectives);
+  snap.runDirectiveDiagnostics = std::move(old.runDirectiveDiagnostics);
+}
 } // namespace
 
 std::shared_ptr<const Snapshot>
@@ -39,14 +57,18 @@ analyzeDocument(const std::string &uri, int64_t version,
   snap->analysisId = analysisId;
   snap->source = std::move(source);
   snap->checks = checks;
+  // Nothing else holds the old snapshot (made non-const by make_shared): its
+  // analysis moves into the new one.
+  bool reusable = previous && previous.use_count() == 1 && sameChecks(previous->checks, checks);
+  if (reusable && previous->source == snap->source) {
+    keepAnalysis(*snap, const_cast<Snapshot &>(*previous));
+    return snap;
+  }
   bool split =
       endsWith(uri, ".mlir") && splitChunks(snap->source->text()).size() > 1;
   AnalyzeOptions options{split, layout::kInteractiveWorkBudget,
                          layout::kInteractiveTotalBudget, checks, layoutCache};
-  if (previous && previous.use_count() == 1 && !split &&
-      sameChecks(previous->checks, checks)) {
-    // Nothing else holds the old snapshot (made non-const by make_shared):
-    // its analysis moves into the new one.
+  if (reusable && !split) {
     auto &old = const_cast<Snapshot &>(*previous);
     std::optional<Analysis> reused =
         reanalyze(std::move(old.analysis), old.source->text(),

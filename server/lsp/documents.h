@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,14 +58,19 @@ struct Snapshot {
   // published with the analysis's (run_config.h).
   std::vector<RunDirective> runDirectives;
   std::vector<Diagnostic> runDirectiveDiagnostics;
+  // Set when this version's text is an earlier version's, whose analysis
+  // this snapshot took over (nothing was analysed): that version.
+  std::optional<int64_t> keptFrom;
 };
 
 // Analyzes one document version (MLIR's rule: a .mlir file with a `// -----`
 // line is analyzed chunk by chunk). The one place analysis is started, so a
 // worker thread or debounce can take it over. `previous`, the document's
 // last snapshot, is reused when nothing else holds it and it ran with the
-// same checks: an edit inside one entry re-analyses that entry alone
-// (reanalyze(), analysis.h).
+// same checks: the same text (the same SourceText: the document store keeps
+// it through a change that leaves the text as it was) is not analysed again,
+// an edit inside one entry re-analyses that entry alone (reanalyze(),
+// analysis.h).
 std::shared_ptr<const Snapshot>
 analyzeDocument(const std::string &uri, int64_t version,
                 std::shared_ptr<const SourceText> source,

@@ -1,5 +1,7 @@
 #include "server/lsp/jsonrpc.h"
 
+#include "server/lsp/long_strings.h"
+
 #include <llvm/Support/Format.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -7,16 +9,12 @@ namespace tilesight::lsp {
 
 bool nestsDeeperThan(std::string_view text, size_t limit) {
   size_t depth = 0;
-  bool inString = false;
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
-    if (inString) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        inString = false;
-    } else if (c == '"') {
-      inString = true;
+    if (c == '"') { // a string's inside is skipped with memchr: a document's text is long
+      i = jsonStringEnd(text, i);
+      if (i == std::string_view::npos)
+        return false;
     } else if (c == '[' || c == '{') {
       if (++depth > limit)
         return true;

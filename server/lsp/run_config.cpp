@@ -93,8 +93,15 @@ std::string runFilesProblem(const std::string &folder, const RunConfig &config) 
     if (fs::path p = fs::canonical(root / in, ec); !ec && !inside(p))
       return "--arg @" + in + " leads outside the file's folder (to " + p.string() + ")";
   for (const std::string &out : outputs) {
-    if (fs::is_symlink(fs::symlink_status(root / out, ec)))
+    fs::file_status status = fs::symlink_status(root / out, ec);
+    if (fs::is_symlink(status))
       return "--out " + out + " is a symbolic link: a run writes only files inside the file's folder";
+    // A file of several names (hard links) is the same file wherever its
+    // other names are, outside the folder too: writing it changes them all.
+    if (uintmax_t links = fs::is_regular_file(status) ? fs::hard_link_count(root / out, ec) : 1; !ec && links > 1)
+      return "--out " + out + " has " + std::to_string(links) +
+             " hard links: writing it would change the file under its other names too, which may lie outside the "
+             "file's folder; remove the other links or name another output";
     if (fs::path p = fs::canonical((root / out).parent_path(), ec); !ec && !inside(p))
       return "--out " + out + " leads outside the file's folder (to " + p.string() + ")";
   }

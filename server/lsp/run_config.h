@@ -35,8 +35,8 @@ std::optional<ResolvedRun> runConfigFor(const Snapshot &snap, const Settings &se
 std::string folderOfUri(std::string_view uri);
 
 // Why the files `config` names (inputs and outputs) are not inside `folder`
-// once symbolic links are followed, or an output is a link; empty when they
-// are. A file without a folder (an untitled document) may name none.
+// once symbolic links are followed, or an output is a symbolic link or a file
+// with more than one hard link; empty when they are. A file without a folder (an untitled document) may name none.
 std::string runFilesProblem(const std::string &folder, const RunConfig &config);
 
 } // namespace tilesight::lsp

@@ -7,6 +7,7 @@
 
 #include "server/lsp/child_process.h"
 #include "server/lsp/jsonrpc.h"
+#include "server/lsp/printed_cap.h"
 
 namespace tilesight::lsp {
 
@@ -109,20 +110,22 @@ RunOutcome executeRun(const std::string &executable, const RunSpec &spec,
   for (const std::string &a : spec.run.config.argv(spec.device, spec.sanitize))
     argv.push_back(a);
   auto start = std::chrono::steady_clock::now();
-  ChildResult c = runChild(argv, spec.folder, std::string(spec.text->text()),
-                           [&](const std::string &line) {
-                             if (!line.starts_with(kProgressPrefix))
-                               return false;
-                             onStage(line.substr(kProgressPrefix.size()));
-                             return true;
-                           },
-                           cancel, kQuietCaches);
+  PrintedCap out;
+  ChildResult c = runChild(
+      argv, spec.folder, std::string(spec.text->text()),
+      [&](const std::string &line) {
+        if (!line.starts_with(kProgressPrefix))
+          return false;
+        onStage(line.substr(kProgressPrefix.size()));
+        return true;
+      },
+      cancel, kQuietCaches, [&](std::string_view chunk) { out.feed(chunk); });
   double wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!c.startError.empty())
     return failure(error_code::RequestFailed, c.startError);
   if (c.cancelled)
     return failure(error_code::RequestCancelled, "the run was cancelled");
-  json run = json::parse(c.out, nullptr, false);
+  json run = json::parse(out.text(), nullptr, false);
   if (c.signal || (c.exitCode != 0 && c.exitCode != 1) || !run.is_object()) {
     RunOutcome o = failure(error_code::RequestFailed, "tilesight run: " + messageOf(c, "run"));
     // A usage problem (exit 2) is about the options: shown at the directive.
@@ -132,13 +135,16 @@ RunOutcome executeRun(const std::string &executable, const RunSpec &spec,
   }
   RunOutcome o;
   o.findings = findingsOf(run, *spec.text);
+  std::string report = runReport(run, spec, wallMs, o.findings.size(), out.dropped());
+  run.erase("printed");  // the report shows it: the reply carries it once
   o.result = {{"uri", spec.uri},
               {"entry", spec.entry},
               {"device", spec.device},
               {"sanitize", spec.sanitize},
               {"exitCode", c.exitCode},
               {"wall_ms", wallMs},
-              {"report", runReport(run, spec, wallMs, o.findings.size())},
+              {"printed_dropped", out.dropped()},
+              {"report", std::move(report)},
               {"run", std::move(run)}};
   return o;
 }
@@ -160,7 +166,7 @@ RunOutcome listDevices(const std::string &executable, const std::atomic<bool> &c
   return o;
 }
 
-std::string runReport(const json &run, const RunSpec &spec, double wallMs, size_t findings) {
+std::string runReport(const json &run, const RunSpec &spec, double wallMs, size_t findings, uint64_t printedDropped) {
   std::string device = run.value("device", spec.device), name = run.value("device_name", "");
   std::string md = "### tilesight run: `" + spec.entry + "` on " + device + (spec.sanitize ? " (sanitized)" : "") +
                    "\n\n| figure | value |\n|---|---|\n";
@@ -188,8 +194,12 @@ std::string runReport(const json &run, const RunSpec &spec, double wallMs, size_
           (errors ? " " + number(o.value("max_error", json("-"))) + " |" : "") + " " + preview + " |\n";
   }
   std::string printed = run.value("printed", "");
-  if (!printed.empty())
-    md += "\nPrinted:\n\n```text\n" + printed + (printed.ends_with("\n") ? "" : "\n") + "```\n";
+  std::string cut = printedDropped ? " (the first " + std::to_string(printed.size()) + " bytes; " +
+                                         std::to_string(printedDropped) + " more left out: the server keeps at most " +
+                                         std::to_string(kPrintedCapBytes >> 20) + " MiB of a run's printed text)"
+                                   : "";
+  if (!printed.empty() || printedDropped)
+    md += "\nPrinted" + cut + ":\n\n```text\n" + printed + (printed.ends_with("\n") ? "" : "\n") + "```\n";
   md += "\n" + (findings ? std::to_string(findings) + " finding(s) of the run, in the Problems list (source "
                                                      "\"tilesight run\")"
                          : std::string("No findings.")) +

@@ -6,6 +6,7 @@
 // and its JSON; turn them into a report, the run's findings and the reply.
 // Nothing else in the server starts a program (the I/O audit test checks).
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -52,7 +53,8 @@ RunOutcome executeRun(const std::string &executable, const RunSpec &spec,
 // `tilesight devices --format=json`: the reply's result or its error.
 RunOutcome listDevices(const std::string &executable, const std::atomic<bool> &cancel);
 
-// The markdown report of a run's JSON (`tilesight run --format=json`).
-std::string runReport(const json &run, const RunSpec &spec, double wallMs, size_t findings);
+// The markdown report of a run's JSON (`tilesight run --format=json`), whose
+// printed text lost its last `printedDropped` bytes (printed_cap.h).
+std::string runReport(const json &run, const RunSpec &spec, double wallMs, size_t findings, uint64_t printedDropped);
 
 } // namespace tilesight::lsp

@@ -15,6 +15,7 @@
 #include "server/lsp/folding.h"
 #include "server/lsp/hover.h"
 #include "server/lsp/inlay_hints.h"
+#include "server/lsp/long_strings.h"
 #include "server/lsp/navigation.h"
 #include "server/lsp/pull_diagnostics.h"
 #include "server/lsp/rename.h"
@@ -182,7 +183,7 @@ void LspServer::handle(std::string_view body) {
   }
   json message;
   try {
-    message = json::parse(body);
+    message = parseMessage(body);
   } catch (const json::parse_error &e) {
     log_.error(std::string("JSON parse error: ") + e.what());
     // A client waits for the answer to a request, so one whose id can be
@@ -493,11 +494,14 @@ void LspServer::analyzeAndPublish(const std::string &uri, int64_t version,
     std::lock_guard<std::mutex> lock(mu_);
     analysisTime_[uri] = took;
   }
-  std::string what = "analyzed " + uri + " version " +
-                     std::to_string(version) + ": " +
-                     std::to_string(snap->analysis.diagnostics.size()) + " diagnostics in " +
-                     milliseconds(start) + " ms" +
-                     (snap->analysis.reparsedItem ? " (one entry analysed again)" : "");
+  std::string counts = std::to_string(snap->analysis.diagnostics.size()) + " diagnostics";
+  std::string what =
+      snap->keptFrom ? "nothing analysed for " + uri + " version " + std::to_string(version) + ": the text of version " +
+                           std::to_string(*snap->keptFrom) + ", whose analysis is kept (" + counts + ", " +
+                           milliseconds(start) + " ms)"
+                     : "analyzed " + uri + " version " + std::to_string(version) +
+                           (snap->analysis.reparsedItem ? " (one entry analysed again)" : "") + ": " + counts +
+                           " in " + milliseconds(start) + " ms";
   if (scheduler_.updateQueued(uri))
     return log_.info(what + "; not published, a newer version is queued");
   log_.info(what);
@@ -557,11 +561,22 @@ void LspServer::didChange(const json &params) {
   for (const json &change : changes)
     text = std::make_shared<const SourceText>(
         applyChange(*text, change, encoding_));
-  doc->text = std::move(text);
-  doc->version = version;
+  // The same text again (an undo, a client resending it): the document
+  // keeps its text, whose analysis the new version takes over
+  // (analyzeDocument), and a run's findings still hold.
+  bool unchanged = text->text() == doc->text->text();
+  if (!unchanged)
+    doc->text = std::move(text);
+  int64_t previousVersion = std::exchange(doc->version, version);
   {
     std::lock_guard<std::mutex> lock(mu_);
-    runFindings_.erase(uri);  // a run's findings hold until the next edit
+    // A run's findings hold until the next edit.
+    if (auto it = runFindings_.find(uri); it != runFindings_.end()) {
+      if (unchanged && it->second.version == previousVersion)
+        it->second.version = version;
+      else
+        runFindings_.erase(it);
+    }
   }
   auto now = std::chrono::steady_clock::now();
   auto sinceLastChange = std::chrono::duration_cast<std::chrono::microseconds>(

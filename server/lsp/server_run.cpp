@@ -27,6 +27,16 @@ void answeringErrors(Reply &reply, F f) {
   }
 }
 
+// What a JSON value is, for a message: "a number", "an object", "null".
+std::string kindOf(const json &v) {
+  if (v.is_string())
+    return v.get<std::string>().empty() ? "an empty string" : "a string";
+  std::string name = v.type_name();
+  if (v.is_null())
+    return name;
+  return (v.is_object() || v.is_array() ? "an " : "a ") + name;
+}
+
 std::string names(const std::vector<EntryRef> &entries) {
   std::string s;
   for (const EntryRef &e : entries)
@@ -44,8 +54,17 @@ void LspServer::executeCommand(const json &params, Reply &reply) {
     throw RpcError(error_code::InvalidParams, command + " takes one object argument");
   json token = params.contains("workDoneToken") ? params["workDoneToken"] : json();
   if (command == "tilesight.cancelRun") {
-    std::string uri = arg.value("uri", "");
-    size_t n = cancelRuns([&](const RunJob &j) { return !j.uri.empty() && (uri.empty() || j.uri == uri); });
+    // Only the named document's run: a missing uri is a client's mistake,
+    // not a wish to end every run.
+    if (!arg.contains("uri"))
+      throw RpcError(error_code::InvalidParams,
+                     "tilesight.cancelRun takes {\"uri\": \"file:///...\"}, the document whose run to cancel");
+    if (!arg["uri"].is_string() || arg["uri"].get<std::string>().empty())
+      throw RpcError(error_code::InvalidParams, std::string("tilesight.cancelRun: \"uri\" must be the document's URI "
+                                                            "(a non-empty string), not ") +
+                                                    kindOf(arg["uri"]));
+    std::string uri = arg["uri"].get<std::string>();
+    size_t n = cancelRuns([&](const RunJob &j) { return j.uri == uri; });
     return reply.result({{"cancelled", n}});
   }
   std::string uri;

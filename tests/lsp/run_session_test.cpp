@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "server/lsp/jsonrpc.h"
+#include "server/lsp/printed_cap.h"
 #include "server/lsp/run_session.h"
 
 namespace tilesight::lsp {
@@ -142,8 +143,62 @@ TEST(RunSession, FilesStayInsideTheFolderOnceLinksAreFollowed) {
   EXPECT_EQ(problem("--out c=link.npy", dir),
             "--out link.npy is a symbolic link: a run writes only files inside the file's folder");
   EXPECT_EQ(problem("--arg a=@link.npy", dir).substr(0, 53), "--arg @link.npy leads outside the file's folder (to /");
+  // A second name of the outside file, inside the folder: writing it would
+  // change the outside file.
+  fs::create_hard_link(root.string() + "-outside.npy", root / "hard.npy");
+  EXPECT_EQ(problem("--out c=hard.npy", dir),
+            "--out hard.npy has 2 hard links: writing it would change the file under its other names too, which may "
+            "lie outside the file's folder; remove the other links or name another output");
+  EXPECT_EQ(problem("--out c=in/a.npy", dir), "");  // one name: written in place
   fs::remove_all(root);
   fs::remove(root.string() + "-outside.npy");
+}
+
+TEST(RunSession, PrintedTextIsCappedAndSentOnce) {
+  // 3,000,000 bytes printed: the report shows the first 2 MiB and says how
+  // many bytes were left out; `run` no longer carries the text.
+  std::string exe = standIn("prints-much", R"(cat >/dev/null
+printf '{"device":"cpu","entry":"@k","grid":[1,1,1],"outputs":[],"diagnostics":[],"printed":"'
+head -c 3000000 /dev/zero | tr '\0' 'x'
+printf '","run_ms":0.5}\n')");
+  RunOutcome o = run(exe, spec(""));
+  ASSERT_EQ(o.errorCode, 0) << o.errorMessage;
+  EXPECT_EQ(o.result["printed_dropped"], 3000000 - kPrintedCapBytes);
+  EXPECT_FALSE(o.result["run"].contains("printed"));
+  EXPECT_EQ(o.result["run"]["run_ms"], 0.5);  // what follows the text is read
+  std::string report = o.result["report"];
+  EXPECT_NE(report.find("Printed (the first 2097152 bytes; 902848 more left out: the server keeps at most 2 MiB of a "
+                        "run's printed text):\n\n```text\n" + std::string(kPrintedCapBytes, 'x') + "\n```"),
+            std::string::npos);
+  EXPECT_LT(o.result.dump().size(), kPrintedCapBytes + 4096);  // the text once
+}
+
+// The JSON with its printed text cut to `cap` bytes, fed whole and a byte at
+// a time (the two must agree).
+std::pair<std::string, uint64_t> capped(std::string_view json, size_t cap) {
+  PrintedCap whole(cap), bytes(cap);
+  whole.feed(json);
+  for (char c : json)
+    bytes.feed(std::string_view(&c, 1));
+  EXPECT_EQ(whole.text(), bytes.text());
+  EXPECT_EQ(whole.dropped(), bytes.dropped());
+  return {whole.text(), whole.dropped()};
+}
+
+TEST(PrintedCap, CutsOnlyTheTopLevelPrintedStringBetweenCharacters) {
+  // Other strings, nested "printed" keys and a "printed" value elsewhere
+  // pass unchanged.
+  std::string other = R"({"a":"printed","o":{"printed":"abcdef"},"l":["printed","x"],"printed":"abcdef","z":"abcdef"})";
+  EXPECT_EQ(capped(other, 3),
+            std::make_pair(std::string(R"({"a":"printed","o":{"printed":"abcdef"},"l":["printed","x"],"printed":"abc","z":"abcdef"})"),
+                           uint64_t{3}));
+  // An escape is one unit, kept or dropped whole; so is a UTF-8 character
+  // (é is two bytes, counted two); an escaped quote does not end the text.
+  EXPECT_EQ(capped(R"({"printed" : "a\n\u0001\"b"})", 2), std::make_pair(std::string(R"({"printed" : "a\n"})"), uint64_t{3}));
+  EXPECT_EQ(capped("{\"printed\":\"a\xc3\xa9" "b\"}", 2), std::make_pair(std::string("{\"printed\":\"a\xc3\xa9\"}"), uint64_t{1}));
+  EXPECT_EQ(capped(R"({"printed":"ab"})", 2), std::make_pair(std::string(R"({"printed":"ab"})"), uint64_t{0}));
+  // Not a string: nothing to cut, and the next string is not taken for it.
+  EXPECT_EQ(capped(R"({"printed":null,"b":"abcdef"})", 1).first, R"({"printed":null,"b":"abcdef"})");
 }
 
 TEST(RunSession, CancelEndsTheProcessGroup) {
