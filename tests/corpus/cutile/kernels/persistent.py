@@ -30,7 +30,7 @@ def persistent_matmul(A, B, C, TM: ct.Constant[int], TN: ct.Constant[int],
 
 
 @ct.kernel
-def work_queue(x, out, counter, TILE: ct.Constant[int]):
+def dynamic_queue(x, out, counter, TILE: ct.Constant[int]):
     # counter: one int32, 0 at launch. Each block repeatedly claims the next tile index and
     # stops when the tiles run out. out = x * x + 1.
     ntiles = ct.cdiv(x.shape[0], TILE)

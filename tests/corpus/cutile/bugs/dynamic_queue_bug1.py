@@ -1,9 +1,9 @@
-# Twin of kernels/persistent.py work_queue with one seeded bug.
+# Twin of kernels/persistent.py dynamic_queue with one seeded bug.
 import cuda.tile as ct
 
 
 @ct.kernel
-def work_queue(x, out, counter, TILE: ct.Constant[int]):
+def dynamic_queue(x, out, counter, TILE: ct.Constant[int]):
     ntiles = ct.cdiv(x.shape[0], TILE)
     while True:
         t = ct.atomic_add(counter, 0, 1)
