@@ -32,7 +32,11 @@ fi
 pkg=$($PY -c 'import os, cuda.tile as t; print(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(t.__file__)))))') \
   || { echo "cuda.tile not importable: set PYTHONPATH to a built cuTile" >&2; exit 1; }
 
-if [ $check = 1 ]; then out=$(mktemp -d); mkdir -p "$out/kernels" "$out/bugs"; else out=$corpus; fi
+if [ $check = 1 ]; then
+  out=$(mktemp -d); mkdir -p "$out/kernels" "$out/bugs"; trap 'rm -rf "$out"' EXIT
+else
+  out=$corpus
+fi
 
 run() {  # run FILE KERNEL GRID VERSION SM OUTPUT LAUNCH ARGS...
   local file=$1 kernel=$2 grid=$3 version=$4 sm=$5 output=$6 launch=$7; shift 7
@@ -62,11 +66,11 @@ while read -r kind file kernel grid args; do
     bug)
       run "$file" "$kernel" "$grid" 13.3 "" "$stem.13_3.tilebc" "$stem.launch.json" "${argv[@]}" >/dev/null ;;
     rejected)
-      tmp=$(mktemp -d)
-      if run "$file" "$kernel" "$grid" 13.3 "" "$tmp/x.tilebc" "" "${argv[@]}" >"$tmp/log" 2>&1; then
-        echo "$file $kernel: expected cuTile to reject it, but it compiled" >&2; exit 1
+      tmp=$(mktemp)
+      if run "$file" "$kernel" "$grid" 13.3 "" "$tmp" "" "${argv[@]}" >/dev/null 2>&1; then
+        rm -f "$tmp"; echo "$file $kernel: expected cuTile to reject it, but it compiled" >&2; exit 1
       fi
-      rm -rf "$tmp" ;;
+      rm -f "$tmp" ;;
     *) echo "manifest: unknown kind $kind" >&2; exit 1 ;;
   esac
   n=$((n + 1))
@@ -78,7 +82,6 @@ if [ $check = 1 ]; then
   for f in $(cd "$out" && find . -type f \( -name '*.tilebc' -o -name '*.launch.json' \) | sort); do
     if ! cmp -s "$out/$f" "$corpus/$f"; then echo "differs: $f" >&2; bad=1; fi
   done
-  rm -rf "$out"
   [ $bad = 0 ] && echo "check: $n manifest lines, all files identical" || exit 1
 else
   echo "built $n manifest lines"

@@ -14,8 +14,7 @@ def causal_attention(Q, K, V, O, scale, TM: ct.Constant[int], TN: ct.Constant[in
     m = ct.full((TM, 1), -math.inf, dtype=ct.float32)
     l = ct.zeros((TM, 1), dtype=ct.float32)
     acc = ct.zeros((TM, D), dtype=ct.float32)
-    # Off by one in the causal loop bound (qb + 2 key tiles): the last query tile reads key
-    # and value tile seq / TN, past the end.
+    # Off-by-one causal loop bound (qb + 2): the last query tile reads a K/V tile past the end.
     for kb in range(qb + 2):
         k = ct.load(K, index=(h, kb, 0), shape=(1, TN, D)).reshape((TN, D))  # BUG: bounds.index error
         v = ct.load(V, index=(h, kb, 0), shape=(1, TN, D)).reshape((TN, D))  # BUG: bounds.index error

@@ -7,7 +7,6 @@ def embedding_gather(table, ids, out, TB: ct.Constant[int], D: ct.Constant[int])
     b = ct.bid(0)
     rows = ct.load(ids, index=(b,), shape=(TB,))
     cols = ct.arange(D, dtype=ct.int32)
-    # Ids taken as 1-based, with the bounds check turned off for speed: an id of
-    # len(table) - 1 reads one row past the table.
+    # 1-based ids, bounds check off: an id of len(table) - 1 reads one row past the table.
     emb = ct.gather(table, (rows.reshape((TB, 1)) + 1, cols.reshape((1, D))), check_bounds=False)  # BUG: bounds.index warning
     ct.store(out, index=(b, 0), tile=emb)

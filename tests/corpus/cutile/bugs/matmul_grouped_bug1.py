@@ -12,8 +12,7 @@ def matmul_grouped(A, B, C, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.C
     per_group = GROUP_M * num_n
     group = pid // per_group
     first_m = group * GROUP_M
-    # The last group is assumed full (no min with the rows left): its blocks get tile rows
-    # 4 and 5 of 4, on the A load and the C store.
+    # The last group taken as full (no min with the rows left): tile rows 4 and 5 of 4.
     group_size = GROUP_M
     bm = first_m + (pid % per_group) % group_size
     bn = (pid % per_group) // group_size

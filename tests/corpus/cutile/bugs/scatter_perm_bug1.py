@@ -10,6 +10,5 @@ def scatter_perm(x, perm, out, TILE: ct.Constant[int]):
     valid = i < n
     p = ct.gather(perm, i, mask=valid)
     v = ct.gather(x, i, mask=valid)
-    # Mask forgotten on the scatter: the 24 lanes of the last tile past n gathered index 0 and
-    # value 0, and store 0 into out[0] against the block that writes its real value.
+    # Mask forgotten on the scatter: the lanes past n store 0 into out[0] (gathered index 0).
     ct.scatter(out, p, v)  # BUG: race.unordered warning

@@ -16,8 +16,7 @@ def splitk_locked(A, B, C, locks, TM: ct.Constant[int], TN: ct.Constant[int],
         b = ct.load(B, index=(k, bn), shape=(TK, TN))
         acc = ct.mma(a, b, acc)
     lock = bm * ct.num_blocks(1) + bn
-    # The lock taken with a relaxed CAS (no acquire): the load of C below is not ordered after
-    # the previous holder's store.
+    # Lock taken with a relaxed CAS (no acquire): loading C is not ordered after the last store.
     while ct.atomic_cas(locks, lock, 0, 1, memory_order=ct.MemoryOrder.RELAXED) == 1:
         pass
     c = ct.load(C, index=(bm, bn), shape=(TM, TN))  # BUG: race.unordered error

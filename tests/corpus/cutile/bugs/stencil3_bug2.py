@@ -10,7 +10,6 @@ def stencil3(x, y, TILE: ct.Constant[int]):
     left = ct.gather(x, i - 1)
     mid = ct.load(x, index=(b,), shape=(TILE,))
     right = ct.gather(x, i + 1)
-    # The result stored through a view of overlapping windows (steps of half a tile, as for a
-    # halo read): window b and window b + 1 share TILE / 2 elements of y.
+    # Result stored through overlapping windows (steps of TILE // 2): windows b, b + 1 overlap.
     yv = y.tiled_view((TILE,), traversal_steps=(TILE // 2,))
     yv.store((b,), (left + 2.0 * mid + right) * 0.25)  # BUG: layout.overlap error
