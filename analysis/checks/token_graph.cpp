@@ -70,8 +70,37 @@ const TokenGraph::DepSet& TokenGraph::setOf(ValueId v) const {
 }
 
 void TokenGraph::walkRegion(const Region& r, OpId loop) {
-  for (const Block& b : r.blocks)
-    for (OpId id : b.ops) visit(id, loop);
+  for (const Block& b : r.blocks) {
+    bool wasDead = dead_;
+    for (OpId id : b.ops) {
+      visit(id, loop);
+      // The rest of a block after an op that always leaves it never runs
+      // (cuTile's `if c { ...; continue } else { break }` is followed by a
+      // `continue` only because a block needs a terminator): its
+      // terminators pass nothing on.
+      dead_ = dead_ || alwaysLeaves(id);
+    }
+    dead_ = wasDead;
+  }
+}
+
+// Whether every run of `id` leaves its block through a continue, break or
+// return: the op is one, or an `if` each of whose regions holds one that does.
+bool TokenGraph::alwaysLeaves(OpId id) const {
+  const Operation& op = p_.op(id);
+  std::optional<OpKind> k = kindOf(op);
+  if (k == OpKind::Continue || k == OpKind::Break || k == OpKind::Return) return true;
+  if (k != OpKind::If || op.regions.size() < 2) return false;
+  for (const Region& r : op.regions)
+    if (!regionLeaves(r)) return false;
+  return true;
+}
+
+bool TokenGraph::regionLeaves(const Region& r) const {
+  if (r.blocks.empty()) return false;
+  for (OpId inner : r.blocks[0].ops)
+    if (alwaysLeaves(inner)) return true;
+  return false;
 }
 
 void TokenGraph::visit(OpId id, OpId loop) {
@@ -96,8 +125,8 @@ void TokenGraph::visit(OpId id, OpId loop) {
     }
     if (name == OpKind::Assume && !op.results.empty() && !op.operands.empty() && isToken(p_, op.results[0]))
       setToken(op.results[0], setOf(op.operands[0].value));
-    if (loop != kNoId && name == OpKind::Continue) loops_[loop].continues.push_back(id);
-    if (loop != kNoId && name == OpKind::Break) loops_[loop].breaks.push_back(id);
+    if (loop != kNoId && !dead_ && name == OpKind::Continue) loops_[loop].continues.push_back(id);
+    if (loop != kNoId && !dead_ && name == OpKind::Break) loops_[loop].breaks.push_back(id);
     for (const Region& r : op.regions) walkRegion(r, loop);
   }
 }
@@ -131,7 +160,9 @@ void TokenGraph::visitIf(OpId id, OpId loop) {
   std::vector<OpId> yields;
   for (const Region& r : op.regions) {
     walkRegion(r, loop);
-    if (!r.blocks.empty() && !r.blocks[0].ops.empty() && is(p_.op(r.blocks[0].ops.back()), OpKind::Yield))
+    // A region that always leaves yields nothing (its yield, if any, never runs).
+    if (!dead_ && !r.blocks.empty() && !r.blocks[0].ops.empty() &&
+        is(p_.op(r.blocks[0].ops.back()), OpKind::Yield) && !regionLeaves(r))
       yields.push_back(r.blocks[0].ops.back());
   }
   for (uint32_t i = 0; i < op.results.size(); ++i) {

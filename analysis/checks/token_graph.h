@@ -97,6 +97,8 @@ private:
 
   // Building (program order).
   void walkRegion(const Region& r, OpId loop);
+  bool alwaysLeaves(OpId id) const;
+  bool regionLeaves(const Region& r) const;
   void visit(OpId id, OpId loop);
   void visitMemoryOp(OpId id);
   void visitIf(OpId id, OpId loop);
@@ -143,6 +145,7 @@ private:
   std::vector<DepSet> sets_;
   std::vector<uint32_t> setOf_;  // per value: index into sets_
   llvm::DenseMap<OpId, LoopInfo> loops_;
+  bool dead_ = false;  // walking ops that never run (after an op that always leaves the block)
 };
 
 }  // namespace tilesight
