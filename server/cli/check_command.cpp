@@ -15,6 +15,7 @@
 #include "codegen/runtime/input_file.h"
 #include "server/cli/commands.h"
 #include "server/cli/lint_config.h"
+#include "server/cli/bytecode_input.h"
 #include "server/cli/lint_inputs.h"
 #include "server/cli/options.h"
 #include "server/cli/replace_file.h"
@@ -176,7 +177,17 @@ int runCheck() {
       continue;
     }
     tilesight::CheckOptions checks = effectiveChecks(opts, config);
+    if (isBytecodeInput(*text)) addLaunch(path, checks, opts.gridGiven, configProblem);
     AnalyzeOptions analyzeOptions = analyzeOptionsFor(opts, checks);
+    if (isBytecodeInput(*text)) {  // reported at the Python lines of its debug info
+      for (FileReport& r : checkBytecode(path, *text, analyzeOptions, sources)) {
+        if (opts.werror || (config && config->werror))
+          for (Diagnostic& d : r.diagnostics)
+            if (d.severity == Severity::Warning) d.severity = Severity::Error;
+        reports.push_back(std::move(r));
+      }
+      continue;
+    }
     sources.push_back(std::make_unique<SourceText>(std::move(*text)));
     Analysis a = analyze(sources.back()->text(), analyzeOptions);
     if (opts.fix) {  // the report is of the fixed text: analysed again only when a fix was written

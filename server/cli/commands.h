@@ -9,6 +9,8 @@ int runLsp();     // the `lsp` subcommand: the language server
 int runRun();     // the `run` subcommand: the CPU reference interpreter
 int runDevices(); // the `devices` subcommand: what `run` can use
 int runEmit();    // the `emit` subcommand: generated GPU source
+int runTranslate();  // the `translate` subcommand: bytecode to text
+bool translateCommand();
 int runHelp(const char* argv0);  // `help [COMMAND]`: a command's usage
 int runExplain();                // `explain [CODE]`: a code's section of docs/checks.md
 bool helpCommand();

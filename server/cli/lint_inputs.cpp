@@ -6,6 +6,8 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 
+#include "server/cli/bytecode_input.h"
+
 namespace tilesight::cli {
 
 namespace fs = llvm::sys::fs;
@@ -21,7 +23,7 @@ bool holdsTileModule(const std::string& path) {
 
 bool isTileFile(const std::string& path) {
   llvm::StringRef ext = llvm::sys::path::extension(path);
-  return ext == ".tile" || (ext == ".mlir" && holdsTileModule(path));
+  return ext == ".tile" || (ext == ".mlir" && holdsTileModule(path)) || isBytecodeFile(path);
 }
 
 // Folder by folder, so that a sub-folder that cannot be listed is reported

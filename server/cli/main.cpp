@@ -13,7 +13,8 @@ int main(int argc, char** argv) {
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream& os) { os << "tilesight " TILESIGHT_VERSION "\n"; });
   llvm::cl::HideUnrelatedOptions({&tilesight::cli::checkCategory(), &tilesight::cli::layoutCategory(),
                                      &tilesight::cli::lspCategory(), &tilesight::cli::runCategory(),
-                                     &tilesight::cli::devicesCategory(), &tilesight::cli::emitCategory()});
+                                     &tilesight::cli::devicesCategory(), &tilesight::cli::emitCategory(),
+                                     &tilesight::cli::translateCategory()});
   if (!llvm::cl::ParseCommandLineOptions(argc, argv,
                                          "tilesight: language server and static analyzer for CUDA Tile IR\n",
                                          &llvm::errs()))
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
   if (tilesight::cli::runCommand()) return tilesight::cli::runRun();
   if (tilesight::cli::devicesCommand()) return tilesight::cli::runDevices();
   if (tilesight::cli::emitCommand()) return tilesight::cli::runEmit();
+  if (tilesight::cli::translateCommand()) return tilesight::cli::runTranslate();
   if (tilesight::cli::helpCommand()) return tilesight::cli::runHelp(argv[0]);
   if (tilesight::cli::explainCommand()) return tilesight::cli::runExplain();
   llvm::errs() << "usage: tilesight check [options] FILE... | FOLDER... | -\n"
@@ -31,6 +33,7 @@ int main(int argc, char** argv) {
                   "       tilesight lsp [--stdio | --listen HOST:PORT]\n"
                   "       tilesight run FILE [--entry NAME] [--grid X,Y,Z] [--arg NAME=VALUE]... [--out NAME=PATH]...\n"
                   "       tilesight emit FILE --target cuda|hip|opencl [--entry NAME] [--arch ARCH] [-o PATH]\n"
+                  "       tilesight translate FILE [--to=text] [-o PATH] [--locations]\n"
                   "       tilesight devices [--format=text|json]\n"
                   "       tilesight explain [CODE]\n"
                   "       tilesight help [COMMAND]\n"

@@ -70,6 +70,7 @@ llvm::cl::SubCommand& devicesSubcommand();
 bool devicesCommand();  // was `devices` given?
 
 llvm::cl::OptionCategory& emitCategory();
+llvm::cl::OptionCategory& translateCategory();
 llvm::cl::SubCommand& emitSubcommand();
 bool emitCommand();  // was `emit` given?
 

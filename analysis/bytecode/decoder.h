@@ -1,0 +1,119 @@
+#pragma once
+// Internal to analysis/bytecode: the state of one decode, shared by
+// reader.cpp (sections, functions, ops), read_types.cpp, read_attrs.cpp and
+// read_debug.cpp. Every read goes through a ByteCursor; the first failure is
+// kept and everything after it stops.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/bytecode/byte_cursor.h"
+#include "analysis/bytecode/encodings.h"
+#include "analysis/bytecode/reader.h"
+#include "analysis/ir/ir.h"
+
+namespace tilesight::bytecode {
+
+struct Section {
+  std::string_view data;
+  uint64_t base = 0;  // absolute offset of data[0]
+  bool present = false;
+  ByteCursor cursor() const { return ByteCursor(data, base); }
+};
+
+// String, type and constant sections: a count, item offsets, a blob.
+struct IndexTable {
+  std::string_view blob;
+  uint64_t blobBase = 0;
+  std::vector<uint64_t> starts;
+  size_t size() const { return starts.size(); }
+};
+
+// A debug-info walk through one function's location list.
+struct DebugCursor {
+  bool active = false;
+  uint64_t next = 0;  // index into Decoder::diIndices_
+};
+
+class Decoder {
+ public:
+  Decoder(std::string_view bytes, Decoded& out) : bytes_(bytes), out_(out), prog_(out.program) {}
+  bool run();
+
+  // --- failures -------------------------------------------------------------
+  bool failed() const { return failed_; }
+  uint64_t failOffset() const { return failOffset_; }
+  const std::string& failWhat() const { return failWhat_; }
+  bool fail(uint64_t at, std::string expected);
+  bool lift(const ByteCursor& c) { return c.ok() || fail(c.failOffset(), c.expected()); }
+
+  // --- tables -----------------------------------------------------------------
+  Version version() const { return version_; }
+  bool readTable(const Section& s, unsigned width, unsigned alignment, std::string_view what, IndexTable& t);
+  // The item `index` of a table, failing at `at` when out of range.
+  bool item(const IndexTable& t, uint64_t index, uint64_t at, std::string_view what, ByteCursor& out);
+  // A string index read from `c`, resolved (valid UTF-8).
+  bool string(ByteCursor& c, std::string_view what, std::string_view& out);
+  // A type index read from `c`, resolved (read_types.cpp).
+  TypeRef type(ByteCursor& c, std::string_view what);
+
+  // --- attributes (read_attrs.cpp) ------------------------------------------------
+  bool attr(ByteCursor& c, const WireAttr& w, TypeRef firstResult, Attr& out);
+  bool tagged(ByteCursor& c, Attr& out, unsigned depth = 0);
+  bool dictionary(ByteCursor& c, Attr& out, unsigned depth);
+  // Dense data of constant `index` read from `c`, typed by the tile type `t`.
+  bool constant(ByteCursor& c, TypeRef t, Attr& out);
+
+  // --- debug info (read_debug.cpp) -------------------------------------------------
+  bool readDebugSection();
+  bool startFunction(uint64_t debugIndex, uint64_t at, DebugCursor& d, OpLocation& fnLoc);
+  bool nextLocation(DebugCursor& d, uint64_t at, OpLocation& loc);
+
+  Program& program() { return prog_; }
+
+ private:
+  bool readHeader(ByteCursor& c);
+  bool readSections(ByteCursor& c);
+  bool readGlobals(Block& body, OpId module);
+  bool readFunctions(Block& body, OpId module);
+  bool readFunction(ByteCursor& c, Block& body, OpId module);
+  bool readBlockOps(ByteCursor& c, Block& b, OpId parent, uint64_t count, bool untilEnd);
+  bool readOp(ByteCursor& c, OpId parent, OpId& id);
+  bool readOperands(ByteCursor& c, const OpEncoding& e, uint64_t flags, OpId id);
+  bool readRegions(ByteCursor& c, const OpEncoding& e, OpId id);
+  bool readResults(ByteCursor& c, const OpEncoding& e, OpId id, std::vector<TypeRef>& types);
+  ValueId newValue(TypeRef t, OpId owner, uint32_t index, bool blockArg);
+  void nameValues(OpId entry);
+  std::string_view keep(std::string s);
+  TypeRef readTypeAt(uint64_t index, uint64_t at, unsigned depth);
+  TypeRef decodeType(ByteCursor& c, unsigned depth);
+  bool resolveLocation(uint64_t index, unsigned depth, std::vector<SourceLoc>& frames);
+
+  std::string_view bytes_;
+  Decoded& out_;
+  Program& prog_;
+  Version version_;
+  bool failed_ = false;
+  uint64_t failOffset_ = 0;
+  std::string failWhat_;
+
+  Section sections_[8];
+  IndexTable strings_, types_, constants_;
+  std::vector<int8_t> stringValid_;   // per string: 0 unchecked, 1 valid UTF-8
+  std::vector<TypeRef> typeCache_;
+  std::vector<uint8_t> typeState_;    // 0 unread, 1 being read (a cycle), 2 read
+  bool oneBasedColumns_ = false;      // NVIDIA's tools (a producer section); cuTile writes 0-based
+
+  std::vector<ValueId> scope_;        // the function's value list (bytecode_format.md §4.3)
+  DebugCursor debug_;
+  std::vector<OpLocation> opLocs_;    // by OpId
+
+  std::vector<uint32_t> diFuncs_;
+  std::vector<uint64_t> diIndices_;
+  IndexTable diAttrs_;
+  std::unordered_map<uint64_t, std::vector<SourceLoc>> locCache_;
+};
+
+}  // namespace tilesight::bytecode

@@ -1,0 +1,594 @@
+// Bytecode in, Program out (bytecode_format.md §1, §4): the header, the
+// sections, globals, entry functions and their ops, interpreted from the
+// encodings table (encodings.def).
+#include "analysis/bytecode/reader.h"
+
+#include <algorithm>
+
+#include "analysis/bytecode/decoder.h"
+#include "analysis/ir/op_table.h"
+#include "analysis/ir/printer.h"
+
+namespace tilesight::bytecode {
+
+namespace {
+
+constexpr std::string_view kMagic("\x7fTileIR\0", 8);
+
+bool validUtf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    auto b = static_cast<unsigned char>(s[i]);
+    size_t more = b < 0x80 ? 0 : (b >> 5) == 6 ? 1 : (b >> 4) == 14 ? 2 : (b >> 3) == 30 ? 3 : 4;
+    if (more == 4 || more >= s.size() - i) return more == 0;
+    for (size_t k = 1; k <= more; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return false;
+    i += more + 1;
+  }
+  return true;
+}
+
+Attr textAttr(AttrKind k, std::string s) {
+  Attr a;
+  a.kind = k;
+  a.s = std::move(s);
+  return a;
+}
+
+Attr typeAttr(TypeRef t) {
+  Attr a;
+  a.kind = AttrKind::Type;
+  a.type = t;
+  return a;
+}
+
+// make_tensor_view's text spells its shape and strides, where the bytecode
+// has them in the result type only (`?` where an operand gives the size):
+// the attributes the parser makes of `shape = [...]` and `strides = [...]`.
+void addSizeLists(Operation& op, TypeRef result) {
+  if (!result || result->kind != TypeKind::TensorView) return;
+  auto list = [](const std::vector<int64_t>& sizes) {
+    Attr a;
+    a.kind = AttrKind::Array;
+    for (int64_t v : sizes) {
+      Attr e;
+      e.kind = v == kDynamic ? AttrKind::Unit : AttrKind::Int;
+      e.i = v == kDynamic ? 0 : v;
+      a.elems.push_back(e);
+    }
+    return a;
+  };
+  op.attrs.push_back({"static_shape", list(result->shape), {}});
+  op.attrs.push_back({"static_strides", list(result->strides), {}});
+}
+
+// load_ptr_tko with a padding value but no mask: the text form cannot say it
+// (`%src, %pad` reads as a mask, in NVIDIA's syntax too). With no mask no
+// lane is masked off, so the padding value is never used: it is left out.
+void dropUnusedPadding(Operation& op) {
+  const OpInfo& info = *op.info;
+  int mask = info.operandGroup("mask"), pad = info.operandGroup("paddingValue");
+  if (mask < 0 || pad < 0 || op.segments[mask] || !op.segments[pad]) return;
+  size_t at = 0;
+  for (int g = 0; g < pad; ++g) at += op.segments[g];
+  op.operands.erase(op.operands.begin() + static_cast<long>(at));
+  op.segments[pad] = 0;
+}
+
+std::string hex(uint64_t v) {
+  static const char kDigits[] = "0123456789ABCDEF";
+  std::string s;
+  do s.insert(s.begin(), kDigits[v & 15]), v >>= 4;
+  while (v);
+  return "0x" + (s.size() < 2 ? "0" + s : s);
+}
+
+}  // namespace
+
+bool isTileIRBytecode(std::string_view bytes) { return bytes.starts_with(kMagic); }
+
+bool Decoder::fail(uint64_t at, std::string expected) {
+  if (!failed_) {
+    failed_ = true;
+    failOffset_ = at;
+    failWhat_ = std::move(expected);
+  }
+  return false;
+}
+
+bool Decoder::readHeader(ByteCursor& c) {
+  std::string_view magic = c.bytes(8, "the magic \\x7fTileIR\\0");
+  if (!lift(c)) return false;
+  if (magic != kMagic) return fail(0, "the magic \\x7fTileIR\\0 (this is not Tile IR bytecode)");
+  uint64_t at = c.offset();
+  version_.major = c.u8("a major version");
+  version_.minor = c.u8("a minor version");
+  c.fixed(2, "a version tag");
+  if (!lift(c)) return false;
+  if (version_.major != 13 || version_.minor < 1 || version_.minor > 4)
+    return fail(at, "version 13.1, 13.2, 13.3 or 13.4, not " + version_.str());
+  out_.version = version_.str();
+  return true;
+}
+
+bool Decoder::readSections(ByteCursor& c) {
+  for (;;) {
+    uint64_t at = c.offset();
+    uint8_t head = c.u8("a section id (the file ends without its end section)");
+    if (!lift(c)) return false;
+    unsigned id = head & 0x7F;
+    if (id == 0) {
+      if (head & 0x80) return fail(at, "an end section without alignment");
+      if (!c.atEnd()) return fail(c.offset(), "the end of the file after the end section");
+      return true;
+    }
+    if (id > 7) return fail(at, "a section id 0-7, not " + std::to_string(id));
+    if (sections_[id].present) return fail(at, "each section once, not section " + std::to_string(id) + " again");
+    uint64_t length = c.varint("a section length");
+    if (head & 0x80) {
+      uint64_t aAt = c.offset();
+      uint64_t alignment = c.varint("a section alignment");
+      if (!lift(c)) return false;
+      if (alignment == 0 || (alignment & (alignment - 1)) || alignment > 4096)
+        return fail(aAt, "a section alignment that is a power of two up to 4096, not " + std::to_string(alignment));
+      c.bytes((alignment - c.offset() % alignment) % alignment, "section padding");
+    }
+    uint64_t base = c.offset();
+    std::string_view payload = c.bytes(length, "section " + std::to_string(id) + "'s payload");
+    if (!lift(c)) return false;
+    sections_[id] = {payload, base, true};
+  }
+}
+
+bool Decoder::readTable(const Section& s, unsigned width, unsigned alignment, std::string_view what, IndexTable& t) {
+  if (!s.present) return true;
+  ByteCursor c = s.cursor();
+  uint64_t n = c.count("the number of " + std::string(what) + "s");
+  if (n == 0) return lift(c);
+  c.align(alignment, "padding");
+  if (c.ok() && n > c.left() / width)
+    c.fail("at most " + std::to_string(c.left() / width) + " " + std::string(what) + "s, not " + std::to_string(n));
+  t.starts.reserve(n);
+  for (uint64_t i = 0; i < n && c.ok(); ++i) t.starts.push_back(c.fixed(width, "an item offset"));
+  if (!lift(c)) return false;
+  t.blob = s.data.substr(c.pos());
+  t.blobBase = c.offset();
+  return true;
+}
+
+bool Decoder::item(const IndexTable& t, uint64_t index, uint64_t at, std::string_view what, ByteCursor& out) {
+  if (index >= t.size())
+    return fail(at, "a " + std::string(what) + " index below " + std::to_string(t.size()) + ", not " +
+                        std::to_string(index));
+  uint64_t begin = t.starts[index];
+  uint64_t end = index + 1 < t.size() ? t.starts[index + 1] : t.blob.size();
+  if (begin > end || end > t.blob.size())
+    return fail(t.blobBase, std::string(what) + " " + std::to_string(index) + " inside its table (bytes " +
+                                std::to_string(begin) + "-" + std::to_string(end) + " of " +
+                                std::to_string(t.blob.size()) + ")");
+  out = ByteCursor(t.blob.substr(begin, end - begin), t.blobBase + begin);
+  return true;
+}
+
+bool Decoder::string(ByteCursor& c, std::string_view what, std::string_view& out) {
+  uint64_t at = c.offset();
+  uint64_t index = c.varint(what);
+  if (!lift(c)) return false;
+  ByteCursor s(std::string_view(), 0);
+  if (!item(strings_, index, at, "string", s)) return false;
+  out = s.bytes(s.left(), "a string");
+  if (!stringValid_[index]) {
+    if (!validUtf8(out)) return fail(s.offset() - out.size(), "valid UTF-8 in string " + std::to_string(index));
+    stringValid_[index] = 1;
+  }
+  return true;
+}
+
+std::string_view Decoder::keep(std::string s) {
+  prog_.names.push_back(std::make_unique<std::string>(std::move(s)));
+  return *prog_.names.back();
+}
+
+ValueId Decoder::newValue(TypeRef t, OpId owner, uint32_t index, bool blockArg) {
+  Value v;
+  v.type = t;
+  v.owner = owner;
+  v.index = index;
+  v.blockArg = blockArg;
+  prog_.values.push_back(v);
+  return static_cast<ValueId>(prog_.values.size() - 1);
+}
+
+// %0, %1, ... in the order the text defines them (results, then each
+// region's block arguments and ops); entry arguments are %argN.
+void Decoder::nameValues(OpId entry) {
+  uint32_t next = 0;
+  auto name = [&](ValueId v) { prog_.values[v].name = keep("%" + std::to_string(next++)); };
+  std::vector<OpId> stack;
+  const Operation& fn = prog_.op(entry);
+  for (size_t i = 0; i < fn.regions[0].blocks[0].args.size(); ++i)
+    prog_.values[fn.regions[0].blocks[0].args[i]].name = keep("%arg" + std::to_string(i));
+  for (auto it = fn.regions[0].blocks[0].ops.rbegin(); it != fn.regions[0].blocks[0].ops.rend(); ++it)
+    stack.push_back(*it);
+  while (!stack.empty()) {
+    OpId id = stack.back();
+    stack.pop_back();
+    const Operation& op = prog_.op(id);
+    for (ValueId v : op.results) name(v);
+    std::vector<OpId> inner;
+    for (const Region& r : op.regions)
+      for (const Block& b : r.blocks) {
+        for (ValueId v : b.args) name(v);
+        inner.insert(inner.end(), b.ops.begin(), b.ops.end());
+      }
+    stack.insert(stack.end(), inner.rbegin(), inner.rend());
+  }
+}
+
+bool Decoder::readGlobals(Block& body, OpId module) {
+  const Section& s = sections_[6];
+  if (!s.present) return true;
+  ByteCursor c = s.cursor();
+  bool v13_3 = version_ >= Version{13, 3};
+  uint64_t n = c.count("the number of globals", v13_3 ? 6 : 4);
+  const OpInfo& info = OpTable::get().info(OpKind::Global);
+  for (uint64_t i = 0; i < n && lift(c); ++i) {
+    uint64_t at = c.offset();
+    std::string_view name;
+    if (!string(c, "a global's name", name)) return false;
+    if (name.empty()) return fail(at, "a non-empty global name");
+    uint64_t tAt = c.offset();
+    TypeRef t = type(c, "a global's type");
+    if (!t) return false;
+    if (!t->isTile()) return fail(tAt, "a tile type for global @" + std::string(name) + ", not " + quoted(t));
+    Attr value;
+    if (!constant(c, t, value)) return false;
+    uint64_t alignment = c.varint("a global's alignment");
+    uint64_t visibility = v13_3 ? c.varint("a global's visibility") : 0;
+    uint64_t isConstant = v13_3 ? c.varint("a global's constant flag") : 0;
+    if (!lift(c)) return false;
+    if (visibility > 1) return fail(at, "visibility 0 (public) or 1 (private), not " + std::to_string(visibility));
+    Operation op;
+    op.info = &info;
+    op.name = info.fullName;
+    op.parent = module;
+    if (visibility) op.attrs.push_back({"symbol_visibility", textAttr(AttrKind::Keyword, "private"), {}});
+    if (isConstant) op.attrs.push_back({"constant", Attr{}, {}});
+    op.attrs.push_back({"sym_name", textAttr(AttrKind::Symbol, "@" + std::string(name)), {}});
+    if (alignment) {
+      Attr a;
+      a.kind = AttrKind::Int;
+      a.i = static_cast<int64_t>(alignment);
+      op.attrs.push_back({"alignment", a, {}});
+    }
+    op.attrs.push_back({"value", std::move(value), {}});
+    op.attrs.push_back({"type", typeAttr(t), {}});
+    prog_.ops.push_back(std::move(op));
+    body.ops.push_back(static_cast<OpId>(prog_.ops.size() - 1));
+  }
+  return lift(c);
+}
+
+bool Decoder::readFunctions(Block& body, OpId module) {
+  ByteCursor c = sections_[2].cursor();
+  uint64_t n = c.count("the number of functions", 4);
+  for (uint64_t i = 0; i < n && lift(c); ++i)
+    if (!readFunction(c, body, module)) return false;
+  return lift(c);  // what follows the last function is padding
+}
+
+bool Decoder::readFunction(ByteCursor& c, Block& body, OpId module) {
+  uint64_t at = c.offset();
+  std::string_view name;
+  if (!string(c, "a function name", name)) return false;
+  if (name.empty()) return fail(at, "a non-empty function name");
+  uint64_t sigAt = c.offset();
+  TypeRef sig = type(c, "a function signature");
+  if (!sig) return false;
+  if (sig->kind != TypeKind::Function) return fail(sigAt, "a function type, not " + quoted(sig));
+  uint64_t flagsAt = c.offset();
+  uint8_t flags = c.u8("function flags");
+  uint64_t debugAt = c.offset();
+  uint64_t debugIndex = c.varint("a debug index");
+  if (!lift(c)) return false;
+  if (!(flags & 2)) return fail(flagsAt, "an entry function (flag bit 1) for @" + std::string(name));
+  const OpInfo& info = OpTable::get().info(OpKind::Entry);
+  Operation op;
+  op.info = &info;
+  op.name = info.fullName;
+  op.parent = module;
+  op.attrs.push_back({"sym_name", textAttr(AttrKind::Symbol, "@" + std::string(name)), {}});
+  op.attrs.push_back({"function_type", typeAttr(sig), {}});
+  if (flags & 4) {
+    uint64_t hAt = c.offset();
+    uint64_t tag = c.varint("an optimization hints tag");
+    if (!lift(c)) return false;
+    if (tag != 11) return fail(hAt, "optimization hints (tag 11), not tag " + std::to_string(tag));
+    Attr hints;
+    if (!dictionary(c, hints, 1)) return false;
+    op.attrs.push_back({"optimization_hints", std::move(hints), {}});
+  }
+  uint64_t length = c.varint("a function body length");
+  if (!lift(c)) return false;
+  uint64_t bodyAt = c.offset();
+  std::string_view bytes = c.bytes(length, "a function body");
+  if (!lift(c)) return false;
+
+  prog_.ops.push_back(std::move(op));
+  OpId id = static_cast<OpId>(prog_.ops.size() - 1);
+  body.ops.push_back(id);
+  OpLocation fnLoc;
+  if (!startFunction(debugIndex, debugAt, debug_, fnLoc)) return false;
+  opLocs_.resize(prog_.ops.size());
+  opLocs_[id] = std::move(fnLoc);
+  Block entry;
+  scope_.clear();
+  for (size_t i = 0; i < sig->inputs.size(); ++i) {
+    ValueId v = newValue(sig->inputs[i], id, static_cast<uint32_t>(i), true);
+    entry.args.push_back(v);
+    scope_.push_back(v);
+  }
+  ByteCursor bc(bytes, bodyAt);
+  if (!readBlockOps(bc, entry, id, 0, true)) return false;
+  prog_.op(id).regions.push_back(Region{{std::move(entry)}, {}});
+  nameValues(id);
+  return true;
+}
+
+bool Decoder::readBlockOps(ByteCursor& c, Block& b, OpId parent, uint64_t count, bool untilEnd) {
+  for (uint64_t i = 0; untilEnd ? !c.atEnd() : i < count; ++i) {
+    OpId id = kNoId;
+    if (!readOp(c, parent, id)) return false;
+    b.ops.push_back(id);
+  }
+  if (b.ops.empty() || !(prog_.op(b.ops.back()).info->traits & kTerminator))
+    return fail(c.offset(), "a terminator (return, yield, continue or break) at the end of a block");
+  return true;
+}
+
+bool Decoder::readResults(ByteCursor& c, const OpEncoding& e, OpId id, std::vector<TypeRef>& types) {
+  const OpInfo& info = *prog_.op(id).info;
+  size_t fixed = 0;
+  bool variadic = false;
+  for (const GroupDecl& g : info.results) {
+    fixed += g.arity != Arity::Variadic;
+    variadic |= g.arity == Arity::Variadic;
+  }
+  if (version_ < e.resultsSince) {  // results the version does not write: made, with no value index
+    for (const GroupDecl& g : info.results)
+      if (g.arity == Arity::One) types.push_back(g.constraint.buildable(prog_.types));
+    return true;
+  }
+  uint64_t at = c.offset();
+  uint64_t n = e.countResults ? c.count("a result count") : fixed;
+  if (!lift(c)) return false;
+  if (n < fixed || (!variadic && n != fixed))
+    return fail(at, std::to_string(fixed) + (variadic ? " or more" : "") + " results for " + std::string(info.name) + ", not " +
+                        std::to_string(n));
+  for (uint64_t i = 0; i < n; ++i)
+    if (TypeRef t = type(c, "a result type")) types.push_back(t);
+    else return false;
+  return true;
+}
+
+bool Decoder::readOperands(ByteCursor& c, const OpEncoding& e, uint64_t flags, OpId id) {
+  const OpInfo& info = *prog_.op(id).info;
+  std::vector<uint64_t> counts(info.operands.size(), 1);
+  if (e.perGroup) {
+    for (size_t g = 0; g < info.operands.size(); ++g) {
+      Arity a = info.operands[g].arity;
+      if (a == Arity::Optional) counts[g] = e.optionalBit[g] >= 0 && (flags >> e.optionalBit[g] & 1);
+      else if (a == Arity::Variadic) counts[g] = c.count("an operand count");
+      if (!lift(c)) return false;
+      if (!counts[g]) continue;
+      // Read this group's indices now: they follow its count.
+      for (uint64_t k = 0; k < counts[g]; ++k) {
+        uint64_t at = c.offset();
+        uint64_t v = c.varint("an operand index");
+        if (!lift(c)) return false;
+        if (v >= scope_.size())
+          return fail(at, "an operand index below " + std::to_string(scope_.size()) + ", not " + std::to_string(v));
+        prog_.op(id).operands.push_back({scope_[v], {}});
+      }
+    }
+    for (size_t g = 0; g < counts.size(); ++g) prog_.op(id).segments.push_back(static_cast<uint32_t>(counts[g]));
+    return true;
+  }
+  uint64_t total = info.operands.size();
+  if (e.countOperands) {
+    uint64_t at = c.offset();
+    total = c.count("an operand count");
+    if (!lift(c)) return false;
+    size_t fixed = 0;
+    for (const GroupDecl& g : info.operands) fixed += g.arity == Arity::One;
+    if (total < fixed)
+      return fail(at, "at least " + std::to_string(fixed) + " operands for " + std::string(info.name) + ", not " +
+                          std::to_string(total));
+    for (size_t g = 0; g < info.operands.size(); ++g)
+      if (info.operands[g].arity != Arity::One) counts[g] = total - fixed, fixed = total;  // the one variable group
+  }
+  for (uint64_t k = 0; k < total; ++k) {
+    uint64_t at = c.offset();
+    uint64_t v = c.varint("an operand index");
+    if (!lift(c)) return false;
+    if (v >= scope_.size())
+      return fail(at, "an operand index below " + std::to_string(scope_.size()) + ", not " + std::to_string(v));
+    prog_.op(id).operands.push_back({scope_[v], {}});
+  }
+  for (uint64_t n : counts) prog_.op(id).segments.push_back(static_cast<uint32_t>(n));
+  return true;
+}
+
+bool Decoder::readRegions(ByteCursor& c, const OpEncoding& e, OpId id) {
+  if (!e.regions) return true;
+  uint64_t at = c.offset();
+  uint64_t n = c.varint("a region count");
+  if (!lift(c)) return false;
+  if (n != e.regions)
+    return fail(at, std::to_string(e.regions) + " regions for " + std::string(prog_.op(id).info->name) + ", not " +
+                        std::to_string(n));
+  for (uint64_t r = 0; r < n; ++r) {
+    Region region;
+    uint64_t blocks = c.count("a block count", 2);
+    for (uint64_t k = 0; k < blocks && lift(c); ++k) {
+      Block b;
+      size_t mark = scope_.size();
+      uint64_t args = c.count("a block argument count");
+      for (uint64_t a = 0; a < args && lift(c); ++a) {
+        TypeRef t = type(c, "a block argument type");
+        if (!t) return false;
+        ValueId v = newValue(t, id, static_cast<uint32_t>(a), true);
+        b.args.push_back(v);
+        scope_.push_back(v);
+      }
+      uint64_t ops = c.count("an op count");
+      if (!lift(c) || !readBlockOps(c, b, id, ops, false)) return false;
+      scope_.resize(mark);
+      region.blocks.push_back(std::move(b));
+    }
+    if (!lift(c)) return false;
+    prog_.op(id).regions.push_back(std::move(region));
+  }
+  return true;
+}
+
+bool Decoder::readOp(ByteCursor& c, OpId parent, OpId& id) {
+  uint64_t at = c.offset();
+  uint64_t opcode = c.varint("an opcode");
+  if (!lift(c)) return false;
+  if (opcode > maxOpcode(version_))
+    return fail(at, "an opcode of version " + version_.str() + " (up to " + hex(maxOpcode(version_)) + "), not " +
+                        hex(opcode));
+  const OpEncoding* e = encodingOf(static_cast<uint32_t>(opcode));
+  if (!e) return fail(at, "an opcode tilesight knows, not " + hex(opcode));
+  OpLocation loc;
+  if (!nextLocation(debug_, at, loc)) return false;
+  const OpInfo& info = OpTable::get().info(e->kind);
+  Operation op;
+  op.info = &info;
+  op.name = info.fullName;
+  op.parent = parent;
+  prog_.ops.push_back(std::move(op));
+  id = static_cast<OpId>(prog_.ops.size() - 1);
+  opLocs_.resize(prog_.ops.size());
+  opLocs_[id] = std::move(loc);
+
+  std::vector<TypeRef> resultTypes;
+  if (!readResults(c, *e, id, resultTypes)) return false;
+  uint64_t flags = e->hasFlags && version_ >= e->flagsSince ? c.varint("the op's flags") : 0;
+  if (!lift(c)) return false;
+  for (const WireAttr& w : e->attrs) {
+    Attr a;
+    if (version_ < w.since) {
+      if (w.dflt.empty()) continue;
+      a.kind = AttrKind::Keyword;
+      a.s = w.dflt;
+    } else if (w.flagBit >= 0 && !(flags >> w.flagBit & 1)) {
+      continue;
+    } else if (!attr(c, w, resultTypes.empty() ? nullptr : resultTypes[0], a)) {
+      return false;
+    }
+    // Defaults the text leaves out: the format's default, overflow none, all-false inbounds.
+    if (a.kind == AttrKind::Keyword && (a.s == info.attrDefault(w.name) || (w.set == "ovf" && a.s == "none")))
+      continue;
+    if (w.kind == WireKind::BoolArray &&
+        std::none_of(a.elems.begin(), a.elems.end(), [](const Attr& b) { return b.i != 0; }))
+      continue;
+    prog_.op(id).attrs.push_back({w.name, std::move(a), {}});  // the encodings table outlives programs
+  }
+  if (!readOperands(c, *e, flags, id) || !readRegions(c, *e, id)) return false;
+  dropUnusedPadding(prog_.op(id));
+  if (e->kind == OpKind::MakeTensorView) addSizeLists(prog_.op(id), resultTypes.empty() ? nullptr : resultTypes[0]);
+  bool onWire = version_ >= e->resultsSince;
+  for (size_t i = 0; i < resultTypes.size(); ++i) {
+    ValueId v = newValue(resultTypes[i], id, static_cast<uint32_t>(i), false);
+    prog_.op(id).results.push_back(v);
+    if (onWire) scope_.push_back(v);
+  }
+  return true;
+}
+
+bool Decoder::run() {
+  ByteCursor c(bytes_);
+  if (!readHeader(c) || !readSections(c)) return false;
+  if (!sections_[1].present) return fail(c.offset(), "a string section (id 1)");
+  if (!sections_[2].present) return fail(c.offset(), "a function section (id 2)");
+  if (!readTable(sections_[1], 4, 4, "string", strings_) || !readTable(sections_[5], 4, 4, "type", types_) ||
+      !readTable(sections_[4], 8, 8, "constant", constants_))
+    return false;
+  stringValid_.assign(strings_.size(), 0);
+  typeCache_.assign(types_.size(), nullptr);
+  typeState_.assign(types_.size(), 0);
+  Attr producer;
+  if (sections_[7].present) {
+    ByteCursor p = sections_[7].cursor();
+    std::string_view s;
+    if (!string(p, "a producer string", s)) return false;
+    producer.kind = AttrKind::String;
+    producer.s = std::string(s);
+    oneBasedColumns_ = true;
+  }
+  if (!readDebugSection()) return false;
+
+  const OpInfo& moduleInfo = OpTable::get().info(OpKind::Module);
+  Operation module;
+  module.info = &moduleInfo;
+  module.name = moduleInfo.fullName;
+  module.attrs.push_back({"sym_name", textAttr(AttrKind::Symbol, "@kernels"), {}});
+  if (producer.kind == AttrKind::String) module.attrs.push_back({"producer", std::move(producer), {}});
+  prog_.ops.push_back(std::move(module));
+  prog_.topLevel.push_back(0);
+  Block body;
+  if (!readGlobals(body, 0) || !readFunctions(body, 0)) return false;
+  prog_.op(0).regions.push_back(Region{{std::move(body)}, {}});
+  opLocs_.resize(prog_.ops.size());
+  for (OpId id : preorder(prog_)) out_.locations.push_back(std::move(opLocs_[id]));
+  return true;
+}
+
+std::vector<OpId> preorder(const Program& p) {
+  std::vector<OpId> out, stack(p.topLevel.rbegin(), p.topLevel.rend());
+  while (!stack.empty()) {
+    OpId id = stack.back();
+    stack.pop_back();
+    out.push_back(id);
+    const Operation& op = p.op(id);
+    for (auto r = op.regions.rbegin(); r != op.regions.rend(); ++r)
+      for (auto b = r->blocks.rbegin(); b != r->blocks.rend(); ++b) stack.insert(stack.end(), b->ops.rbegin(), b->ops.rend());
+  }
+  return out;
+}
+
+std::optional<size_t> opAt(const Program& p, uint32_t offset) {
+  std::vector<OpId> order = preorder(p);
+  std::optional<size_t> best;
+  uint32_t bestSize = UINT32_MAX;
+  for (size_t i = 0; i < order.size(); ++i) {
+    Range r = p.op(order[i]).range;
+    if (offset >= r.begin && offset < std::max(r.end, r.begin + 1) && r.end - r.begin <= bestSize) {
+      best = i;
+      bestSize = r.end - r.begin;
+    }
+  }
+  return best;
+}
+
+Decoded readBytecode(std::string_view bytes) {
+  Decoded out;
+  Decoder d(bytes, out);
+  if (!d.run()) {
+    Diagnostic diag;
+    diag.code = "syntax";
+    diag.message = "bytecode offset " + std::to_string(d.failOffset()) + ": expected " + d.failWhat();
+    out.diagnostics.push_back(std::move(diag));
+    out.errorOffset = d.failOffset();
+    out.program = Program();
+    out.locations.clear();
+    return out;
+  }
+  out.hasDebugInfo = std::any_of(out.locations.begin(), out.locations.end(),
+                                 [](const OpLocation& l) { return l.at.known(); });
+  out.text = printProgram(out.program);
+  return out;
+}
+
+}  // namespace tilesight::bytecode

@@ -1,0 +1,224 @@
+#include "server/cli/bytecode_input.h"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <nlohmann/json.hpp>
+
+#include "analysis/bytecode/reader.h"
+#include "server/cli/options.h"
+
+namespace tilesight::cli {
+
+namespace {
+
+llvm::cl::opt<std::string> launchOpt("launch",
+                                     llvm::cl::desc("Bytecode files: the launch (grid, arguments) as cuTile's "
+                                                    "compile.py --launch writes it (default: NAME.launch.json beside "
+                                                    "NAME[.VERSION].tilebc)"),
+                                     llvm::cl::value_desc("FILE.json"), llvm::cl::sub(checkSubcommand()),
+                                     llvm::cl::cat(checkCategory()));
+
+using bytecode::Decoded;
+using bytecode::OpLocation;
+using bytecode::SourceLoc;
+
+std::optional<std::string> readSource(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string where(const SourceLoc& l) {
+  return l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.column);
+}
+
+// The files the diagnostics land in, each with the text its reports show.
+class Destinations {
+ public:
+  Destinations(const std::string& path, const Decoded& d, std::vector<std::unique_ptr<SourceText>>& sources)
+      : path_(path), decoded_(d), sources_(sources) {}
+
+  // The report of Python file `file`; where the file cannot be read, a
+  // stand-in text of blank lines long enough for every location in it, so
+  // that lines and columns still come out right.
+  FileReport& python(const std::string& file) {
+    auto it = index_.find(file);
+    if (it != index_.end()) return reports_[it->second];
+    std::optional<std::string> text = readSource(file);
+    sources_.push_back(std::make_unique<SourceText>(text ? std::move(*text) : standIn(file)));
+    return add(file, file);
+  }
+  FileReport& textForm() {
+    std::string key = path_ + " (Tile IR text)";
+    if (index_.count(key)) return reports_[index_[key]];
+    sources_.push_back(std::make_unique<SourceText>(decoded_.text));
+    return add(key, key);
+  }
+  uint32_t offsetOf(const SourceLoc& l) { return python(l.file).source->offsetOf({l.line - 1, l.column - 1}); }
+  std::vector<FileReport> take() { return std::move(reports_); }
+
+ private:
+  FileReport& add(const std::string& key, const std::string& shown) {
+    index_[key] = reports_.size();
+    reports_.push_back({shown, sources_.back().get(), {}});
+    return reports_.back();
+  }
+  std::string standIn(const std::string& file) const {
+    std::vector<uint32_t> width;
+    auto note = [&](const SourceLoc& l) {
+      if (l.file != file || !l.known()) return;
+      width.resize(std::max<size_t>(width.size(), l.line));
+      width[l.line - 1] = std::max(width[l.line - 1], l.column);
+    };
+    for (const OpLocation& o : decoded_.locations) {
+      note(o.at);
+      for (const SourceLoc& c : o.callers) note(c);
+    }
+    std::string text;
+    for (uint32_t w : width) text += std::string(w, ' ') + "\n";
+    return text;
+  }
+
+  const std::string& path_;
+  const Decoded& decoded_;
+  std::vector<std::unique_ptr<SourceText>>& sources_;
+  std::map<std::string, size_t> index_;
+  std::vector<FileReport> reports_;
+};
+
+// The line of the text form at `offset` (1-based) and its text, trimmed.
+std::pair<uint32_t, std::string> textLine(std::string_view text, uint32_t offset) {
+  offset = std::min<uint32_t>(offset, static_cast<uint32_t>(text.size()));
+  uint32_t line = 1 + static_cast<uint32_t>(std::count(text.begin(), text.begin() + offset, '\n'));
+  size_t b = text.rfind('\n', offset ? offset - 1 : 0);
+  b = (b == std::string_view::npos || offset == 0) ? 0 : b + 1;
+  size_t e = text.find('\n', offset);
+  std::string s(text.substr(b, (e == std::string_view::npos ? text.size() : e) - b));
+  s.erase(0, s.find_first_not_of(' '));
+  return {line, s};
+}
+
+const OpLocation* locationAt(const Decoded& d, const Program& parsed, uint32_t offset) {
+  std::optional<size_t> i = bytecode::opAt(parsed, offset);
+  if (!i || *i >= d.locations.size() || !d.locations[*i].at.known()) return nullptr;
+  return &d.locations[*i];
+}
+
+// NAME.launch.json for NAME.tilebc and NAME.13_3.tilebc.
+std::string launchBeside(const std::string& path) {
+  llvm::SmallString<256> stem(path);
+  llvm::sys::path::replace_extension(stem, "");
+  llvm::StringRef ext = llvm::sys::path::extension(stem);
+  if (ext.size() > 1 && std::all_of(ext.begin() + 1, ext.end(), [](char c) { return std::isdigit(c) || c == '_'; }))
+    llvm::sys::path::replace_extension(stem, "");
+  return (stem + ".launch.json").str();
+}
+
+}  // namespace
+
+void addLaunch(const std::string& bytecodePath, tilesight::CheckOptions& checks, bool gridGiven, std::string& problem) {
+  std::string file = launchOpt.empty() ? launchBeside(bytecodePath) : launchOpt.getValue();
+  std::optional<std::string> text = readSource(file);
+  if (!text) {
+    if (!launchOpt.empty()) problem = "cannot read the launch file '" + file + "'";
+    return;
+  }
+  nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("args") || !j["args"].is_array()) {
+    problem = "'" + file + "' is not a launch file (a JSON object with \"grid\" and \"args\")";
+    return;
+  }
+  if (!gridGiven && j.contains("grid") && j["grid"].is_array() && !j["grid"].empty() && j["grid"].size() <= 3) {
+    std::array<int64_t, 3> g{1, 1, 1};
+    for (size_t i = 0; i < j["grid"].size(); ++i) g[i] = j["grid"][i].is_number_integer() ? j["grid"][i].get<int64_t>() : 1;
+    checks.grid = g;
+  }
+  std::vector<std::pair<std::string, int64_t>> found;
+  int64_t pos = 0;
+  for (const auto& a : j["args"]) {
+    std::string kind = a.value("kind", "");
+    if (kind == "array" && a.contains("shape") && a.contains("strides")) {
+      ++pos;  // the base pointer
+      for (const char* key : {"shape", "strides"})
+        for (const auto& v : a[key]) {
+          if (v.is_number_integer()) found.push_back({std::to_string(pos), v.get<int64_t>()});
+          ++pos;
+        }
+    } else if (kind == "scalar") {
+      const auto& v = a.contains("value") ? a["value"] : nlohmann::json();
+      if (v.is_number_integer()) found.push_back({std::to_string(pos), v.get<int64_t>()});
+      ++pos;
+    } else if (kind != "constant") {
+      problem = "'" + file + "': argument kind '" + kind + "' is not supported (array, scalar, constant)";
+      return;
+    }
+  }
+  for (auto& f : found)  // the command line's --arg wins
+    if (std::none_of(checks.args.begin(), checks.args.end(), [&](const auto& a) { return a.first == f.first; }))
+      checks.args.push_back(std::move(f));
+}
+
+bool isBytecodeInput(std::string_view bytes) { return bytecode::isTileIRBytecode(bytes); }
+
+bool isBytecodeFile(const std::string& path) {
+  llvm::StringRef ext = llvm::sys::path::extension(path);
+  if (ext == ".tilebc" || ext == ".bytecode" || ext == ".cutile") return true;
+  char head[8] = {};
+  std::ifstream in(path, std::ios::binary);
+  return in.read(head, sizeof head) && isBytecodeInput(std::string_view(head, sizeof head));
+}
+
+std::vector<FileReport> checkBytecode(const std::string& path, std::string_view bytes, const AnalyzeOptions& options,
+                                      std::vector<std::unique_ptr<SourceText>>& sources) {
+  Decoded d = bytecode::readBytecode(bytes);
+  if (!d.ok()) {
+    sources.push_back(std::make_unique<SourceText>(std::string()));
+    return {{path, sources.back().get(), d.diagnostics}};
+  }
+  Analysis a = analyze(d.text, options);
+  const Program& parsed = a.chunks.at(0).parsed.program;
+  Destinations dest(path, d, sources);
+  bool saidTextForm = false;
+  for (Diagnostic& diag : a.diagnostics) {
+    const OpLocation* loc = locationAt(d, parsed, diag.range.begin);
+    auto [line, opText] = textLine(d.text, diag.range.begin);
+    diag.fixes.clear();  // they edit the text form
+    if (!loc) {
+      if (!saidTextForm)
+        diag.notes.push_back({diag.range, "no debug info for this op: lines are those of the text form, which "
+                                          "`tilesight translate " + path + "` prints"});
+      saidTextForm = true;
+      dest.textForm().diagnostics.push_back(std::move(diag));
+      continue;
+    }
+    uint32_t at = dest.offsetOf(loc->at);
+    Diagnostic out = diag;
+    out.range = {at, at};
+    out.notes.clear();
+    for (const RelatedNote& n : diag.notes) {  // related places: at their own Python line when in this file
+      const OpLocation* nl = locationAt(d, parsed, n.range.begin);
+      if (nl && nl->at.file == loc->at.file) out.notes.push_back({Range{dest.offsetOf(nl->at), dest.offsetOf(nl->at)}, n.message});
+      else if (nl) out.notes.push_back({out.range, n.message + " (at " + where(nl->at) + ")"});
+      else out.notes.push_back({out.range, n.message + " (line " + std::to_string(textLine(d.text, n.range.begin).first) +
+                                               " of the Tile IR text)"});
+    }
+    out.notes.push_back({out.range, "Tile IR (line " + std::to_string(line) + " of the text form): " + opText});
+    for (const SourceLoc& caller : loc->callers) {
+      if (caller.file == loc->at.file) out.notes.push_back({Range{dest.offsetOf(caller), dest.offsetOf(caller)}, "inlined from here"});
+      else out.notes.push_back({out.range, "inlined from " + where(caller)});
+    }
+    dest.python(loc->at.file).diagnostics.push_back(std::move(out));
+  }
+  return dest.take();
+}
+
+}  // namespace tilesight::cli

@@ -1,0 +1,35 @@
+#pragma once
+// `check` on CUDA Tile IR bytecode (docs/bytecode.md): decode, analyze the
+// text form, and report each diagnostic at its op's Python source line (the
+// debug info's), or at its line of the text form when the op has none.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/analysis.h"
+#include "analysis/checks/checks.h"
+#include "analysis/source/source_text.h"
+#include "server/cli/report.h"
+
+namespace tilesight::cli {
+
+// Whether `bytes` start with the bytecode magic (whatever the file name).
+bool isBytecodeInput(std::string_view bytes);
+// Whether a folder walk takes the file as bytecode: named .tilebc, .bytecode
+// or .cutile, or starting with the magic.
+bool isBytecodeFile(const std::string& path);
+
+// The launch a bytecode file was compiled for (`--launch FILE.json`, else
+// NAME.launch.json beside NAME[.VERSION].tilebc), as `--grid` and `--arg`
+// by position: an array is its base pointer, one size and one stride per
+// dimension; a scalar one argument; a constant none. What `checks` already
+// has (the command line's) wins. `problem` says why a launch file is unusable.
+void addLaunch(const std::string& bytecodePath, tilesight::CheckOptions& checks, bool gridGiven, std::string& problem);
+
+// The reports of bytecode file `path`, one per source file the diagnostics
+// land in; the texts they show are appended to `sources`.
+std::vector<FileReport> checkBytecode(const std::string& path, std::string_view bytes, const AnalyzeOptions& options,
+                                      std::vector<std::unique_ptr<SourceText>>& sources);
+
+}  // namespace tilesight::cli

@@ -1,0 +1,10 @@
+# Twin of kernels/reductions.py argmax_rows with one seeded bug.
+import cuda.tile as ct
+
+
+@ct.kernel
+def argmax_rows(x, idx, TM: ct.Constant[int], TN: ct.Constant[int]):
+    bm = ct.bid(0)
+    t = ct.load(x, index=(bm, 0), shape=(TM, TN))
+    # Stored at tile 0 whatever the block: the blocks overwrite each other's results.
+    ct.store(idx, index=(0,), tile=ct.argmax(t, axis=1).astype(ct.int32))  # BUG: race.unordered error

@@ -1,0 +1,14 @@
+# Twin of kernels/gather_scatter.py scatter_perm with one seeded bug.
+import cuda.tile as ct
+
+
+@ct.kernel
+def scatter_perm(x, perm, out, TILE: ct.Constant[int]):
+    b = ct.bid(0)
+    n = x.shape[0]
+    i = b * TILE + ct.arange(TILE, dtype=ct.int32)
+    valid = i < n
+    p = ct.gather(perm, i, mask=valid)
+    v = ct.gather(x, i, mask=valid)
+    # Mask forgotten on the scatter: the lanes past n store 0 into out[0] (gathered index 0).
+    ct.scatter(out, p, v)  # BUG: race.unordered warning

@@ -1,0 +1,20 @@
+# Twin of kernels/splitk.py splitk_atomic with one seeded bug.
+import cuda.tile as ct
+
+
+@ct.kernel
+def splitk_atomic(A, B, C, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.Constant[int],
+                  SPLITS: ct.Constant[int]):
+    bm = ct.bid(0)
+    bn = ct.bid(1)
+    s = ct.bid(2)
+    k_tiles = A.shape[1] // TK
+    per_split = k_tiles // SPLITS
+    acc = ct.zeros((TM, TN), dtype=ct.float32)
+    for k in range(s * per_split, (s + 1) * per_split):
+        a = ct.load(A, index=(bm, k), shape=(TM, TK))
+        b = ct.load(B, index=(k, bn), shape=(TK, TN))
+        acc = ct.mma(a, b, acc)
+    # The partial added with a plain load and store: the SPLITS blocks of a tile race on C.
+    c = ct.load(C, index=(bm, bn), shape=(TM, TN))  # BUG: race.unordered error
+    ct.store(C, index=(bm, bn), tile=c + acc)  # BUG: race.unordered error

@@ -1,0 +1,24 @@
+# Twin of kernels/splitk.py splitk_locked with one seeded bug.
+import cuda.tile as ct
+
+
+@ct.kernel
+def splitk_locked(A, B, C, locks, TM: ct.Constant[int], TN: ct.Constant[int],
+                  TK: ct.Constant[int], SPLITS: ct.Constant[int]):
+    bm = ct.bid(0)
+    bn = ct.bid(1)
+    s = ct.bid(2)
+    k_tiles = A.shape[1] // TK
+    per_split = k_tiles // SPLITS
+    acc = ct.zeros((TM, TN), dtype=ct.float32)
+    for k in range(s * per_split, (s + 1) * per_split):
+        a = ct.load(A, index=(bm, k), shape=(TM, TK))
+        b = ct.load(B, index=(k, bn), shape=(TK, TN))
+        acc = ct.mma(a, b, acc)
+    lock = bm * ct.num_blocks(1) + bn
+    # Block scope on the lock's acquire: the lock is contended by different blocks.
+    while ct.atomic_cas(locks, lock, 0, 1, memory_order=ct.MemoryOrder.ACQUIRE, memory_scope=ct.MemoryScope.BLOCK) == 1:  # BUG: race.scope error
+        pass
+    c = ct.load(C, index=(bm, bn), shape=(TM, TN))
+    ct.store(C, index=(bm, bn), tile=c + acc)
+    ct.atomic_xchg(locks, lock, 0, memory_order=ct.MemoryOrder.RELEASE)
