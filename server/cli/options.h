@@ -46,6 +46,8 @@ struct RunOptions {
   std::string file;
   std::string entry;
   std::array<int64_t, 3> grid{1, 1, 1};
+  bool gridGiven = false;   // --grid was given (a launch file's grid does not override it)
+  std::string launch;       // --launch FILE.json (bytecode programs)
   std::string device = "auto";
   std::vector<std::string> args;  // NAME=VALUE
   std::vector<std::pair<std::string, std::string>> outs;  // NAME, PATH

@@ -4,6 +4,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "analysis/bytecode/reader.h"
 #include "analysis/diag/codes.h"
 #include "codegen/runtime/input_file.h"
 #include "server/cli/lint_config.h"
@@ -24,6 +25,17 @@ int loadProgram(const std::string& command, const std::string& file, ProgramInpu
   if (!text) {
     llvm::errs() << "tilesight " << command << ": cannot read '" << file << "': " << why << "\n";
     return 2;
+  }
+  // Bytecode runs as its text form (docs/bytecode.md); a decode error is the one diagnostic.
+  if (bytecode::isTileIRBytecode(*text)) {
+    bytecode::Decoded d = bytecode::readBytecode(*text);
+    if (!d.ok()) {
+      in.source = std::make_unique<SourceText>(std::string());
+      printText(llvm::outs(), FileReport{file, in.source.get(), d.diagnostics}, false);
+      return 1;
+    }
+    text = std::move(d.text);
+    in.bytecode = true;
   }
   in.source = std::make_unique<SourceText>(std::move(*text));
   in.analysis = analyze(in.source->text());

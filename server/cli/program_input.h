@@ -18,6 +18,7 @@ struct ProgramInput {
   Analysis analysis;
   FileReport diags;  // the language errors found (the run's report adds to it)
   std::optional<VerifiedProgram> program;
+  bool bytecode = false;  // read from CUDA Tile IR bytecode: `source` is its printed text form
 };
 
 // Fills `in` from `file` (`-`: standard input); returns 0, or the exit status when the program

@@ -37,6 +37,7 @@
 #include "codegen/simt/print.h"
 #include "server/cli/commands.h"
 #include "server/cli/json_text.h"
+#include "server/cli/launch_file.h"
 #include "server/cli/options.h"
 #include "server/cli/program_input.h"
 #include "server/cli/report.h"
@@ -357,6 +358,14 @@ void checkAgainstReference(const VerifiedProgram& verified, const Operation& ent
                                              "--check: " + data[i].first + " differs from the CPU reference: " + m->text(), {}, {}});
 }
 
+// The entry's parameter names, without '%', in order.
+std::vector<std::string> parameterNames(const Program& p, const Operation& entry) {
+  std::vector<std::string> names;
+  if (!entry.regions.empty() && !entry.regions[0].blocks.empty())
+    for (ValueId v : entry.regions[0].blocks[0].args) names.push_back(llvm::StringRef(p.value(v).name).ltrim('%').str());
+  return names;
+}
+
 }  // namespace
 
 int runRun() {
@@ -380,6 +389,16 @@ int runRun() {
   const Program& p = verified.program();
   auto entry = runtime::selectEntry(p, o.entry);
   if (!entry) return usage(llvm::toString(entry.takeError()));
+  if (in.bytecode) {
+    std::string problem;
+    if (std::optional<LaunchFile> launch = findLaunch(o.launch, o.file, problem)) {
+      if (!o.gridGiven && launch->grid) o.grid = *launch->grid;
+      o.args = runArgs(*launch, parameterNames(p, **entry), o.args, o.outs, problem);
+    }
+    if (!problem.empty()) return usage(problem);
+  } else if (!o.launch.empty()) {
+    return usage("--launch is for bytecode programs; '" + o.file + "' is text");
+  }
   runtime::AddressSpace memory;
   auto args = runtime::bindArguments(p, **entry, o.args, memory);
   if (!args) return usage(llvm::toString(args.takeError()));

@@ -32,6 +32,11 @@ cl::list<std::string> argOpt("arg",
                              cl::value_desc("NAME=VALUE"), cl::sub(runSubcommand()), cl::cat(runCategory()));
 cl::list<std::string> outOpt("out", cl::desc("Write pointer argument NAME's buffer (NAME[K]: array K of a list) after the run"),
                              cl::value_desc("NAME=PATH.npy"), cl::sub(runSubcommand()), cl::cat(runCategory()));
+cl::opt<std::string> launchOpt("launch",
+                               cl::desc("A bytecode program's launch (grid, arguments by Python name) as cuTile's "
+                                        "compile.py --launch writes it (default: NAME.launch.json beside "
+                                        "NAME[.VERSION].tilebc); --arg and --out then name arrays by Python name"),
+                               cl::value_desc("FILE.json"), cl::sub(runSubcommand()), cl::cat(runCategory()));
 cl::opt<bool> sanitizeOpt("sanitize", cl::desc("Check every access at run time (cpu only)"),
                           cl::sub(runSubcommand()), cl::cat(runCategory()));
 cl::opt<bool> checkOpt("check", cl::desc("On a GPU device: compare every output with the CPU reference (exit 1 when one differs)"),
@@ -118,6 +123,7 @@ RunOptions runOptions() {
   o.entry = entryOpt;
   o.device = deviceOpt;
   o.args.assign(argOpt.begin(), argOpt.end());
+  o.launch = launchOpt;
   o.sanitize = sanitizeOpt;
   o.check = checkOpt;
   o.arch = archOpt;
@@ -138,6 +144,7 @@ RunOptions runOptions() {
   if (o.repeat < 1) o.problem = "--repeat wants a positive number of runs";
   if (gridOpt.getNumOccurrences()) {
     std::string problem;
+    o.gridGiven = true;
     if (auto g = parseGrid(gridOpt, problem)) o.grid = *g;
     else o.problem = problem;
   }
