@@ -19,6 +19,21 @@
 // this does not prove stays a race: a store the release does not wait for, a
 // load that does not wait for the acquire, a relaxed or block-scoped lock op
 // (whose pair is race.scope), a lock address no execution fixes.
+//
+// A flag hands memory over the same way without a lock (a chained scan's
+// "block b waits for block b - 1", a split-K turnstile): a releasing write
+// of one element (a post) that waits for accesses of tile block A, and a
+// plain acquiring load of that element retried in a `loop` (a wait) that
+// accesses of tile block B wait for. A hands over to B when the post in A and
+// the wait in B address the same element and the value A writes can end B's
+// loop (the loop's `if` on the loaded value that breaks out; a value not
+// computed is taken to end it); hand-overs chain through the blocks between
+// (a turnstile's split 0 -> 1 -> 2), at most kChain blocks deep, for grids
+// of at most Footprints::kMaxBlocks blocks. A compare-and-swap is a lock, not
+// a wait: it succeeds on the value it finds at first, which no block wrote.
+// Whether the loop could also end on the value memory held at the launch is
+// not known; taking it not to can only hide a race, never report one.
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -32,11 +47,13 @@ namespace tilesight {
 
 class Locks {
 public:
+  static constexpr size_t kChain = 64;  // blocks a hand-over chain passes through
+
   Locks(const Program& program, const TokenGraph& tokens, const Footprints& footprints,
-        const Executions& executions);
+        const Executions& executions, const std::optional<BlockId>& grid);
 
   // Whether `a` run by tile block `ba` and `b` run by `bb` lie in critical
-  // sections of one lock.
+  // sections of one lock, or a flag hands one's block over to the other's.
   bool ordered(const Access& a, const BlockId& ba, const Access& b, const BlockId& bb) const;
 
   struct Section {
@@ -68,11 +85,33 @@ private:
   std::optional<int64_t> lockOffset(const Access& lock, const BlockId& block) const;
   bool maskedOffIn(const Access& lock, const BlockId& block) const;  // its mask is known false there
   bool spins(OpId op) const;  // inside a `loop`: retried until it succeeds
+  // Whether `before` in tile block x happens before `after` in y through flags.
+  bool handedOver(const Access& before, const BlockId& x, const Access& after, const BlockId& y) const;
+  struct Handover {
+    std::vector<const Access*> posts;  // releasing flag writes that wait for the access
+    std::vector<const Access*> waits;  // spinning acquiring flag reads the access waits for
+  };
+  const Handover& handoverOf(const Access& x) const;
+  // How a wait's loop ends: it breaks when `loaded pred other` is `breakOn`.
+  struct Exit {
+    ValueId other = kNoId;
+    Predicate pred = Predicate::Equal;
+    bool loadedLeft = true, breakOn = true;
+  };
+  std::optional<Exit> exitOf(const Access& wait) const;
+  bool ends(const Access& wait, const BlockId& block, std::optional<int64_t> written) const;
+  std::optional<int64_t> written(const Access& post, const BlockId& block) const;
+  // The blocks whose wait `w` reads the element of each offset (filled once).
+  const std::map<int64_t, std::vector<BlockId>>& waitersOf(const Access& w) const;
 
   const Program& p_;
   const TokenGraph& tokens_;
   const Executions& executions_;
   std::vector<const Access*> takes_, gives_;  // lock-word ops that spin on it, and writes to it
+  std::vector<const Access*> posts_, waits_;  // flag writes that release, flag reads that spin acquiring
+  mutable std::map<OpId, Handover> handovers_;
+  mutable std::map<OpId, std::map<int64_t, std::vector<BlockId>>> waiters_;
+  std::optional<BlockId> grid_;  // node-based: references stay valid as it grows
   mutable llvm::DenseMap<std::pair<OpId, unsigned>, std::vector<Section>> sections_;  // (op, broken)
 };
 

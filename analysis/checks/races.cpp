@@ -590,7 +590,7 @@ public:
     llvm::ArrayRef<OpId> ops = tokens_.addFunction(unit);
     if (ops.empty()) return;
     Footprints fp(cx_.program, cx_.facts, cx_.executions, ops, cx_.layoutBudget);
-    Locks locks(cx_.program, tokens_, fp, cx_.executions);
+    Locks locks(cx_.program, tokens_, fp, cx_.executions, cx_.options.grid);
     RaceChecker(cx_, tokens_, fp, locks, names_).run(diags_);
   }
 

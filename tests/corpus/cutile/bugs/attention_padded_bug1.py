@@ -16,7 +16,7 @@ def attention_padded(Q, K, V, O, scale, TM: ct.Constant[int], TN: ct.Constant[in
     for kb in range(ct.cdiv(skv, TN)):
         k = ct.load(K, index=(kb, 0), shape=(TN, D), padding_mode=ct.PaddingMode.ZERO)
         # No padding value on V: the rows past Skv are garbage (NaN * 0 is NaN in P @ V).
-        v = ct.load(V, index=(kb, 0), shape=(TN, D))  # BUG: bounds.partial-tile error
+        v = ct.load(V, index=(kb, 0), shape=(TN, D))  # BUG: bounds.partial-tile warning
         s = ct.mma(q, ct.transpose(k), ct.zeros((TM, TN), dtype=ct.float32)) * scale
         cols = (kb * TN + ct.arange(TN, dtype=ct.int32)).reshape((1, TN))
         s = ct.where(cols < skv, s, -math.inf)

@@ -9,5 +9,5 @@ def row_sum(x, out, TM: ct.Constant[int], TN: ct.Constant[int]):
     acc = ct.zeros((TM, TN), dtype=ct.float32)
     for j in range(ct.cdiv(ncols, TN)):
         # No padding value: the last column chunk (1000 is not a multiple of 256) sums garbage.
-        acc += ct.load(x, index=(bm, j), shape=(TM, TN))  # BUG: bounds.partial-tile error
+        acc += ct.load(x, index=(bm, j), shape=(TM, TN))  # BUG: bounds.partial-tile warning
     ct.store(out, index=(bm,), tile=ct.sum(acc, axis=1))

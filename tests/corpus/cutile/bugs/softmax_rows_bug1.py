@@ -6,7 +6,7 @@ import cuda.tile as ct
 def softmax_rows(x, out, TM: ct.Constant[int], TN: ct.Constant[int]):
     bm = ct.bid(0)
     # Padding forgotten: the 56 columns past the row end enter the max and the sum.
-    t = ct.load(x, index=(bm, 0), shape=(TM, TN))  # BUG: bounds.partial-tile error
+    t = ct.load(x, index=(bm, 0), shape=(TM, TN))  # BUG: bounds.partial-tile warning
     m = ct.max(t, axis=1, keepdims=True)
     e = ct.exp(t - m)
     s = ct.sum(e, axis=1, keepdims=True)

@@ -12,4 +12,4 @@ def stencil3(x, y, TILE: ct.Constant[int]):
     right = ct.gather(x, i + 1)
     # Result stored through overlapping windows (steps of TILE // 2): windows b, b + 1 overlap.
     yv = y.tiled_view((TILE,), traversal_steps=(TILE // 2,))
-    yv.store((b,), (left + 2.0 * mid + right) * 0.25)  # BUG: layout.overlap error
+    yv.store((b,), (left + 2.0 * mid + right) * 0.25)  # BUG: race.unordered error
