@@ -203,7 +203,7 @@ bool Encoder::tagged(std::string& b, const Attr& a, const Operation* op) {
       if (!typed(a.type)) return false;
       uint64_t bits = encodeFloat(a.type->elem, a.f);
       if (elemBits(a.type->elem) <= 8) b += static_cast<char>(bits);
-      else putSvarint(b, static_cast<int64_t>(elemBits(a.type->elem) == 64 ? bits : bits));
+      else putSvarint(b, static_cast<int64_t>(bits));  // NVIDIA zigzags the zero-extended pattern
       return true;
     }
     case AttrKind::Bool:
