@@ -113,10 +113,12 @@ OpEncoding compile(const Row& row) {
 
 struct Table {
   std::vector<std::unique_ptr<OpEncoding>> byOpcode;
+  std::array<const OpEncoding*, kOpKindCount> byKind{};
   Table() {
     for (const Row& r : kRows) {
       if (r.opcode >= byOpcode.size()) byOpcode.resize(r.opcode + 1);
       byOpcode[r.opcode] = std::make_unique<OpEncoding>(compile(r));
+      byKind[static_cast<size_t>(r.kind)] = byOpcode[r.opcode].get();
     }
   }
 };
@@ -138,6 +140,8 @@ const OpEncoding* encodingOf(uint32_t opcode) {
   const Table& t = table();
   return opcode < t.byOpcode.size() ? t.byOpcode[opcode].get() : nullptr;
 }
+
+const OpEncoding* encodingOfKind(OpKind k) { return table().byKind[static_cast<size_t>(k)]; }
 
 uint32_t maxOpcode(Version v) {
   if (v < Version{13, 2}) return 0x6D;

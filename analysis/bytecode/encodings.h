@@ -1,6 +1,6 @@
 #pragma once
 // The wire encodings of ops (encodings.def), compiled once into records that
-// the bytecode reader interprets (and a writer will): one record per op kind
+// the bytecode reader and writer interpret: one record per op kind
 // of the op table that has an opcode.
 #include <cstdint>
 #include <string>
@@ -20,7 +20,7 @@ struct Version {
   friend bool operator>=(Version a, Version b) { return !(a < b); }
   std::string str() const { return std::to_string(major) + "." + std::to_string(minor); }
 };
-constexpr Version kV13_1{13, 1}, kV13_4{13, 4};
+constexpr Version kV13_1{13, 1}, kV13_3{13, 3}, kV13_4{13, 4};
 
 enum class WireKind : uint8_t {
   Enum,      // varint index into a keyword set (WireAttr::set)
@@ -62,6 +62,9 @@ struct OpEncoding {
 
 // The encoding of the op with `opcode`, nullptr when none (gaps, ops we do not know).
 const OpEncoding* encodingOf(uint32_t opcode);
+// The encoding of op kind `k`, nullptr for ops without an opcode (module,
+// entry, global, testing ops): what a writer looks up.
+const OpEncoding* encodingOfKind(OpKind k);
 // The highest opcode a file of version `v` may use.
 uint32_t maxOpcode(Version v);
 // Keyword names of an enum set in wire order (wire value = index).

@@ -33,7 +33,7 @@ _tilesight() {
       "run --format" | "devices --format") values="text json" ;;
       "run --device") values="auto cpu cuda cuda:0 hip hip:0 opencl opencl:0" ;;
       "emit --target") values="cuda hip opencl" ;;
-      "translate --to") values="text" ;;
+      "translate --to") values="text bytecode" ;;
     esac
     COMPREPLY=($(compgen -W "$values" -- "$val"))
     return

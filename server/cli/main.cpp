@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
                   "       tilesight lsp [--stdio | --listen HOST:PORT]\n"
                   "       tilesight run FILE [--entry NAME] [--grid X,Y,Z] [--arg NAME=VALUE]... [--out NAME=PATH]...\n"
                   "       tilesight emit FILE --target cuda|hip|opencl [--entry NAME] [--arch ARCH] [-o PATH]\n"
-                  "       tilesight translate FILE [--to=text] [-o PATH] [--locations]\n"
+                  "       tilesight translate FILE [--to=text|bytecode] [-o PATH] [--locations]\n"
                   "       tilesight devices [--format=text|json]\n"
                   "       tilesight explain [CODE]\n"
                   "       tilesight help [COMMAND]\n"

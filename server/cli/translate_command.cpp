@@ -1,5 +1,9 @@
-// `tilesight translate FILE --to=text [-o PATH] [--locations]`: CUDA Tile IR
-// bytecode to the text form (docs/bytecode.md).
+// `tilesight translate FILE [--to=text|bytecode] [-o PATH] [--locations]`:
+// CUDA Tile IR bytecode to the text form, and a program (text or bytecode)
+// to bytecode 13.3 (docs/bytecode.md).
+#include <unistd.h>
+
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -8,6 +12,8 @@
 
 #include "analysis/analysis.h"
 #include "analysis/bytecode/reader.h"
+#include "analysis/bytecode/writer.h"
+#include "analysis/verified.h"
 #include "server/cli/commands.h"
 #include "server/cli/options.h"
 
@@ -21,7 +27,8 @@ cl::OptionCategory& translateCategory() {
 }
 
 cl::SubCommand& translateSubcommand() {
-  static cl::SubCommand s("translate", "Print CUDA Tile IR bytecode (13.1-13.4) in the text form");
+  static cl::SubCommand s("translate",
+                          "Print CUDA Tile IR bytecode (13.1-13.4) in the text form, or write a program as bytecode 13.3");
   return s;
 }
 
@@ -31,9 +38,9 @@ namespace {
 
 cl::opt<std::string> translateFile(cl::Positional, cl::desc("FILE"), cl::sub(translateSubcommand()),
                                    cl::cat(translateCategory()));
-cl::opt<std::string> translateTo("to", cl::desc("The output form: text (the only one so far)"), cl::init("text"),
+cl::opt<std::string> translateTo("to", cl::desc("The output form: text (from bytecode) or bytecode (13.3)"), cl::init("text"),
                                  cl::value_desc("FORM"), cl::sub(translateSubcommand()), cl::cat(translateCategory()));
-cl::opt<std::string> translateOut("o", cl::desc("Write the text to PATH instead of standard output"),
+cl::opt<std::string> translateOut("o", cl::desc("Write to PATH instead of standard output (-: standard output)"),
                                   cl::value_desc("PATH"), cl::sub(translateSubcommand()), cl::cat(translateCategory()));
 cl::opt<bool> translateLocations("locations",
                                  cl::desc("End each op's line with a comment giving its source location"),
@@ -70,16 +77,68 @@ std::string withLocations(const bytecode::Decoded& d) {
   return out;
 }
 
+bool samePath(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  return std::filesystem::equivalent(a, b, ec);
+}
+
+// The program of FILE as bytecode 13.3: a text program must have no error;
+// bytecode keeps its tables and debug info (writer.h).
+int toBytecode(const std::string& input) {
+  bool toStdout = translateOut.empty() || translateOut == "-";
+  if (toStdout && isatty(STDOUT_FILENO))
+    return usage("will not write binary bytecode to a terminal; give -o PATH, or redirect standard output");
+  if (!toStdout && samePath(translateOut, translateFile))
+    return usage("-o " + translateOut + " is the input file; give another path");
+  bytecode::Written w;
+  if (bytecode::isTileIRBytecode(input)) {
+    bytecode::Decoded d = bytecode::readBytecode(input);
+    if (!d.ok()) {
+      llvm::errs() << translateFile << ": error at byte " << d.errorOffset << ": " << d.diagnostics[0].message << "\n";
+      return 1;
+    }
+    w = bytecode::writeBytecode(d.program, {.like = input});
+  } else {
+    Analysis a = analyze(input);
+    if (a.chunks.size() != 1) return usage("'" + translateFile + "' holds " + std::to_string(a.chunks.size()) + " programs; bytecode holds one");
+    VerifiedProgram::Result v = VerifiedProgram::of(a, a.chunks[0]);
+    if (!v.program) {
+      for (const std::string& why : v.reasons) llvm::errs() << translateFile << ": " << why << "\n";
+      llvm::errs() << translateFile << ": not written: a program with errors cannot go to bytecode\n";
+      return 1;
+    }
+    w = bytecode::writeBytecode(v.program->program());
+  }
+  if (!w.ok()) {
+    for (const std::string& e : w.errors)
+      llvm::errs() << translateFile << ": cannot write bytecode " << bytecode::kWriteVersion.str() << ": " << e << "\n";
+    return 1;
+  }
+  if (toStdout) {
+    llvm::outs() << w.bytes;
+    llvm::outs().flush();
+    return 0;
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream os(translateOut, ec);
+  if (ec) return usage("cannot write '" + translateOut + "': " + ec.message());
+  os << w.bytes;
+  return 0;
+}
+
 }  // namespace
 
 int runTranslate() {
-  if (translateFile.empty()) return usage("no FILE to translate (tilesight translate FILE [--to=text] [-o PATH] [--locations])");
-  if (translateTo != "text") return usage("--to=" + translateTo + " is not supported; the one form is text");
+  if (translateFile.empty())
+    return usage("no FILE to translate (tilesight translate FILE [--to=text|bytecode] [-o PATH] [--locations])");
+  if (translateTo != "text" && translateTo != "bytecode")
+    return usage("--to=" + translateTo + " is not a form; give --to=text or --to=bytecode");
   std::ifstream in(translateFile, std::ios::binary);
   if (!in) return usage("cannot read '" + translateFile + "'");
   std::stringstream buf;
   buf << in.rdbuf();
   std::string bytes = buf.str();
+  if (translateTo == "bytecode") return toBytecode(bytes);
   if (!bytecode::isTileIRBytecode(bytes))
     return usage("'" + translateFile + "' is not CUDA Tile IR bytecode (it does not start with \\x7fTileIR\\0)");
   bytecode::Decoded d = bytecode::readBytecode(bytes);
@@ -88,7 +147,7 @@ int runTranslate() {
     return 1;
   }
   std::string text = translateLocations ? withLocations(d) : d.text;
-  if (translateOut.empty()) {
+  if (translateOut.empty() || translateOut == "-") {
     llvm::outs() << text;
     return 0;
   }

@@ -1,6 +1,7 @@
 // `check` and `translate` on CUDA Tile IR bytecode (docs/bytecode.md).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "tests/cli/cli_util.h"
@@ -70,6 +71,72 @@ TEST(BytecodeCli, TruncatedFileGivesTheByteOffset) {
   CliRun t = run("translate " + cut);
   EXPECT_EQ(t.status, 1) << t.out;
   EXPECT_NE(t.out.find("cut.tilebc: error at byte "), std::string::npos) << t.out;
+}
+
+// --to=bytecode: text in, bytecode 13.3 out, which reads back as the same program.
+TEST(BytecodeCli, TranslateTextToBytecode) {
+  std::string src = write("to_bc.tile", "cuda_tile.module @m {\n  entry @k(%a: tile<i32>) {\n"
+                                         "    %b = addi %a, %a : tile<i32>\n  }\n}\n");
+  std::string out = tempPath("to_bc.tilebc");
+  CliRun r = run("translate --to=bytecode -o " + out + " " + src);
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::string bytes = readFile(out);
+  EXPECT_EQ(bytes.substr(0, 12), std::string("\x7fTileIR\0\x0d\x03\0\0", 12));
+  CliRun t = run("translate " + out);
+  EXPECT_EQ(t.status, 0) << t.out;
+  EXPECT_NE(t.out.find("%0 = addi %arg0, %arg0 : tile<i32>\n    return\n"), std::string::npos) << t.out;
+  // -o - is standard output (a pipe here): the same bytes.
+  CliRun piped = run("translate --to=bytecode -o - " + src);
+  EXPECT_EQ(piped.status, 0);
+  EXPECT_EQ(piped.out, bytes);
+}
+
+// A 13.3 file of cuTile goes bytecode -> bytecode unchanged; other versions become 13.3.
+TEST(BytecodeCli, TranslateBytecodeToBytecodeKeepsTheBytes) {
+  std::string out = tempPath("same.tilebc");
+  std::string in = kKernels + "elementwise.vec_add.13_3.tilebc";
+  ASSERT_EQ(runIn(kRoot, "translate --to=bytecode -o " + out + " " + in).status, 0);
+  EXPECT_TRUE(readFile(out) == readFile(kRoot + "/" + in));
+  ASSERT_EQ(runIn(kRoot, "translate --to=bytecode -o " + out + " " + kKernels + "elementwise.vec_add.13_1.tilebc").status, 0);
+  CliRun t = run("translate --locations " + out);
+  EXPECT_EQ(t.status, 0) << t.out;
+  EXPECT_NE(t.out.find("// loc(\"tests/corpus/cutile/kernels/elementwise.py\":"), std::string::npos) << t.out;
+}
+
+TEST(BytecodeCli, TranslateToBytecodeRefuses) {
+  // A program with an error.
+  std::string bad = write("bc_bad.tile", kBad);
+  CliRun e = run("translate --to=bytecode -o " + tempPath("bc_bad.tilebc") + " " + bad);
+  EXPECT_EQ(e.status, 1) << e.out;
+  EXPECT_NE(e.out.find("not written: a program with errors cannot go to bytecode"), std::string::npos) << e.out;
+  EXPECT_FALSE(std::filesystem::exists(tempPath("bc_bad.tilebc")));
+  // A 13.4-only field.
+  std::string sat = write("bc_sat.tile", "cuda_tile.module @m {\n  entry @k(%f: tile<f32>) {\n"
+                                         "    %i = ftoi %f signed {saturating} : tile<f32> -> tile<i32>\n  }\n}\n");
+  CliRun s = run("translate --to=bytecode -o " + tempPath("bc_sat.tilebc") + " " + sat);
+  EXPECT_EQ(s.status, 1) << s.out;
+  EXPECT_NE(s.out.find("cannot write bytecode 13.3: 'cuda_tile.ftoi': 'saturating' needs bytecode 13.4"),
+            std::string::npos) << s.out;
+  // The input as the output: the user's file stays as it is.
+  std::string good = write("bc_self.tile", kGood);
+  CliRun self = run("translate --to=bytecode -o " + good + " " + good);
+  EXPECT_EQ(self.status, 2) << self.out;
+  EXPECT_NE(self.out.find("is the input file"), std::string::npos) << self.out;
+  EXPECT_EQ(readFile(good), kGood);
+  // An unknown form.
+  EXPECT_EQ(run("translate --to=mlir " + good).status, 2);
+}
+
+// Binary is not written to a terminal (script(1) gives the command one).
+TEST(BytecodeCli, TranslateToBytecodeRefusesATerminal) {
+  if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "script(1) is not installed";
+  std::string good = write("bc_tty.tile", kGood);
+  std::string log = tempPath("bc_tty.log");
+  std::string cmd = "script -qec '" + std::string(TILESIGHT_BINARY) + " translate --to=bytecode " + good + "' /dev/null > " +
+                    log + " 2>&1";
+  int st = std::system(cmd.c_str());
+  EXPECT_EQ(WEXITSTATUS(st), 2);
+  EXPECT_NE(readFile(log).find("will not write binary bytecode to a terminal"), std::string::npos) << readFile(log);
 }
 
 // A .tilebc that is not bytecode is text to the text parser; translate refuses it.
