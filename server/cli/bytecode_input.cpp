@@ -9,9 +9,10 @@
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
-#include <nlohmann/json.hpp>
 
+#include "analysis/bytecode/launch.h"
 #include "analysis/bytecode/reader.h"
+#include "analysis/bytecode/source_map.h"
 #include "server/cli/options.h"
 
 namespace tilesight::cli {
@@ -26,6 +27,7 @@ llvm::cl::opt<std::string> launchOpt("launch",
                                      llvm::cl::cat(checkCategory()));
 
 using bytecode::Decoded;
+using bytecode::locationAt;
 using bytecode::OpLocation;
 using bytecode::SourceLoc;
 
@@ -107,64 +109,16 @@ std::pair<uint32_t, std::string> textLine(std::string_view text, uint32_t offset
   return {line, s};
 }
 
-const OpLocation* locationAt(const Decoded& d, const Program& parsed, uint32_t offset) {
-  std::optional<size_t> i = bytecode::opAt(parsed, offset);
-  if (!i || *i >= d.locations.size() || !d.locations[*i].at.known()) return nullptr;
-  return &d.locations[*i];
-}
-
-// NAME.launch.json for NAME.tilebc and NAME.13_3.tilebc.
-std::string launchBeside(const std::string& path) {
-  llvm::SmallString<256> stem(path);
-  llvm::sys::path::replace_extension(stem, "");
-  llvm::StringRef ext = llvm::sys::path::extension(stem);
-  if (ext.size() > 1 && std::all_of(ext.begin() + 1, ext.end(), [](char c) { return std::isdigit(c) || c == '_'; }))
-    llvm::sys::path::replace_extension(stem, "");
-  return (stem + ".launch.json").str();
-}
-
 }  // namespace
 
 void addLaunch(const std::string& bytecodePath, tilesight::CheckOptions& checks, bool gridGiven, std::string& problem) {
-  std::string file = launchOpt.empty() ? launchBeside(bytecodePath) : launchOpt.getValue();
+  std::string file = launchOpt.empty() ? bytecode::launchFileBeside(bytecodePath) : launchOpt.getValue();
   std::optional<std::string> text = readSource(file);
   if (!text) {
     if (!launchOpt.empty()) problem = "cannot read the launch file '" + file + "'";
     return;
   }
-  nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("args") || !j["args"].is_array()) {
-    problem = "'" + file + "' is not a launch file (a JSON object with \"grid\" and \"args\")";
-    return;
-  }
-  if (!gridGiven && j.contains("grid") && j["grid"].is_array() && !j["grid"].empty() && j["grid"].size() <= 3) {
-    std::array<int64_t, 3> g{1, 1, 1};
-    for (size_t i = 0; i < j["grid"].size(); ++i) g[i] = j["grid"][i].is_number_integer() ? j["grid"][i].get<int64_t>() : 1;
-    checks.grid = g;
-  }
-  std::vector<std::pair<std::string, int64_t>> found;
-  int64_t pos = 0;
-  for (const auto& a : j["args"]) {
-    std::string kind = a.value("kind", "");
-    if (kind == "array" && a.contains("shape") && a.contains("strides")) {
-      ++pos;  // the base pointer
-      for (const char* key : {"shape", "strides"})
-        for (const auto& v : a[key]) {
-          if (v.is_number_integer()) found.push_back({std::to_string(pos), v.get<int64_t>()});
-          ++pos;
-        }
-    } else if (kind == "scalar") {
-      const auto& v = a.contains("value") ? a["value"] : nlohmann::json();
-      if (v.is_number_integer()) found.push_back({std::to_string(pos), v.get<int64_t>()});
-      ++pos;
-    } else if (kind != "constant") {
-      problem = "'" + file + "': argument kind '" + kind + "' is not supported (array, scalar, constant)";
-      return;
-    }
-  }
-  for (auto& f : found)  // the command line's --arg wins
-    if (std::none_of(checks.args.begin(), checks.args.end(), [&](const auto& a) { return a.first == f.first; }))
-      checks.args.push_back(std::move(f));
+  problem = bytecode::applyLaunch(*text, file, checks, gridGiven);
 }
 
 bool isBytecodeInput(std::string_view bytes) { return bytecode::isTileIRBytecode(bytes); }
