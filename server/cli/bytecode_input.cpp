@@ -9,9 +9,10 @@
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
-#include <nlohmann/json.hpp>
 
+#include "analysis/bytecode/launch.h"
 #include "analysis/bytecode/reader.h"
+#include "analysis/bytecode/source_map.h"
 #include "server/cli/launch_file.h"
 #include "server/cli/options.h"
 
@@ -27,6 +28,7 @@ llvm::cl::opt<std::string> launchOpt("launch",
                                      llvm::cl::cat(checkCategory()));
 
 using bytecode::Decoded;
+using bytecode::locationAt;
 using bytecode::OpLocation;
 using bytecode::SourceLoc;
 
@@ -108,30 +110,11 @@ std::pair<uint32_t, std::string> textLine(std::string_view text, uint32_t offset
   return {line, s};
 }
 
-const OpLocation* locationAt(const Decoded& d, const Program& parsed, uint32_t offset) {
-  std::optional<size_t> i = bytecode::opAt(parsed, offset);
-  if (!i || *i >= d.locations.size() || !d.locations[*i].at.known()) return nullptr;
-  return &d.locations[*i];
-}
-
 }  // namespace
 
 void addLaunch(const std::string& bytecodePath, tilesight::CheckOptions& checks, bool gridGiven, std::string& problem) {
-  std::optional<LaunchFile> launch = findLaunch(launchOpt, bytecodePath, problem);
-  if (!launch) return;
-  if (!gridGiven && launch->grid) checks.grid = *launch->grid;
-  std::vector<std::pair<std::string, int64_t>> found;
-  for (const LaunchArg& a : launch->args) {
-    if (a.kind == LaunchArg::Scalar && a.intValue) found.push_back({std::to_string(a.position), *a.intValue});
-    if (a.kind != LaunchArg::Array) continue;
-    for (size_t d = 0; d < a.shape.size(); ++d) {
-      found.push_back({std::to_string(a.position + 1 + d), a.shape[d]});
-      found.push_back({std::to_string(a.position + 1 + a.shape.size() + d), a.strides[d]});
-    }
-  }
-  for (auto& f : found)  // the command line's --arg wins
-    if (std::none_of(checks.args.begin(), checks.args.end(), [&](const auto& a) { return a.first == f.first; }))
-      checks.args.push_back(std::move(f));
+  if (std::optional<bytecode::Launch> launch = findLaunch(launchOpt, bytecodePath, problem))
+    bytecode::applyLaunch(*launch, checks, gridGiven);
 }
 
 bool isBytecodeInput(std::string_view bytes) { return bytecode::isTileIRBytecode(bytes); }

@@ -391,7 +391,7 @@ int runRun() {
   if (!entry) return usage(llvm::toString(entry.takeError()));
   if (in.bytecode) {
     std::string problem;
-    if (std::optional<LaunchFile> launch = findLaunch(o.launch, o.file, problem)) {
+    if (std::optional<bytecode::Launch> launch = findLaunch(o.launch, o.file, problem)) {
       if (!o.gridGiven && launch->grid) o.grid = *launch->grid;
       o.args = runArgs(*launch, parameterNames(p, **entry), o.args, o.outs, problem);
     }

@@ -57,7 +57,8 @@ json codeActions(const FeatureContext &cx, const json &params) {
   uint32_t begin = cx.offsetOf(member(range, "start"));
   uint32_t end = cx.offsetOf(member(range, "end"));
   json actions = json::array();
-  if (!wantsQuickFixes(params))
+  // A bytecode file's text form is read-only: nothing to fix in place.
+  if (!wantsQuickFixes(params) || cx.snap.bytecode)
     return actions;
   for (const QuickFix &q : quickFixesIn(cx.snap, begin, end))
     actions.push_back(quickFixJson(cx, q));

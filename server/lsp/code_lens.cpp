@@ -28,6 +28,8 @@ json codeLenses(const FeatureContext &cx, const json &) {
   return out;
 }
 
-std::vector<std::string> runCommandNames() { return {"tilesight.run", "tilesight.devices", "tilesight.cancelRun"}; }
+std::vector<std::string> runCommandNames() {
+  return {"tilesight.run", "tilesight.devices", "tilesight.cancelRun", "tilesight.translate"};
+}
 
 } // namespace tilesight::lsp

@@ -1,6 +1,7 @@
 #include "server/lsp/doc_links.h"
 
 #include <cctype>
+#include <string>
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
@@ -53,6 +54,20 @@ std::string percentEncodePath(std::string_view path) {
     }
   }
   return uri;
+}
+
+std::string percentDecode(std::string_view path) {
+  std::string decoded;
+  for (size_t i = 0; i < path.size(); ++i) {
+    if (path[i] == '%' && i + 2 < path.size() && std::isxdigit(static_cast<unsigned char>(path[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(path[i + 2]))) {
+      decoded += static_cast<char>(std::stoi(std::string(path.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else {
+      decoded += path[i];
+    }
+  }
+  return decoded;
 }
 
 std::string fileUri(std::string_view path) {

@@ -17,5 +17,7 @@ std::optional<std::string> docUrl(std::string_view file);
 std::string fileUri(std::string_view path);
 // The same encoding of a relative path (a URI reference).
 std::string percentEncodePath(std::string_view path);
+// A URI's path with its %XX escapes decoded.
+std::string percentDecode(std::string_view path);
 
 } // namespace tilesight::lsp

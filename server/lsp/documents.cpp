@@ -50,9 +50,11 @@ analyzeDocument(const std::string &uri, int64_t version,
                 std::shared_ptr<const SourceText> source,
                 const CheckOptions &checks, uint64_t analysisId,
                 LayoutAliasCache *layoutCache,
-                std::shared_ptr<const Snapshot> previous) {
+                std::shared_ptr<const Snapshot> previous,
+                std::shared_ptr<const BytecodeSource> bytecode) {
   auto snap = std::make_shared<Snapshot>();
   snap->uri = uri;
+  snap->bytecode = std::move(bytecode);
   snap->version = version;
   snap->analysisId = analysisId;
   snap->source = std::move(source);

@@ -24,6 +24,7 @@ namespace tilesight::lsp {
 struct MentionIndex;     // mentions.h
 struct IsolatedMentions; // mentions.cpp
 struct TokenSegment;     // semantic_tokens.h
+struct BytecodeSource;   // bytecode_documents.h
 
 // One analyzed version of a document. The analysis points into `source`,
 // which the snapshot keeps alive; feature code reads only snapshots.
@@ -61,6 +62,9 @@ struct Snapshot {
   // Set when this version's text is an earlier version's, whose analysis
   // this snapshot took over (nothing was analysed): that version.
   std::optional<int64_t> keptFrom;
+  // The bytecode file the document's URI names, whose text form the client
+  // shows (bytecode_documents.h); null for text documents.
+  std::shared_ptr<const BytecodeSource> bytecode;
 };
 
 // Analyzes one document version (MLIR's rule: a .mlir file with a `// -----`
@@ -70,13 +74,14 @@ struct Snapshot {
 // same checks: the same text (the same SourceText: the document store keeps
 // it through a change that leaves the text as it was) is not analysed again,
 // an edit inside one entry re-analyses that entry alone (reanalyze(),
-// analysis.h).
+// analysis.h). `bytecode`: the bytecode file the document shows.
 std::shared_ptr<const Snapshot>
 analyzeDocument(const std::string &uri, int64_t version,
                 std::shared_ptr<const SourceText> source,
                 const CheckOptions &checks = {}, uint64_t analysisId = 0,
                 LayoutAliasCache *layoutCache = nullptr,
-                std::shared_ptr<const Snapshot> previous = nullptr);
+                std::shared_ptr<const Snapshot> previous = nullptr,
+                std::shared_ptr<const BytecodeSource> bytecode = nullptr);
 
 // The newest text of an open document (the I/O thread's view).
 struct Document {

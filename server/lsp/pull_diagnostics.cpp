@@ -1,11 +1,17 @@
 #include "server/lsp/pull_diagnostics.h"
 
+#include "server/lsp/bytecode_documents.h"
+
 namespace tilesight::lsp {
 
 json documentDiagnostics(const Snapshot &snap, const std::vector<Diagnostic> *runFindings, PositionEncoding e) {
   json items = json::array();
-  for (const Diagnostic &d : snap.analysis.diagnostics)
+  for (const Diagnostic &d : snap.analysis.diagnostics) {
     items.push_back(diagnosticJson(*snap.source, snap.uri, d, e));
+    // On bytecode: where the op comes from in the user's source.
+    for (json &place : sourceLocations(snap, d))
+      items.back()["relatedInformation"].push_back(std::move(place));
+  }
   for (const Diagnostic &d : snap.runDirectiveDiagnostics)
     items.push_back(diagnosticJson(*snap.source, snap.uri, d, e));
   if (runFindings)

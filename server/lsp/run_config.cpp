@@ -5,6 +5,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "server/lsp/doc_links.h"
 #include "server/lsp/documents.h"
 #include "server/lsp/settings.h"
 
@@ -58,17 +59,7 @@ std::optional<ResolvedRun> runConfigFor(const Snapshot &snap, const Settings &se
 std::string folderOfUri(std::string_view uri) {
   if (!uri.starts_with("file://"))
     return {};
-  std::string_view path = uri.substr(7);
-  std::string decoded;
-  for (size_t i = 0; i < path.size(); ++i) {
-    if (path[i] == '%' && i + 2 < path.size() && std::isxdigit(static_cast<unsigned char>(path[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(path[i + 2]))) {
-      decoded += static_cast<char>(std::stoi(std::string(path.substr(i + 1, 2)), nullptr, 16));
-      i += 2;
-    } else {
-      decoded += path[i];
-    }
-  }
+  std::string decoded = percentDecode(uri.substr(7));
   size_t slash = decoded.rfind('/');
   return slash == std::string::npos ? std::string() : decoded.substr(0, std::max<size_t>(slash, 1));
 }

@@ -9,6 +9,7 @@
 #include <llvm/Support/Format.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "server/lsp/bytecode_documents.h"
 #include "server/lsp/code_actions.h"
 #include "server/lsp/code_lens.h"
 #include "server/lsp/completion.h"
@@ -484,9 +485,18 @@ void LspServer::analyzeAndPublish(const std::string &uri, int64_t version,
     previous = std::move(it->second);
     snapshots_.erase(it);
   }
+  // A bytecode document is read once, when it opens.
+  std::shared_ptr<const BytecodeSource> bytecode = previous ? previous->bytecode : loadBytecode(uri);
+  CheckOptions checks = settings->checks;
+  if (bytecode) {
+    std::string problem;
+    checks = bytecodeChecks(*bytecode, checks, problem);
+    if (!problem.empty())
+      log_.error(uri + ": " + problem);
+  }
   std::shared_ptr<const Snapshot> snap =
-      analyzeDocument(uri, version, std::move(text), settings->checks, ++analyses_,
-                      aliasCacheOf(uri), std::move(previous));
+      analyzeDocument(uri, version, std::move(text), checks, ++analyses_,
+                      aliasCacheOf(uri), std::move(previous), std::move(bytecode));
   snapshots_[uri] = snap;
   auto took = std::chrono::duration_cast<std::chrono::microseconds>(
       std::chrono::steady_clock::now() - start);

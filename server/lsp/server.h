@@ -80,8 +80,9 @@ private:
   void didClose(const json &params);
   void didChangeConfiguration(const json &params);
 
-  // workspace/executeCommand: tilesight.run, tilesight.devices and
-  // tilesight.cancelRun. A run is resolved on the worker (it reads the
+  // workspace/executeCommand: tilesight.run, tilesight.devices,
+  // tilesight.cancelRun and tilesight.translate (bytecode_documents.h). A
+  // run is resolved on the worker (it reads the
   // snapshot), then runs on a thread of its own (RunJob), never on the
   // worker: analysis and requests go on while it runs.
   struct RunJob {

@@ -1,9 +1,11 @@
-// workspace/executeCommand and the runs it starts (server.h). A run is
+// workspace/executeCommand (tilesight.translate, bytecode_documents.h) and
+// the runs it starts (server.h). A run is
 // resolved on the worker, which owns the snapshots, and then goes to a job
 // thread of its own: the analysis worker never waits for a program.
 #include <algorithm>
 
 #include "analysis/diag/codes.h"
+#include "server/lsp/bytecode_documents.h"
 #include "server/lsp/run_session.h"
 #include "server/lsp/server.h"
 
@@ -67,6 +69,8 @@ void LspServer::executeCommand(const json &params, Reply &reply) {
     size_t n = cancelRuns([&](const RunJob &j) { return j.uri == uri; });
     return reply.result({{"cancelled", n}});
   }
+  if (command == "tilesight.translate")  // reads one file: answered at once
+    return reply.result(translateCommand(arg));
   std::string uri;
   if (command == "tilesight.run") {  // checked here, where an error can still answer
     uri = stringMember(arg, "uri");
@@ -91,7 +95,8 @@ void LspServer::executeCommand(const json &params, Reply &reply) {
     });
   if (command != "tilesight.run")
     return shared->error(error_code::InvalidParams, "unknown command " + command + "; the server's commands are " +
-                                                        "tilesight.run, tilesight.devices and tilesight.cancelRun");
+                                                        "tilesight.run, tilesight.devices, tilesight.cancelRun and "
+                                                        "tilesight.translate");
   {
     // A cancel that comes before the worker resolves the run finds it here.
     std::lock_guard<std::mutex> lock(mu_);

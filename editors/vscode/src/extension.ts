@@ -1,6 +1,7 @@
 // tilesight for VS Code: starts `tilesight lsp` for CUDA Tile IR documents,
 // shows layout pictures from `tilesight layout --format=svg`, and runs
-// entries through the server (run.ts).
+// entries through the server (run.ts), and opens CUDA Tile IR bytecode as
+// its text form (bytecode.ts).
 import * as fs from 'fs';
 import * as path from 'path';
 import { execFile } from 'child_process';
@@ -11,6 +12,7 @@ import {
   RevealOutputChannelOn,
   ServerOptions,
 } from 'vscode-languageclient/node';
+import { BYTECODE_SCHEME, BYTECODE_VIEW_TYPE, BytecodeEditorProvider, BytecodeTextProvider } from './bytecode';
 import { layoutAt } from './layoutAt';
 import { RunArgs, RunUi, runEntry } from './run';
 
@@ -119,6 +121,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     documentSelector: [
       { language: LANGUAGE, scheme: 'file' },
       { language: LANGUAGE, scheme: 'untitled' },
+      { language: LANGUAGE, scheme: BYTECODE_SCHEME },
     ],
     initializationOptions: serverSettings(),
     outputChannel,
@@ -295,6 +298,14 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('tilesight.showLayout', showLayout),
     vscode.commands.registerCommand('tilesight.runEntry', () => runEntry(runUi)),
     vscode.commands.registerCommand('tilesight.stopRun', () => runUi.cancel()),
+    vscode.workspace.registerTextDocumentContentProvider(
+      BYTECODE_SCHEME,
+      new BytecodeTextProvider(async () => {
+        await startClient(context);
+        return client;
+      }),
+    ),
+    vscode.window.registerCustomEditorProvider(BYTECODE_VIEW_TYPE, new BytecodeEditorProvider(LANGUAGE)),
     vscode.workspace.onDidOpenTextDocument(async (doc) => {
       await detectTileMlir(doc);
       if (doc.languageId === LANGUAGE) await startClient(context);

@@ -233,6 +233,49 @@ local function check_run(project)
   vim.cmd('bwipeout!')
 end
 
+-- A cuTile bytecode file of the corpus (its buggy twin, with the launch file
+-- beside it): the buffer shows the text form, read-only; the server's
+-- diagnostic of the bug carries the Python line, and hover works on an op.
+local function check_bytecode()
+  local bugs = vim.fn.fnamemodify(here .. '/../../corpus/cutile/bugs', ':p'):gsub('/$', '')
+  local file = bugs .. '/argmax_rows_bug1.argmax_rows.13_3.tilebc'
+  local bytes = table.concat(vim.fn.readfile(file, 'b'), '\n')
+  vim.cmd('edit ' .. vim.fn.fnameescape(file))
+  local buf = vim.api.nvim_get_current_buf()
+  local first = vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1] or ''
+  check(vim.bo.filetype == 'tileir' and first:find('cuda_tile.module', 1, true) ~= nil,
+    'a .tilebc opens as its text form, filetype tileir', first)
+  check(not vim.bo.modifiable and vim.bo.readonly, 'the text form is read-only')
+  local race
+  check(vim.wait(WAIT_MS, function()
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.code == 'race.unordered' then
+        race = d
+      end
+    end
+    return race ~= nil
+  end, 20), 'the bug is a race.unordered diagnostic (the launch file beside it gives the grid)',
+    json(vim.diagnostic.get(buf)))
+  local lsp = (race.user_data or {}).lsp or {}
+  local python
+  for _, r in ipairs(lsp.relatedInformation or {}) do
+    if r.location.uri == vim.uri_from_fname(bugs .. '/argmax_rows_bug1.py') then
+      python = r
+    end
+  end
+  check(python ~= nil and python.location.range.start.line == 9,
+    'its related information is line 10 of argmax_rows_bug1.py', json(lsp.relatedInformation))
+  local line = vim.api.nvim_buf_get_lines(buf, race.lnum, race.lnum + 1, false)[1]
+  local op = line:find('store_view_tko', 1, true)
+  check(op ~= nil, 'the diagnostic is on the store_view_tko', line)
+  local result = request(buf, 'textDocument/hover', { race.lnum, op })
+  check((result.contents.value or ''):find('store_view_tko', 1, true) ~= nil,
+    'hover on the op shows its documentation', json(result))
+  pcall(vim.cmd, 'write!')
+  check(table.concat(vim.fn.readfile(file, 'b'), '\n') == bytes, ':write! leaves the bytecode file as it was')
+  vim.cmd('bwipeout!')
+end
+
 local function check_stop(client)
   local id = client.id
   vim.lsp.stop_client(id)
@@ -276,6 +319,7 @@ local function run()
   check_definition(buf, client)
   check_rename(buf)
   check_run(project)
+  check_bytecode()
   check_stop(client)
 end
 

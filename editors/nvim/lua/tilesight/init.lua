@@ -246,6 +246,59 @@ local function define_commands()
   end, { desc = "tilesight: cancel this buffer's run" })
 end
 
+-- CUDA Tile IR bytecode (docs/bytecode.md): a buffer shows its text form,
+-- from `tilesight translate`, read-only; the server analyzes that text under
+-- the file's URI, with the launch file beside it, and locates diagnostics in
+-- the Python source too (related information).
+local BYTECODE = { '*.tilebc', '*.bytecode', '*.cutile' }
+
+local function is_bytecode(path)
+  local f = io.open(path, 'rb')
+  if not f then
+    return false
+  end
+  local head = f:read(8)
+  f:close()
+  return head == '\127TileIR\0'
+end
+
+-- BufReadCmd: bytecode as its text form; any other file (a text .tilebc) as it is.
+local function read_bytecode(bufnr, path)
+  local lines
+  if is_bytecode(path) then
+    lines = vim.fn.systemlist({ config.cmd[1], 'translate', path })
+    if vim.v.shell_error ~= 0 then
+      vim.notify('tilesight: cannot show ' .. path .. ' as text: ' .. table.concat(lines, '\n'),
+        vim.log.levels.ERROR)
+      lines = {}
+    end
+    vim.b[bufnr].tilesight_bytecode = true
+  else
+    lines = vim.fn.filereadable(path) == 1 and vim.fn.readfile(path) or {}
+  end
+  vim.bo[bufnr].modifiable = true
+  vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, lines)
+  vim.bo[bufnr].modified = false
+  if vim.b[bufnr].tilesight_bytecode then
+    vim.bo[bufnr].modifiable = false
+    vim.bo[bufnr].readonly = true
+  end
+  vim.bo[bufnr].filetype = 'tileir'
+end
+
+-- BufWriteCmd: the text form never goes over the bytecode; a text file is
+-- written as usual.
+local function write_bytecode(bufnr, path)
+  if vim.b[bufnr].tilesight_bytecode then
+    vim.notify('tilesight: ' .. path .. ' is bytecode shown as text and is not written; '
+      .. 'to keep the text, write it to a .tile file (:saveas NAME.tile)', vim.log.levels.ERROR)
+    return
+  end
+  if vim.fn.writefile(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), path) == 0 then
+    vim.bo[bufnr].modified = false
+  end
+end
+
 -- Starts the server for every tileir buffer, now and later. Calling it again
 -- replaces the options for clients started afterwards.
 function M.setup(opts)
@@ -260,6 +313,22 @@ function M.setup(opts)
     pattern = 'tileir',
     callback = function(args)
       attach(args.buf)
+    end,
+  })
+  -- nested: the filetype set while reading starts the server (FileType above).
+  vim.api.nvim_create_autocmd('BufReadCmd', {
+    group = group,
+    pattern = BYTECODE,
+    nested = true,
+    callback = function(args)
+      read_bytecode(args.buf, vim.fn.fnamemodify(args.file, ':p'))
+    end,
+  })
+  vim.api.nvim_create_autocmd('BufWriteCmd', {
+    group = group,
+    pattern = BYTECODE,
+    callback = function(args)
+      write_bytecode(args.buf, vim.fn.fnamemodify(args.file, ':p'))
     end,
   })
   for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
