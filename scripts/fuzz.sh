@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Run a libFuzzer target with ASan+UBSan (default: the parser for 600 s).
-#   scripts/fuzz.sh [SECONDS] [parser|layout|lsp]
+#   scripts/fuzz.sh [SECONDS] [parser|layout|lsp|bytecode]
 # lsp: the language server's framing, dispatch, documents and features, fed
 # the client side of a connection (seeded with the tests/lsp transcripts).
+# bytecode: the bytecode reader, then the checks on its text (seeded with the
+# cuTile corpus's .tilebc files).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_TO_RUN=${1:-600}
@@ -17,6 +19,8 @@ if [[ $TARGET == parser ]]; then
   for f in tests/corpus/valid/*.tile tests/corpus/invalid/*.tile examples/*.tile; do
     cp "$f" "$corpus/$(echo "$f" | tr / _)"  # the same name can sit in two folders
   done
+elif [[ $TARGET == bytecode ]]; then
+  find tests/corpus/cutile -name '*.tilebc' | while read -r f; do cp "$f" "$corpus/$(echo "$f" | tr / _)"; done
 elif [[ $TARGET == lsp ]]; then
   python3 fuzz/lsp_seeds.py tests/lsp "$corpus"
 else  # seed with the expressions of the layout corpus files

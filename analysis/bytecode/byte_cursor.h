@@ -49,6 +49,7 @@ class ByteCursor {
   // Unsigned LEB128 of at most 10 bytes whose value fits in 64 bits.
   uint64_t varint(std::string_view what) {
     if (failed_) return 0;
+    if (pos_ < data_.size() && !(data_[pos_] & 0x80)) return static_cast<uint8_t>(data_[pos_++]);  // one byte: most
     uint64_t start = offset(), v = 0;
     for (unsigned shift = 0; shift < 70; shift += 7) {
       if (atEnd()) {

@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <llvm/ADT/SmallVector.h>
+
 #include "analysis/bytecode/byte_cursor.h"
 #include "analysis/bytecode/encodings.h"
 #include "analysis/bytecode/reader.h"
@@ -68,8 +70,9 @@ class Decoder {
 
   // --- debug info (read_debug.cpp) -------------------------------------------------
   bool readDebugSection();
-  bool startFunction(uint64_t debugIndex, uint64_t at, DebugCursor& d, OpLocation& fnLoc);
-  bool nextLocation(DebugCursor& d, uint64_t at, OpLocation& loc);
+  // `loc` is a slot of locations_ (0: unknown), shared by the ops at the same place.
+  bool startFunction(uint64_t debugIndex, uint64_t at, DebugCursor& d, uint32_t& fnLoc);
+  bool nextLocation(DebugCursor& d, uint64_t at, uint32_t& loc);
 
   Program& program() { return prog_; }
 
@@ -83,13 +86,15 @@ class Decoder {
   bool readOp(ByteCursor& c, OpId parent, OpId& id);
   bool readOperands(ByteCursor& c, const OpEncoding& e, uint64_t flags, OpId id);
   bool readRegions(ByteCursor& c, const OpEncoding& e, OpId id);
-  bool readResults(ByteCursor& c, const OpEncoding& e, OpId id, std::vector<TypeRef>& types);
-  ValueId newValue(TypeRef t, OpId owner, uint32_t index, bool blockArg);
-  void nameValues(OpId entry);
-  std::string_view keep(std::string s);
+  bool readRegionList(ByteCursor& c, uint64_t n, OpId id);
+  bool readResults(ByteCursor& c, const OpEncoding& e, OpId id, llvm::SmallVectorImpl<TypeRef>& types);
+  OpId newOp(const OpInfo& info, OpId parent, uint32_t loc = 0);
+  ValueId newValue(TypeRef t, OpId owner, uint32_t index, bool blockArg, std::string_view name);
+  std::string_view valueName(uint32_t n, bool entryArg);
   TypeRef readTypeAt(uint64_t index, uint64_t at, unsigned depth);
   TypeRef decodeType(ByteCursor& c, unsigned depth);
   bool resolveLocation(uint64_t index, unsigned depth, std::vector<SourceLoc>& frames);
+  bool locationSlot(uint64_t index, uint32_t& slot);
 
   std::string_view bytes_;
   Decoded& out_;
@@ -107,8 +112,14 @@ class Decoder {
   bool oneBasedColumns_ = false;      // NVIDIA's tools (a producer section); cuTile writes 0-based
 
   std::vector<ValueId> scope_;        // the function's value list (bytecode_format.md §4.3)
+  uint32_t nextName_ = 0;             // the function's next %N, in the order the text defines values
+  unsigned depth_ = 0;                // regions nested so far
+  // %N and %argN, each spelled once per file (Program::names holds them).
+  std::vector<std::string_view> names_, argNames_;
   DebugCursor debug_;
-  std::vector<OpLocation> opLocs_;    // by OpId
+  std::vector<uint32_t> opLocs_;      // by OpId: a slot of locations_
+  std::vector<OpLocation> locations_; // distinct op locations; [0] unknown
+  std::vector<uint32_t> locSlot_;     // by debug record index: its slot in locations_, 0 not yet made
 
   std::vector<uint32_t> diFuncs_;
   std::vector<uint64_t> diIndices_;

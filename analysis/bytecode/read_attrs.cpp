@@ -102,6 +102,32 @@ Attr intAttr(int64_t v, TypeRef t = nullptr) {
 
 Attr unitAttr() { return Attr{}; }
 
+// An f64's bit pattern, zigzagged. cuTile zigzags the pattern as an unbounded
+// non-negative number (bytecode_format.md §3.3): a negative f64 (bit 63 set)
+// becomes an even 65-bit number, 10 bytes whose last one holds bits 63 and 64.
+// NVIDIA's reader drops bit 64 (and reads -inf as NaN); the sign is what cuTile
+// meant, so bit 64 is taken as bit 63 of the pattern. 64-bit numbers are
+// zigzagged int64s, as NVIDIA writes them.
+uint64_t f64Bits(ByteCursor& c) {
+  uint64_t start = c.offset(), low = 0;
+  for (unsigned shift = 0; shift < 70; shift += 7) {
+    if (c.atEnd()) return c.failAt(start, "a float value (a varint), but the data ends"), 0;
+    uint8_t b = c.u8("a float value");
+    uint64_t bits = b & 0x7F;
+    if (shift == 63) {
+      if (bits > 3 || (b & 0x80)) break;
+      low |= (bits & 1) << 63;
+      if (!(bits & 2)) return (low >> 1) ^ (~(low & 1) + 1);  // 64 bits: NVIDIA's zigzag
+      if (low & 1) break;                                      // 65 bits: only even, as cuTile writes
+      return (low >> 1) | (uint64_t(1) << 63);
+    }
+    low |= bits << shift;
+    if (!(b & 0x80)) return (low >> 1) ^ (~(low & 1) + 1);
+  }
+  c.failAt(start, "a float value (a varint of at most 64 bits, or 65 as cuTile writes a negative f64)");
+  return 0;
+}
+
 }  // namespace
 
 bool Decoder::attr(ByteCursor& c, const WireAttr& w, TypeRef firstResult, Attr& out) {
@@ -186,6 +212,7 @@ bool Decoder::attr(ByteCursor& c, const WireAttr& w, TypeRef firstResult, Attr& 
 bool Decoder::dictionary(ByteCursor& c, Attr& out, unsigned depth) {
   uint64_t n = c.count("a dictionary's entry count", 2);
   out.kind = AttrKind::Dict;
+  out.dict.reserve(n);
   for (uint64_t i = 0; i < n && lift(c); ++i) {
     uint64_t at = c.offset();
     std::string_view key;
@@ -220,7 +247,9 @@ bool Decoder::tagged(ByteCursor& c, Attr& out, unsigned depth) {
       TypeRef t = type(c, "a float attribute's type");
       if (!t) return false;
       if (t->kind != TypeKind::Scalar || !isFloatElem(t->elem)) return fail(tAt, "a float type, not " + quoted(t));
-      uint64_t bits = elemBits(t->elem) <= 8 ? c.u8("a float value") : static_cast<uint64_t>(c.svarint("a float value"));
+      uint64_t bits = elemBits(t->elem) <= 8    ? c.u8("a float value")
+                      : t->elem == Elem::F64 ? f64Bits(c)
+                                             : static_cast<uint64_t>(c.svarint("a float value"));
       out.kind = AttrKind::Float;
       out.f = decodeFloat(t->elem, bits);
       out.type = t;
@@ -244,6 +273,7 @@ bool Decoder::tagged(ByteCursor& c, Attr& out, unsigned depth) {
     case 6: {
       uint64_t n = c.count("an array's element count", 1);
       out.kind = AttrKind::Array;
+      out.elems.reserve(n);
       for (uint64_t i = 0; i < n && lift(c); ++i) {
         Attr e;
         if (!tagged(c, e, depth + 1)) return false;
@@ -263,6 +293,7 @@ bool Decoder::tagged(ByteCursor& c, Attr& out, unsigned depth) {
       uint8_t flags = c.u8("the div_by flags");
       out.kind = AttrKind::Keyword;
       out.s = "div_by";
+      out.dict.reserve(3);
       out.dict.push_back({"divisor", intAttr(static_cast<int64_t>(d))});
       if (flags & 3) {
         out.dict.push_back({"every", flags & 1 ? intAttr(c.svarint("every")) : unitAttr()});
@@ -286,6 +317,7 @@ bool Decoder::tagged(ByteCursor& c, Attr& out, unsigned depth) {
       uint8_t flags = c.u8("the bounded flags");
       out.kind = AttrKind::Keyword;
       out.s = "bounded";
+      out.dict.reserve(2);
       out.dict.push_back({"lb", flags & 1 ? intAttr(c.svarint("a lower bound")) : unitAttr()});
       out.dict.push_back({"ub", flags & 2 ? intAttr(c.svarint("an upper bound")) : unitAttr()});
       return lift(c);

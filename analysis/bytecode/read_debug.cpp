@@ -16,6 +16,7 @@ bool isCutileStub(std::string_view file) { return file.ends_with("cuda/tile/_stu
 }  // namespace
 
 bool Decoder::readDebugSection() {
+  locations_.emplace_back();  // slot 0: unknown
   const Section& s = sections_[3];
   if (!s.present) return true;
   ByteCursor c = s.cursor();
@@ -34,11 +35,13 @@ bool Decoder::readDebugSection() {
   if (!lift(c)) return false;
   diAttrs_.blob = s.data.substr(c.pos());
   diAttrs_.blobBase = c.offset();
+  locSlot_.assign(diAttrs_.size(), 0);
   return true;
 }
 
-bool Decoder::startFunction(uint64_t debugIndex, uint64_t at, DebugCursor& d, OpLocation& fnLoc) {
+bool Decoder::startFunction(uint64_t debugIndex, uint64_t at, DebugCursor& d, uint32_t& fnLoc) {
   d = {};
+  fnLoc = 0;
   if (debugIndex == 0) return true;
   if (debugIndex > diFuncs_.size())
     return fail(at, "a debug index up to " + std::to_string(diFuncs_.size()) + ", not " + std::to_string(debugIndex));
@@ -47,20 +50,34 @@ bool Decoder::startFunction(uint64_t debugIndex, uint64_t at, DebugCursor& d, Op
   return nextLocation(d, at, fnLoc);
 }
 
-bool Decoder::nextLocation(DebugCursor& d, uint64_t at, OpLocation& loc) {
-  loc = {};
+bool Decoder::nextLocation(DebugCursor& d, uint64_t at, uint32_t& loc) {
+  loc = 0;
   if (!d.active) return true;
   if (d.next >= diIndices_.size()) return fail(at, "a debug location for this op (the debug index list has ended)");
-  uint64_t index = diIndices_[d.next++];
+  return locationSlot(diIndices_[d.next++], loc);
+}
+
+// Each debug record becomes one OpLocation, made on first use: ops share it
+// by slot, and the file names are copied only into Decoded::locations.
+bool Decoder::locationSlot(uint64_t index, uint32_t& slot) {
+  slot = 0;
+  if (index == 0) return true;
+  if (index <= locSlot_.size() && locSlot_[index - 1]) {
+    slot = locSlot_[index - 1];
+    return true;
+  }
   std::vector<SourceLoc> frames;
-  if (!resolveLocation(index, 0, frames)) return false;
+  if (!resolveLocation(index, 0, frames)) return false;  // checks that the record exists
   // Drop cuTile's stub frames: the caller is the user's line.
   size_t first = 0;
   while (first + 1 < frames.size() && isCutileStub(frames[first].file)) ++first;
+  OpLocation loc;
   if (first < frames.size()) {
     loc.at = frames[first];
     loc.callers.assign(frames.begin() + static_cast<long>(first) + 1, frames.end());
   }
+  locations_.push_back(std::move(loc));
+  slot = locSlot_[index - 1] = static_cast<uint32_t>(locations_.size() - 1);
   return true;
 }
 

@@ -14,6 +14,11 @@ namespace tilesight::bytecode {
 namespace {
 
 constexpr std::string_view kMagic("\x7fTileIR\0", 8);
+// Regions nested deeper are refused (the reader recurses per level); below
+// the text parser's limit, so the printed text of a program parses again.
+constexpr unsigned kMaxRegionDepth = 100;
+// Value names are spelled this many at a time, into one string.
+constexpr uint32_t kNameChunk = 1024;
 
 bool validUtf8(std::string_view s) {
   for (size_t i = 0; i < s.size();) {
@@ -183,45 +188,55 @@ bool Decoder::string(ByteCursor& c, std::string_view what, std::string_view& out
   return true;
 }
 
-std::string_view Decoder::keep(std::string s) {
-  prog_.names.push_back(std::make_unique<std::string>(std::move(s)));
-  return *prog_.names.back();
+// Ops are made in pre-order (each op before the ops of its regions), so an
+// OpId is also the op's index in preorder() and in Decoded::locations.
+OpId Decoder::newOp(const OpInfo& info, OpId parent, uint32_t loc) {
+  if (prog_.ops.size() == prog_.ops.capacity()) {
+    // Grown by hand: std::vector would copy the ops (Operation's move may throw).
+    std::vector<Operation> more;
+    more.reserve(2 * prog_.ops.size() + 16);
+    for (Operation& o : prog_.ops) more.push_back(std::move(o));
+    prog_.ops.swap(more);
+  }
+  Operation& op = prog_.ops.emplace_back();
+  op.info = &info;
+  op.name = info.fullName;
+  op.parent = parent;
+  opLocs_.push_back(loc);
+  return static_cast<OpId>(prog_.ops.size() - 1);
 }
 
-ValueId Decoder::newValue(TypeRef t, OpId owner, uint32_t index, bool blockArg) {
-  Value v;
+ValueId Decoder::newValue(TypeRef t, OpId owner, uint32_t index, bool blockArg, std::string_view name) {
+  Value& v = prog_.values.emplace_back();
   v.type = t;
   v.owner = owner;
   v.index = index;
   v.blockArg = blockArg;
-  prog_.values.push_back(v);
+  v.name = name;
   return static_cast<ValueId>(prog_.values.size() - 1);
 }
 
-// %0, %1, ... in the order the text defines them (results, then each
-// region's block arguments and ops); entry arguments are %argN.
-void Decoder::nameValues(OpId entry) {
-  uint32_t next = 0;
-  auto name = [&](ValueId v) { prog_.values[v].name = keep("%" + std::to_string(next++)); };
-  std::vector<OpId> stack;
-  const Operation& fn = prog_.op(entry);
-  for (size_t i = 0; i < fn.regions[0].blocks[0].args.size(); ++i)
-    prog_.values[fn.regions[0].blocks[0].args[i]].name = keep("%arg" + std::to_string(i));
-  for (auto it = fn.regions[0].blocks[0].ops.rbegin(); it != fn.regions[0].blocks[0].ops.rend(); ++it)
-    stack.push_back(*it);
-  while (!stack.empty()) {
-    OpId id = stack.back();
-    stack.pop_back();
-    const Operation& op = prog_.op(id);
-    for (ValueId v : op.results) name(v);
-    std::vector<OpId> inner;
-    for (const Region& r : op.regions)
-      for (const Block& b : r.blocks) {
-        for (ValueId v : b.args) name(v);
-        inner.insert(inner.end(), b.ops.begin(), b.ops.end());
-      }
-    stack.insert(stack.end(), inner.rbegin(), inner.rend());
+// `%N` (or `%argN` for an entry argument). Values are numbered per function
+// in the order the text defines them: an op's results, then each region's
+// block arguments and ops; every function reuses the same spellings.
+std::string_view Decoder::valueName(uint32_t n, bool entryArg) {
+  std::vector<std::string_view>& names = entryArg ? argNames_ : names_;
+  if (n >= names.size()) {
+    std::string_view prefix = entryArg ? "%arg" : "%";
+    uint32_t from = static_cast<uint32_t>(names.size()), to = n + kNameChunk;
+    auto& chunk = *prog_.names.emplace_back(std::make_unique<std::string>());
+    chunk.reserve((to - from) * (prefix.size() + 10));  // no reallocation below: the views stay valid
+    std::vector<size_t> starts;
+    for (uint32_t k = from; k < to; ++k) {
+      starts.push_back(chunk.size());
+      chunk += prefix;
+      chunk += std::to_string(k);
+    }
+    starts.push_back(chunk.size());
+    for (size_t k = 0; k + 1 < starts.size(); ++k)
+      names.push_back(std::string_view(chunk).substr(starts[k], starts[k + 1] - starts[k]));
   }
+  return names[n];
 }
 
 bool Decoder::readGlobals(Block& body, OpId module) {
@@ -247,10 +262,8 @@ bool Decoder::readGlobals(Block& body, OpId module) {
     uint64_t isConstant = v13_3 ? c.varint("a global's constant flag") : 0;
     if (!lift(c)) return false;
     if (visibility > 1) return fail(at, "visibility 0 (public) or 1 (private), not " + std::to_string(visibility));
-    Operation op;
-    op.info = &info;
-    op.name = info.fullName;
-    op.parent = module;
+    OpId id = newOp(info, module);
+    Operation& op = prog_.op(id);
     if (visibility) op.attrs.push_back({"symbol_visibility", textAttr(AttrKind::Keyword, "private"), {}});
     if (isConstant) op.attrs.push_back({"constant", Attr{}, {}});
     op.attrs.push_back({"sym_name", textAttr(AttrKind::Symbol, "@" + std::string(name)), {}});
@@ -262,8 +275,7 @@ bool Decoder::readGlobals(Block& body, OpId module) {
     }
     op.attrs.push_back({"value", std::move(value), {}});
     op.attrs.push_back({"type", typeAttr(t), {}});
-    prog_.ops.push_back(std::move(op));
-    body.ops.push_back(static_cast<OpId>(prog_.ops.size() - 1));
+    body.ops.push_back(id);
   }
   return lift(c);
 }
@@ -291,21 +303,13 @@ bool Decoder::readFunction(ByteCursor& c, Block& body, OpId module) {
   uint64_t debugIndex = c.varint("a debug index");
   if (!lift(c)) return false;
   if (!(flags & 2)) return fail(flagsAt, "an entry function (flag bit 1) for @" + std::string(name));
-  const OpInfo& info = OpTable::get().info(OpKind::Entry);
-  Operation op;
-  op.info = &info;
-  op.name = info.fullName;
-  op.parent = module;
-  op.attrs.push_back({"sym_name", textAttr(AttrKind::Symbol, "@" + std::string(name)), {}});
-  op.attrs.push_back({"function_type", typeAttr(sig), {}});
+  Attr hints;
   if (flags & 4) {
     uint64_t hAt = c.offset();
     uint64_t tag = c.varint("an optimization hints tag");
     if (!lift(c)) return false;
     if (tag != 11) return fail(hAt, "optimization hints (tag 11), not tag " + std::to_string(tag));
-    Attr hints;
     if (!dictionary(c, hints, 1)) return false;
-    op.attrs.push_back({"optimization_hints", std::move(hints), {}});
   }
   uint64_t length = c.varint("a function body length");
   if (!lift(c)) return false;
@@ -313,24 +317,26 @@ bool Decoder::readFunction(ByteCursor& c, Block& body, OpId module) {
   std::string_view bytes = c.bytes(length, "a function body");
   if (!lift(c)) return false;
 
-  prog_.ops.push_back(std::move(op));
-  OpId id = static_cast<OpId>(prog_.ops.size() - 1);
-  body.ops.push_back(id);
-  OpLocation fnLoc;
+  uint32_t fnLoc = 0;
   if (!startFunction(debugIndex, debugAt, debug_, fnLoc)) return false;
-  opLocs_.resize(prog_.ops.size());
-  opLocs_[id] = std::move(fnLoc);
+  OpId id = newOp(OpTable::get().info(OpKind::Entry), module, fnLoc);
+  std::vector<NamedAttr>& attrs = prog_.op(id).attrs;
+  attrs.push_back({"sym_name", textAttr(AttrKind::Symbol, "@" + std::string(name)), {}});
+  attrs.push_back({"function_type", typeAttr(sig), {}});
+  if (flags & 4) attrs.push_back({"optimization_hints", std::move(hints), {}});
+  body.ops.push_back(id);
   Block entry;
   scope_.clear();
+  nextName_ = 0;
   for (size_t i = 0; i < sig->inputs.size(); ++i) {
-    ValueId v = newValue(sig->inputs[i], id, static_cast<uint32_t>(i), true);
+    uint32_t k = static_cast<uint32_t>(i);
+    ValueId v = newValue(sig->inputs[i], id, k, true, valueName(k, true));
     entry.args.push_back(v);
     scope_.push_back(v);
   }
   ByteCursor bc(bytes, bodyAt);
   if (!readBlockOps(bc, entry, id, 0, true)) return false;
   prog_.op(id).regions.push_back(Region{{std::move(entry)}, {}});
-  nameValues(id);
   return true;
 }
 
@@ -345,7 +351,7 @@ bool Decoder::readBlockOps(ByteCursor& c, Block& b, OpId parent, uint64_t count,
   return true;
 }
 
-bool Decoder::readResults(ByteCursor& c, const OpEncoding& e, OpId id, std::vector<TypeRef>& types) {
+bool Decoder::readResults(ByteCursor& c, const OpEncoding& e, OpId id, llvm::SmallVectorImpl<TypeRef>& types) {
   const OpInfo& info = *prog_.op(id).info;
   size_t fixed = 0;
   bool variadic = false;
@@ -372,7 +378,7 @@ bool Decoder::readResults(ByteCursor& c, const OpEncoding& e, OpId id, std::vect
 
 bool Decoder::readOperands(ByteCursor& c, const OpEncoding& e, uint64_t flags, OpId id) {
   const OpInfo& info = *prog_.op(id).info;
-  std::vector<uint64_t> counts(info.operands.size(), 1);
+  llvm::SmallVector<uint64_t, 8> counts(info.operands.size(), 1);
   if (e.perGroup) {
     for (size_t g = 0; g < info.operands.size(); ++g) {
       Arity a = info.operands[g].arity;
@@ -426,6 +432,15 @@ bool Decoder::readRegions(ByteCursor& c, const OpEncoding& e, OpId id) {
   if (n != e.regions)
     return fail(at, std::to_string(e.regions) + " regions for " + std::string(prog_.op(id).info->name) + ", not " +
                         std::to_string(n));
+  if (depth_ >= kMaxRegionDepth)
+    return fail(at, "regions nested at most " + std::to_string(kMaxRegionDepth) + " deep");
+  ++depth_;
+  bool ok = readRegionList(c, n, id);
+  --depth_;
+  return ok;
+}
+
+bool Decoder::readRegionList(ByteCursor& c, uint64_t n, OpId id) {
   for (uint64_t r = 0; r < n; ++r) {
     Region region;
     uint64_t blocks = c.count("a block count", 2);
@@ -436,7 +451,7 @@ bool Decoder::readRegions(ByteCursor& c, const OpEncoding& e, OpId id) {
       for (uint64_t a = 0; a < args && lift(c); ++a) {
         TypeRef t = type(c, "a block argument type");
         if (!t) return false;
-        ValueId v = newValue(t, id, static_cast<uint32_t>(a), true);
+        ValueId v = newValue(t, id, static_cast<uint32_t>(a), true, valueName(nextName_++, false));
         b.args.push_back(v);
         scope_.push_back(v);
       }
@@ -460,30 +475,24 @@ bool Decoder::readOp(ByteCursor& c, OpId parent, OpId& id) {
                         hex(opcode));
   const OpEncoding* e = encodingOf(static_cast<uint32_t>(opcode));
   if (!e) return fail(at, "an opcode tilesight knows, not " + hex(opcode));
-  OpLocation loc;
+  uint32_t loc = 0;
   if (!nextLocation(debug_, at, loc)) return false;
   const OpInfo& info = OpTable::get().info(e->kind);
-  Operation op;
-  op.info = &info;
-  op.name = info.fullName;
-  op.parent = parent;
-  prog_.ops.push_back(std::move(op));
-  id = static_cast<OpId>(prog_.ops.size() - 1);
-  opLocs_.resize(prog_.ops.size());
-  opLocs_[id] = std::move(loc);
+  id = newOp(info, parent, loc);
 
-  std::vector<TypeRef> resultTypes;
+  llvm::SmallVector<TypeRef, 4> resultTypes;
   if (!readResults(c, *e, id, resultTypes)) return false;
+  uint32_t firstName = nextName_;  // the results are named before the values of the regions
+  nextName_ += static_cast<uint32_t>(resultTypes.size());
   uint64_t flags = e->hasFlags && version_ >= e->flagsSince ? c.varint("the op's flags") : 0;
   if (!lift(c)) return false;
   for (const WireAttr& w : e->attrs) {
+    bool old = version_ < w.since;
+    if (old ? w.dflt.empty() : w.flagBit >= 0 && !(flags >> w.flagBit & 1)) continue;
     Attr a;
-    if (version_ < w.since) {
-      if (w.dflt.empty()) continue;
+    if (old) {
       a.kind = AttrKind::Keyword;
       a.s = w.dflt;
-    } else if (w.flagBit >= 0 && !(flags >> w.flagBit & 1)) {
-      continue;
     } else if (!attr(c, w, resultTypes.empty() ? nullptr : resultTypes[0], a)) {
       return false;
     }
@@ -496,11 +505,12 @@ bool Decoder::readOp(ByteCursor& c, OpId parent, OpId& id) {
     prog_.op(id).attrs.push_back({w.name, std::move(a), {}});  // the encodings table outlives programs
   }
   if (!readOperands(c, *e, flags, id) || !readRegions(c, *e, id)) return false;
-  dropUnusedPadding(prog_.op(id));
+  if (e->kind == OpKind::LoadPtrTko) dropUnusedPadding(prog_.op(id));
   if (e->kind == OpKind::MakeTensorView) addSizeLists(prog_.op(id), resultTypes.empty() ? nullptr : resultTypes[0]);
   bool onWire = version_ >= e->resultsSince;
   for (size_t i = 0; i < resultTypes.size(); ++i) {
-    ValueId v = newValue(resultTypes[i], id, static_cast<uint32_t>(i), false);
+    uint32_t k = static_cast<uint32_t>(i);
+    ValueId v = newValue(resultTypes[i], id, k, false, valueName(firstName + k, false));
     prog_.op(id).results.push_back(v);
     if (onWire) scope_.push_back(v);
   }
@@ -529,19 +539,20 @@ bool Decoder::run() {
   }
   if (!readDebugSection()) return false;
 
-  const OpInfo& moduleInfo = OpTable::get().info(OpKind::Module);
-  Operation module;
-  module.info = &moduleInfo;
-  module.name = moduleInfo.fullName;
-  module.attrs.push_back({"sym_name", textAttr(AttrKind::Symbol, "@kernels"), {}});
-  if (producer.kind == AttrKind::String) module.attrs.push_back({"producer", std::move(producer), {}});
-  prog_.ops.push_back(std::move(module));
-  prog_.topLevel.push_back(0);
+  // Room for the ops of a typical file (cuTile writes 3-4 bytes of function per op); more grow the vectors.
+  size_t ops = sections_[2].data.size() / 4 + 1;
+  prog_.ops.reserve(ops);
+  prog_.values.reserve(ops);
+  opLocs_.reserve(ops);
+  OpId module = newOp(OpTable::get().info(OpKind::Module), kNoId);
+  prog_.op(module).attrs.push_back({"sym_name", textAttr(AttrKind::Symbol, "@kernels"), {}});
+  if (producer.kind == AttrKind::String) prog_.op(module).attrs.push_back({"producer", std::move(producer), {}});
+  prog_.topLevel.push_back(module);
   Block body;
   if (!readGlobals(body, 0) || !readFunctions(body, 0)) return false;
   prog_.op(0).regions.push_back(Region{{std::move(body)}, {}});
-  opLocs_.resize(prog_.ops.size());
-  for (OpId id : preorder(prog_)) out_.locations.push_back(std::move(opLocs_[id]));
+  out_.locations.distinct_ = std::move(locations_);
+  out_.locations.slots_ = std::move(opLocs_);  // by OpId, which is pre-order
   return true;
 }
 
@@ -572,7 +583,7 @@ std::optional<size_t> opAt(const Program& p, uint32_t offset) {
   return best;
 }
 
-Decoded readBytecode(std::string_view bytes) {
+Decoded readBytecode(std::string_view bytes, bool printText) {
   Decoded out;
   Decoder d(bytes, out);
   if (!d.run()) {
@@ -587,7 +598,7 @@ Decoded readBytecode(std::string_view bytes) {
   }
   out.hasDebugInfo = std::any_of(out.locations.begin(), out.locations.end(),
                                  [](const OpLocation& l) { return l.at.known(); });
-  out.text = printProgram(out.program);
+  if (printText) out.text = printProgram(out.program);
   return out;
 }
 

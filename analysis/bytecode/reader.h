@@ -4,7 +4,9 @@
 // text parser gives them, its printed text, and the source location of each
 // op from the debug info. A pure library: no I/O, nothing thrown; malformed
 // input gives one `syntax` diagnostic "bytecode offset N: expected X".
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,18 +35,52 @@ struct OpLocation {
   std::vector<SourceLoc> callers;
 };
 
+// The location of each op, read as a vector of OpLocation (size, [i],
+// range-for); ops at the same place share one OpLocation, so decoding does
+// not copy a file name per op.
+class OpLocations {
+ public:
+  size_t size() const { return slots_.size(); }
+  bool empty() const { return slots_.empty(); }
+  const OpLocation& operator[](size_t i) const { return distinct_[slots_[i]]; }
+  void clear() { distinct_.clear(), slots_.clear(); }
+
+  struct iterator {
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = OpLocation;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const OpLocation*;
+    using reference = const OpLocation&;
+    const OpLocations* of = nullptr;
+    size_t i = 0;
+    reference operator*() const { return (*of)[i]; }
+    pointer operator->() const { return &(*of)[i]; }
+    iterator& operator++() { return ++i, *this; }
+    iterator operator++(int) { iterator old = *this; return ++i, old; }
+    friend bool operator==(const iterator& a, const iterator& b) { return a.i == b.i; }
+  };
+  iterator begin() const { return {this, 0}; }
+  iterator end() const { return {this, size()}; }
+
+ private:
+  friend class Decoder;
+  std::vector<OpLocation> distinct_;
+  std::vector<uint32_t> slots_;  // per op: its entry of distinct_
+};
+
 struct Decoded {
   Program program;                   // empty on error
   std::string text;                  // printProgram(program); empty on error
   std::string version;               // "13.3"; empty when the header is bad
-  std::vector<OpLocation> locations;  // per op, in pre-order of the program (preorder() below)
+  OpLocations locations;             // per op, in pre-order of the program (preorder() below)
   bool hasDebugInfo = false;         // some op has a known location
   std::vector<Diagnostic> diagnostics;  // at most one, code `syntax`, empty range
   uint64_t errorOffset = 0;          // where the error is (when there is one)
   bool ok() const { return diagnostics.empty(); }
 };
 
-Decoded readBytecode(std::string_view bytes);
+// `printText` false leaves Decoded::text empty (the program alone: what the benchmark times).
+Decoded readBytecode(std::string_view bytes, bool printText = true);
 
 // The ops of `p` in pre-order (each op before the ops of its regions), the
 // order of Decoded::locations; the same sequence for the printed text parsed again.

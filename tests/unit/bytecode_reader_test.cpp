@@ -4,6 +4,7 @@
 // (cuda-tile test/Bytecode/invalid, rebuilt as bytes), and versions that agree.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -279,6 +280,73 @@ TEST(BytecodeReader, LocationsAreOneBasedAndSkipCutileStubs) {
                       std::to_string(d.locations[i].at.column));
   EXPECT_EQ(ftofs, (std::vector<std::string>{"tests/corpus/cutile/kernels/elementwise.py:37:9",
                                              "tests/corpus/cutile/kernels/elementwise.py:40:36"}));
+}
+
+}  // namespace
+}  // namespace tilesight::bytecode
+
+namespace tilesight::bytecode {
+namespace {
+
+// One entry whose optimization hints hold an f64 float attribute with the
+// value bytes `value` (strings "k", "h"; types: () -> (), f64).
+Bytes withF64Hint(const Bytes& value) {
+  Module m;
+  m.strings = {"k", "h"};
+  m.types = {"\x10\x00\x00"s, "\x09"s};
+  m.functions = varint(1) + varint(0) + varint(0) + "\x06" + varint(0) + varint(11) + varint(1) + varint(1) +
+                varint(2) + varint(1) + value + varint(3) + "\x5c\x00\x00"s;
+  return m.build();
+}
+
+double f64Hint(const Decoded& d) {
+  const Attr* hints = d.program.ops.at(1).attr("optimization_hints");
+  return hints && hints->dict.size() == 1 ? hints->dict[0].value.f : 0;
+}
+
+TEST(BytecodeReader, NegativeF64AsCutileWritesIt) {
+  // cuTile zigzags the bit pattern as an unbounded number: -inf's 0xFFF0000000000000
+  // shifted left once, 65 bits in 10 bytes (NVIDIA's reader drops bit 64).
+  unsigned __int128 z = static_cast<unsigned __int128>(0xFFF0000000000000ull) << 1;
+  Bytes cutile;
+  do {
+    uint8_t b = static_cast<uint8_t>(z & 0x7F);
+    z >>= 7;
+    cutile += static_cast<char>(b | (z ? 0x80 : 0));
+  } while (z);
+  ASSERT_EQ(cutile, "\x80\x80\x80\x80\x80\x80\x80\xF0\xFF\x03"s);
+  Decoded d = read(withF64Hint(cutile));
+  ASSERT_TRUE(d.ok()) << d.diagnostics[0].message;
+  EXPECT_EQ(f64Hint(d), -HUGE_VAL);
+  // NVIDIA's zigzag of the same pattern as an int64 (odd) reads the same.
+  int64_t n = static_cast<int64_t>(0xFFF0000000000000ull);
+  Decoded nv = read(withF64Hint(varint((static_cast<uint64_t>(n) << 1) ^ static_cast<uint64_t>(n >> 63))));
+  ASSERT_TRUE(nv.ok()) << nv.diagnostics[0].message;
+  EXPECT_EQ(f64Hint(nv), -HUGE_VAL);
+  // Positive values are the same in both; an odd 65-bit number is no one's.
+  Decoded two = read(withF64Hint(varint(0x4000000000000000ull << 1)));  // 2.0
+  ASSERT_TRUE(two.ok()) << two.diagnostics[0].message;
+  EXPECT_EQ(f64Hint(two), 2.0);
+  expectError(withF64Hint("\x81\x80\x80\x80\x80\x80\x80\xF0\xFF\x03"s), "or 65 as cuTile writes a negative f64");
+}
+
+// Loops nested `depth` deep, each block ending in a return (loop: no results,
+// no operands, one region of one block without arguments, two ops).
+Bytes nestedLoops(unsigned depth) {
+  Bytes body = "\x5c\x00\x00"s;
+  for (unsigned i = 0; i < depth; ++i) body = "\x41\x00\x00\x01\x01\x00\x02"s + body + "\x5c\x00\x00"s;
+  body += "\x5c\x00\x00"s;
+  Module m;
+  m.functions = varint(1) + varint(0) + varint(0) + "\x02" + varint(0) + varint(body.size()) + body;
+  return m.build();
+}
+
+TEST(BytecodeReader, RegionsNestedTooDeepAreAnErrorNotACrash) {
+  Decoded ok = read(nestedLoops(100));
+  ASSERT_TRUE(ok.ok()) << ok.diagnostics[0].message;
+  EXPECT_EQ(ok.locations.size(), ok.program.ops.size());
+  expectError(nestedLoops(101), "regions nested at most 100 deep");
+  expectError(nestedLoops(100000), "regions nested at most 100 deep");  // once a stack overflow
 }
 
 }  // namespace
