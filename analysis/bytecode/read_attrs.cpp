@@ -339,7 +339,10 @@ bool Decoder::constant(ByteCursor& c, TypeRef t, Attr& out) {
   if (e == Elem::None || e == Elem::Index) return fail(at, "an integer or float tile for a constant, not " + quoted(t));
   int64_t count = t->numElements();
   unsigned width = storageBytes(e);
-  bool splat = data.size() == width;
+  // One element is a splat, but for i1 a byte also packs 2 to 8 elements:
+  // a splat of i1 is 0x00 or 0xFF (MLIR's dense i1 storage).
+  bool splat = data.size() == width &&
+               (e != Elem::I1 || count == 1 || data[0] == '\x00' || static_cast<uint8_t>(data[0]) == 0xFF);
   bool packedI1 = e == Elem::I1 && !splat;
   size_t need = packedI1 ? static_cast<size_t>((count + 7) / 8) : static_cast<size_t>(count) * width;
   if (!splat && data.size() != need)

@@ -461,6 +461,9 @@ bool Decoder::readRegionList(ByteCursor& c, uint64_t n, OpId id) {
       region.blocks.push_back(std::move(b));
     }
     if (!lift(c)) return false;
+    // NVIDIA's writer gives an `if` without else an else region of no
+    // blocks; the text parser's `if` then has one region.
+    if (r == 1 && region.blocks.empty() && prog_.op(id).info && prog_.op(id).info->kind == OpKind::If) continue;
     prog_.op(id).regions.push_back(std::move(region));
   }
   return true;

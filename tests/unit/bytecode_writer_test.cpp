@@ -121,30 +121,13 @@ std::string textRoundTripFailure(const Program& p, std::string& refused, std::st
   return "";
 }
 
-// Two things the reader (not the writer) does not give back, reported to its
-// owner: an `if` without else (bytecode: an else region of no blocks, which
-// the text form prints as `else {}`), and an i1 list of 2 to 8 elements,
-// whose one packed byte the reader takes for a splat.
-std::string readerLimitation(const Program& p) {
-  for (const Operation& op : p.ops) {
-    if (op.info && op.info->kind == OpKind::If && op.regions.size() == 1) return "if without else";
-    const Attr* v = op.info && op.info->kind == OpKind::Constant ? op.attr("value") : nullptr;
-    if (v && v->kind == AttrKind::Dense && v->type && v->type->elem == Elem::I1 && v->i != 0 && !op.results.empty()) {
-      int64_t n = p.typeOf(op.results[0]) ? p.typeOf(op.results[0])->numElements() : 0;
-      if (n >= 2 && n <= 8) return "i1 list of 2 to 8 elements";
-    }
-  }
-  return "";
-}
-
 struct Tally {
   size_t chunks = 0, skipped = 0;
-  std::vector<std::string> refused, respelled, readerSide, failures;
+  std::vector<std::string> refused, respelled, failures;
   std::string summary() const {
-    return std::to_string(chunks - refused.size() - respelled.size() - readerSide.size() - failures.size()) + " of " +
+    return std::to_string(chunks - refused.size() - respelled.size() - failures.size()) + " of " +
            std::to_string(chunks) + " clean chunks round-trip to the same program, " +
            std::to_string(respelled.size()) + " to the same bytes (a spelling bytecode does not keep), " +
-           std::to_string(readerSide.size()) + " not compared (a reader limitation), " +
            std::to_string(refused.size()) + " refused by the writer, " + std::to_string(skipped) +
            " chunks with errors skipped, " + std::to_string(failures.size()) + " failures";
   }
@@ -161,10 +144,6 @@ void roundTripFile(const fs::path& f, Tally& t) {
       continue;
     }
     ++t.chunks;
-    if (std::string why = readerLimitation(c.parsed.program); !why.empty()) {
-      t.readerSide.push_back(f.filename().string() + ": " + why);
-      continue;
-    }
     std::string refused, respelled;
     std::string why = textRoundTripFailure(c.parsed.program, refused, respelled);
     if (!refused.empty()) t.refused.push_back(f.filename().string() + ": " + refused);
@@ -182,7 +161,6 @@ TEST(BytecodeWriter, OurTextCorporaRoundTrip) {
   std::cout << "[ writer   ] our corpora: " << t.summary() << "\n";
   for (const std::string& r : t.refused) std::cout << "  refused: " << r << "\n";
   for (const std::string& r : t.respelled) std::cout << "  respelled: " << r << "\n";
-  for (const std::string& r : t.readerSide) std::cout << "  reader limitation: " << r << "\n";
   EXPECT_GT(t.chunks, 100u);
   for (const std::string& f : t.failures) ADD_FAILURE() << f;
 }
@@ -214,7 +192,6 @@ TEST(BytecodeWriter, CudaTileLitFilesRoundTrip) {
   std::cout << "[ writer   ] cuda-tile lit files: " << t.summary() << "\n";
   for (const std::string& r : t.refused) std::cout << "  refused: " << r << "\n";
   for (const std::string& r : t.respelled) std::cout << "  respelled: " << r << "\n";
-  for (const std::string& r : t.readerSide) std::cout << "  reader limitation: " << r << "\n";
   EXPECT_GT(t.chunks, 0u);
   for (const std::string& f : t.failures) ADD_FAILURE() << f;
 }
