@@ -1060,15 +1060,14 @@ void FactBuilder::reshapeStrides(const TileFact& a, TileFact& f) const {
   for (size_t d = a.shape.size(); d-- > 0;) {
     if (a.shape[d] == 1) continue;
     if (!unit) unit = *a.strides[d];
-    if (Wide(*a.strides[d]) != Wide(*unit) * row) return;
-    row *= a.shape[d];
+    if (Wide(*a.strides[d]) != Wide(*unit) * row || __builtin_mul_overflow(row, a.shape[d], &row)) return;
   }
   row = 1;
   for (size_t d = f.shape.size(); d-- > 0;) {
     int64_t v;
     if (f.shape[d] != 1 && __builtin_mul_overflow(unit.value_or(0), row, &v)) return;
     f.strides[d] = f.shape[d] == 1 ? 0 : v;
-    row *= f.shape[d];
+    if (__builtin_mul_overflow(row, f.shape[d], &row)) return;
   }
 }
 

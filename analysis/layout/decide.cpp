@@ -358,7 +358,16 @@ IntTuple naturalCoord(const std::vector<int64_t>& x, const std::vector<int64_t>&
 Properties decide(const Layout& l, double workBudget) {
   std::vector<int64_t> s = leaves(l.shape), d = leaves(l.stride);
   Properties p;
-  for (size_t i = 0; i < s.size(); ++i) (d[i] < 0 ? p.minOffset : p.maxOffset) += (s[i] - 1) * d[i];
+  for (size_t i = 0; i < s.size(); ++i) {
+    int64_t& side = d[i] < 0 ? p.minOffset : p.maxOffset;
+    int64_t reach;
+    if (__builtin_mul_overflow(s[i] - 1, d[i], &reach) || __builtin_add_overflow(side, reach, &side)) {
+      // Offsets past 64 bits (a fuzzed stride): nothing is decided about them.
+      p.decided = false;
+      p.method = "offsets beyond 64 bits";
+      return p;
+    }
+  }
   std::vector<Mode> m = canonicalModes(s, d);
   if (compact(m)) {
     p.injective = p.surjective = p.bijective = true;

@@ -248,5 +248,15 @@ TEST(LayoutDecide, AgreesWithBruteForceOnWideStrides) {
   EXPECT_TRUE(seen("enumeration"));
 }
 
+// Offsets past 64 bits (a fuzzed tensor_view stride) were summed with signed
+// overflow: they are undecided now, never a wrong verdict.
+TEST(LayoutDecide, OffsetsBeyond64BitsAreUndecided) {
+  Properties p = decide(L(tup({4, 4}), tup({int64_t{1} << 62, 1})));
+  EXPECT_FALSE(p.decided);
+  EXPECT_EQ(p.method, "offsets beyond 64 bits");
+  Properties fine = decide(L(tup({4, 4}), tup({4, 1})));
+  EXPECT_TRUE(fine.decided && fine.bijective);
+}
+
 }  // namespace
 }  // namespace tilesight::layout
