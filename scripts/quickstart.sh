@@ -21,6 +21,12 @@ case "${1:-}" in
     echo "== build/tilesight check examples/gemm.tile"
     build/tilesight check examples/gemm.tile
     echo "== exit status 0: no diagnostics"
+    # cuTile's bytecode (what CUDA_TILE_DUMP_BYTECODE=dir writes), reported at its Python lines.
+    echo "== build/tilesight check tests/corpus/cutile/bugs/argmax_rows_bug1.argmax_rows.13_3.tilebc"
+    status=0
+    build/tilesight check tests/corpus/cutile/bugs/argmax_rows_bug1.argmax_rows.13_3.tilebc || status=$?
+    echo "== exit status $status (1: a race, at the line of the cuTile Python source)"
+    [[ $status -eq 1 ]]
     ;;
   test)
     scripts/install-deps.sh
