@@ -17,7 +17,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A regular file's bytes (a FIFO or a device named like a launch file
+// would block or never end).
 std::optional<std::string> readFile(const std::string &path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec))
+    return std::nullopt;
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return std::nullopt;
@@ -90,7 +95,12 @@ std::optional<std::string> localPathOfUri(std::string_view uri) {
 
 std::shared_ptr<const BytecodeSource> loadBytecode(std::string_view uri) {
   std::optional<std::string> path = localPathOfUri(uri);
-  if (!path || !startsWithMagic(*path))
+  // Only what the editors open as bytecode is looked at on disk: a
+  // tilesight-bytecode: document or a file named as bytecode. The server
+  // reads no other file of a document (the I/O audit holds it to that).
+  std::string ext = fs::path(path.value_or("")).extension().string();
+  bool named = uri.starts_with(kBytecodeScheme) || ext == ".tilebc" || ext == ".bytecode" || ext == ".cutile";
+  if (!path || !named || !startsWithMagic(*path))
     return nullptr;
   std::optional<std::string> bytes = readFile(*path);
   if (!bytes)
