@@ -4,7 +4,6 @@
 #include <fstream>
 #include <map>
 #include <optional>
-#include <sstream>
 
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/FileSystem.h>
@@ -13,6 +12,7 @@
 #include "analysis/bytecode/launch.h"
 #include "analysis/bytecode/reader.h"
 #include "analysis/bytecode/source_map.h"
+#include "codegen/runtime/input_file.h"
 #include "server/cli/launch_file.h"
 #include "server/cli/options.h"
 
@@ -32,12 +32,11 @@ using bytecode::locationAt;
 using bytecode::OpLocation;
 using bytecode::SourceLoc;
 
+// A Python source the debug info names, for the report's lines; what is not
+// a regular file (a FIFO would block) is not read.
 std::optional<std::string> readSource(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  std::string why;
+  return runtime::readRegularFile(path, why);
 }
 
 std::string where(const SourceLoc& l) {
@@ -122,6 +121,8 @@ bool isBytecodeInput(std::string_view bytes) { return bytecode::isTileIRBytecode
 bool isBytecodeFile(const std::string& path) {
   llvm::StringRef ext = llvm::sys::path::extension(path);
   if (ext == ".tilebc" || ext == ".bytecode" || ext == ".cutile") return true;
+  // Only a regular file's head is read: opening a FIFO met in a folder walk blocks.
+  if (!llvm::sys::fs::is_regular_file(path)) return false;
   char head[8] = {};
   std::ifstream in(path, std::ios::binary);
   return in.read(head, sizeof head) && isBytecodeInput(std::string_view(head, sizeof head));

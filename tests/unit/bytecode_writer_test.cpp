@@ -18,6 +18,7 @@
 #include "analysis/bytecode/reader.h"
 #include "analysis/bytecode/writer.h"
 #include "analysis/ir/ir_equal.h"
+#include "tests/unit/lit_files.h"
 
 namespace tilesight::bytecode {
 namespace {
@@ -165,30 +166,11 @@ TEST(BytecodeWriter, OurTextCorporaRoundTrip) {
   for (const std::string& f : t.failures) ADD_FAILURE() << f;
 }
 
-// The lit files PrinterRoundTrip.CudaTileLitFiles takes (printer_roundtrip_test.cpp).
-bool isValidLitFile(const fs::path& p, const std::string& text) {
-  if (p.extension() != ".mlir" || p.filename().string().starts_with("debuginfo_")) return false;
-  for (const auto& part : p)
-    if (part == "versioning") return false;
-  static const std::regex runNot(R"(RUN:\s*not\b)");
-  return text.find("RUN:") != std::string::npos && !std::regex_search(text, runNot) &&
-         text.find("expected-error") == std::string::npos;
-}
-
 TEST(BytecodeWriter, CudaTileLitFilesRoundTrip) {
-  const char* root = std::getenv("TILESIGHT_CUDA_TILE_DIR");
-  if (!root || !*root) GTEST_SKIP() << "TILESIGHT_CUDA_TILE_DIR is not set (a cuda-tile checkout: its lit files)";
+  std::optional<std::vector<fs::path>> files = littest::validLitFiles();
+  if (!files) GTEST_SKIP() << littest::kNoLitCheckout;
   Tally t;
-  for (const char* folder : {"test/Dialect/CudaTile", "test/Bytecode", "test/Transforms"}) {
-    fs::path dir = fs::path(root) / folder;
-    if (!fs::exists(dir)) continue;
-    std::vector<fs::path> files;
-    for (const auto& e : fs::recursive_directory_iterator(dir))
-      if (e.is_regular_file()) files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    for (const fs::path& f : files)
-      if (isValidLitFile(fs::relative(f, root), readFile(f))) roundTripFile(f, t);
-  }
+  for (const fs::path& f : *files) roundTripFile(f, t);
   std::cout << "[ writer   ] cuda-tile lit files: " << t.summary() << "\n";
   for (const std::string& r : t.refused) std::cout << "  refused: " << r << "\n";
   for (const std::string& r : t.respelled) std::cout << "  respelled: " << r << "\n";
