@@ -14,7 +14,8 @@ files (bf16 as its raw bits, uint16), runs
 
 (the launch file beside the bytecode gives the grid, sizes, strides and scalars), and compares
 each output with the reference's: bit for bit where the corpus says exact, else within its
-rtol/atol. With --device, the run is on that device with --check against the CPU reference.
+rtol/atol. With --device, the run is on that device (compared with NumPy, not bit for bit with
+the CPU reference: float atomics add in no fixed order).
 Prints one row per run and the totals; exits 1 when a run fails, 77 when --device is absent.
 """
 import argparse
@@ -54,7 +55,10 @@ def run_one(binary, name, kernel, version, device):
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [binary, "run", str(bytecode), "--format=json"]
         if device:
-            cmd += ["--device", device, "--check"]
+            # NumPy with the corpus's tolerance is the reference; --check (the CPU reference, bit
+            # for bit where the order of float atomics is not fixed) would fail segment_sum's
+            # atomic adds now and then.
+            cmd += ["--device", device]
         for param, dtype in dtypes.items():
             path = pathlib.Path(tmp) / f"{param}.npy"
             value = args[param]
@@ -84,7 +88,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("binary")
     ap.add_argument("--versions", default="13_1,13_2,13_3,13_4")
-    ap.add_argument("--device", help="run on this device (opencl, opencl:N, ...) with --check")
+    ap.add_argument("--device", help="run on this device (opencl, opencl:N, ...)")
     ap.add_argument("--only", action="append", default=[], help="kernels whose NAME.KERNEL contains this")
     ap.add_argument("--jobs", type=int, default=2)
     o = ap.parse_args()
