@@ -7,7 +7,9 @@
 # Each "kernel" line of the manifest gives NAME.KERNEL.13_1.tilebc (sm_100), .13_2.tilebc
 # (sm_90), .13_3.tilebc, .13_4.tilebc and NAME.KERNEL.launch.json (written with the 13.3
 # compile); each "bug" line gives NAME.KERNEL.13_3.tilebc and NAME.KERNEL.launch.json; each
-# "rejected" line must fail to compile (cuTile refuses it) and writes nothing.
+# "rejected" line must fail to compile (cuTile refuses it) and writes nothing. A kind with a
+# version, "kernel@13.4" or "bug@13.4", compiles at that version only (what cuTile accepts only
+# there: ct.insert, grid dependency control), the launch file from that compile.
 # File paths in the debug info are made relative to the repository (--prefix-map), cuTile's
 # own files appear as <cutile>/..., so the output does not depend on where things live.
 # --check builds into a temporary folder and compares with the committed files (byte for byte).
@@ -58,6 +60,9 @@ while read -r kind file kernel grid args; do
   dir=$(dirname "$file"); base=$(basename "$file" .py)
   stem=$out/$dir/$base.$kernel
   case "$kind" in
+    kernel@*|bug@*)
+      only=${kind#*@}
+      run "$file" "$kernel" "$grid" "$only" "" "$stem.${only/./_}.tilebc" "$stem.launch.json" "${argv[@]}" >/dev/null ;;
     kernel)
       run "$file" "$kernel" "$grid" 13.1 sm_100 "$stem.13_1.tilebc" "" "${argv[@]}" >/dev/null
       run "$file" "$kernel" "$grid" 13.2 sm_90 "$stem.13_2.tilebc" "" "${argv[@]}" >/dev/null

@@ -84,6 +84,16 @@ def run_one(binary, name, kernel, version, device):
     return True, ""
 
 
+def versions_only():
+    """(NAME, KERNEL) -> "13_4" for the manifest's kernel@VERSION lines."""
+    out = {}
+    for line in (KERNELS.parent / "manifest.txt").read_text().splitlines():
+        f = line.split()
+        if len(f) >= 3 and f[0].startswith("kernel@"):
+            out[(pathlib.Path(f[1]).stem, f[2])] = f[0].split("@", 1)[1].replace(".", "_")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("binary")
@@ -99,11 +109,14 @@ def main():
             print(f"skip: no device {want}")
             return 77
     work = []
+    only_at = versions_only()
     for launch in sorted(KERNELS.glob("*.launch.json")):
         name, kernel = launch.name[: -len(".launch.json")].split(".", 1)
         if o.only and not any(s in f"{name}.{kernel}" for s in o.only):
             continue
         for version in o.versions.split(","):
+            if (name, kernel) in only_at and only_at[(name, kernel)] != version:
+                continue  # compiled at one version only (manifest kind@VERSION): cuTile refuses the others
             work.append((name, kernel, version))
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, o.jobs)) as pool:

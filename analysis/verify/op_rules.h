@@ -13,6 +13,7 @@ TILESIGHT_RULE(divi);
 TILESIGHT_RULE(negi);
 TILESIGHT_RULE(floatModifiers);  // flush_to_zero / rounding on float ops
 TILESIGHT_RULE(cmpResult);
+TILESIGHT_RULE(fpowi);
 TILESIGHT_RULE(mmaf);
 TILESIGHT_RULE(mmai);
 TILESIGHT_RULE(mmafScaled);
@@ -37,6 +38,7 @@ TILESIGHT_RULE(reshape);
 TILESIGHT_RULE(permute);
 TILESIGHT_RULE(cat);
 TILESIGHT_RULE(extract);
+TILESIGHT_RULE(insert);
 TILESIGHT_RULE(select);
 TILESIGHT_RULE(pack);
 TILESIGHT_RULE(unpack);

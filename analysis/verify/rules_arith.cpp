@@ -240,6 +240,16 @@ void cmpResult(const Program& p, const Operation& op, DiagSink& d) {
                    shapeText(res->shape));
 }
 
+void fpowi(const Program& p, const Operation& op, DiagSink& d) {
+  OpRef o{p, op};
+  TypeRef src = o.type("source"), exp = o.type("exponent");
+  if (!allTiles({src, exp})) return;
+  if (src->shape != exp->shape)
+    failAt(d, o, o.operand("exponent")->range,
+           "the exponent has shape " + shapeText(exp->shape) + " but the source has shape " +
+               shapeText(src->shape) + "; they must match");
+}
+
 void mmaf(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
   auto m = matOperands(o, {"lhs", "rhs", "acc"});

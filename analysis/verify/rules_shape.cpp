@@ -210,52 +210,72 @@ void cat(const Program& p, const Operation& op, DiagSink& d) {
              std::to_string(res->shape[dim]));
 }
 
-void extract(const Program& p, const Operation& op, DiagSink& d) {
-  OpRef o{p, op};
-  TypeRef src = o.type("source"), res = o.result(0);
-  if (!allTiles({src, res})) return;
-  checkSameElement(o, src, res, d);
-  size_t rank = src->shape.size();
-  if (res->shape.size() != rank) {
+namespace {
+
+// The sub-tile ops (extract, insert): `sub` tiles `whole` evenly and the
+// indices pick one sub-tile per dimension; a constant index past the last
+// sub-tile is a warning (undefined behaviour only when it runs).
+void checkSubTile(const OpRef& o, TypeRef whole, TypeRef sub, std::string_view wholeName, std::string_view subName,
+                  DiagSink& d) {
+  size_t rank = whole->shape.size();
+  if (sub->shape.size() != rank) {
     fail(d, o,
-         "source and result must have the same rank, got " + std::to_string(rank) + " and " +
-             std::to_string(res->shape.size()));
+         std::string(wholeName) + " and " + std::string(subName) + " must have the same rank, got " +
+             std::to_string(rank) + " and " + std::to_string(sub->shape.size()));
     return;
   }
   bool divisible = true;
   for (size_t k = 0; k < rank; ++k)
-    if (res->shape[k] <= 0 || src->shape[k] % res->shape[k] != 0) {
+    if (sub->shape[k] <= 0 || whole->shape[k] % sub->shape[k] != 0) {
       fail(d, o,
-           "source dimension " + std::to_string(k) + " (" + std::to_string(src->shape[k]) +
-               ") is not a multiple of result dimension " + std::to_string(k) + " (" + std::to_string(res->shape[k]) +
-               ")");
+           std::string(wholeName) + " dimension " + std::to_string(k) + " (" + std::to_string(whole->shape[k]) +
+               ") is not a multiple of " + std::string(subName) + " dimension " + std::to_string(k) + " (" +
+               std::to_string(sub->shape[k]) + ")");
       divisible = false;
     }
   auto indices = o.group("indices");
   if (indices.size() != rank) {
     fail(d, o,
-         "expected one index per source dimension (" + std::to_string(rank) + "), got " +
+         "expected one index per " + std::string(wholeName) + " dimension (" + std::to_string(rank) + "), got " +
              std::to_string(indices.size()));
     return;
   }
   if (!divisible) return;
   for (size_t k = 0; k < rank; ++k) {
-    const Value& v = p.value(indices[k]->value);
+    const Value& v = o.p.value(indices[k]->value);
     if (v.blockArg || v.owner == kNoId) continue;
-    const Operation& def = p.op(v.owner);
+    const Operation& def = o.p.op(v.owner);
     const Attr* lit = def.info && def.info->kind == OpKind::Constant ? def.attr("value") : nullptr;
     if (!lit || lit->kind != AttrKind::Dense || lit->elems.size() != 1 || lit->elems[0].kind != AttrKind::Int) continue;
     auto raw = literalInt(lit->elems[0]);
     if (!raw) continue;
     int64_t idx = static_cast<int32_t>(*raw);  // an i32 index, read as signed
-    int64_t subTiles = src->shape[k] / res->shape[k];
+    int64_t subTiles = whole->shape[k] / sub->shape[k];
     if (idx >= 0 && idx < subTiles) continue;
-    std::string msg = "'extract': index " + std::to_string(k) + " is " + std::to_string(idx) + ", outside the " +
-                      count(subTiles, "sub-tile") + " along dimension " + std::to_string(k) + " (valid 0 to " +
-                      std::to_string(subTiles - 1) + ")";
+    std::string msg = "'" + o.name() + "': index " + std::to_string(k) + " is " + std::to_string(idx) +
+                      ", outside the " + count(subTiles, "sub-tile") + " along dimension " + std::to_string(k) +
+                      " (valid 0 to " + std::to_string(subTiles - 1) + ")";
     auto& w = d.warning(o.onOpLine(indices[k]->range), "type", msg);
     w.notes.push_back({v.range, "the constant index is defined here"});
   }
+}
+
+}  // namespace
+
+void extract(const Program& p, const Operation& op, DiagSink& d) {
+  OpRef o{p, op};
+  TypeRef src = o.type("source"), res = o.result(0);
+  if (!allTiles({src, res})) return;
+  checkSameElement(o, src, res, d);
+  checkSubTile(o, src, res, "source", "result", d);
+}
+
+void insert(const Program& p, const Operation& op, DiagSink& d) {
+  OpRef o{p, op};
+  TypeRef src = o.type("source"), dst = o.type("destination");
+  if (!allTiles({src, dst})) return;
+  checkSameElement(o, src, dst, d);
+  checkSubTile(o, dst, src, "destination", "source", d);
 }
 
 void select(const Program& p, const Operation& op, DiagSink& d) {

@@ -16,6 +16,7 @@ Exit evalOp(BlockExec& x, const Operation& op) {
       break;
     case OpKind::Addf: case OpKind::Subf: case OpKind::Mulf: case OpKind::Divf: case OpKind::Fma:
     case OpKind::Maxf: case OpKind::Minf: case OpKind::Remf: case OpKind::Pow: case OpKind::Atan2:
+    case OpKind::Fpowi:
     case OpKind::Absf: case OpKind::Negf: case OpKind::Ceil: case OpKind::Floor: case OpKind::Cos:
     case OpKind::Cosh: case OpKind::Sin: case OpKind::Sinh: case OpKind::Tan: case OpKind::Log:
     case OpKind::Log2: case OpKind::Tanh: case OpKind::Exp: case OpKind::Exp2: case OpKind::Sqrt:
@@ -31,7 +32,7 @@ Exit evalOp(BlockExec& x, const Operation& op) {
       break;
     case OpKind::Constant: case OpKind::Iota: case OpKind::Broadcast: case OpKind::Reshape:
     case OpKind::Permute: case OpKind::Cat: case OpKind::Extract: case OpKind::Select: case OpKind::Pack:
-    case OpKind::Unpack:
+    case OpKind::Unpack: case OpKind::Insert:
       evalShape(x, op, k);
       break;
     case OpKind::Reduce: case OpKind::Scan:
@@ -39,7 +40,8 @@ Exit evalOp(BlockExec& x, const Operation& op) {
       break;
     case OpKind::GetTileBlockId: case OpKind::GetNumTileBlocks: case OpKind::GetGlobal: case OpKind::Assume:
     case OpKind::Assert: case OpKind::PrintTko: case OpKind::Alloca: case OpKind::MakeToken:
-    case OpKind::JoinTokens:
+    case OpKind::JoinTokens: case OpKind::GdcLaunchDependentsTko: case OpKind::GdcWaitTko:
+    case OpKind::MemoryFenceAliasTko:
       evalMisc(x, op, k);
       break;
     case OpKind::Offset: case OpKind::LoadPtrTko: case OpKind::StorePtrTko: case OpKind::AtomicRmwTko:

@@ -166,10 +166,26 @@ void compareTiles(BlockExec& x, const Operation& op) {
                                          : compareFloat(p, unordered, a.f32()[k], b.f32()[k]);
 }
 
+// fpowi: each source element to its signed integer exponent, computed in
+// double and rounded once to the result's format (so x ** 2 of an f32 or
+// narrower tile is the correctly rounded x * x, as NumPy computes it).
+void powInt(BlockExec& x, const Operation& op) {
+  const Tile& a = x.tile(op.operands[0].value);
+  const Tile& e = x.tile(op.operands[1].value);
+  unsigned bits = intBits(e.elem);
+  auto r = x.result(op);
+  for (int64_t k = 0; k < r->n; ++k) {
+    double v = std::pow(a.asDouble(k), static_cast<double>(signedOf(bits, e.ints()[k])));
+    if (r->store == Store::F64) r->f64()[k] = v;
+    else r->f32()[k] = static_cast<float>(roundTo(r->elem, v));
+  }
+}
+
 }  // namespace
 
 void evalFloat(BlockExec& x, const Operation& op, OpKind k) {
   if (k == OpKind::Cmpf) return compareTiles(x, op);
+  if (k == OpKind::Fpowi) return powInt(x, op);
   FloatOp f{k};
   if (correctlyRounded(k)) f.rounding = roundingOf(op).value_or(Rounding::NearestEven);
   f.ftz = flagOf(op, "flush_to_zero");

@@ -168,6 +168,13 @@ void evalMisc(BlockExec& x, const Operation& op, OpKind k) {
     case OpKind::Alloca: return allocate(x, op);
     case OpKind::MakeToken: x.set(op.results[0], TokenValue{}); return;
     case OpKind::JoinTokens: return joinTokens(x, op);
+    // Grid dependency control orders this kernel against other kernels, and
+    // one run holds one kernel (every launch before it has finished); the
+    // alias fence orders accesses to memory the interpreter addresses one way
+    // only. Each passes its token on.
+    case OpKind::GdcLaunchDependentsTko: case OpKind::GdcWaitTko: case OpKind::MemoryFenceAliasTko:
+      x.set(op.results[0], x.token(op));
+      return;
     default: x.fail(op, "not a misc op");
   }
 }

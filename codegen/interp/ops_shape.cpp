@@ -1,5 +1,5 @@
 // Constants and the ops that move elements without computing: iota,
-// broadcast, reshape, permute, cat, extract, select, pack, unpack.
+// broadcast, reshape, permute, cat, extract, insert, select, pack, unpack.
 #include <cstring>
 
 #include "analysis/ir/dense.h"
@@ -17,26 +17,39 @@ std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& shape) {
   return s;
 }
 
-// dst[k0 + i] = src[offset + sum_d index_d * srcStrides[d]] for every index of
-// `shape` in row-major order.
-void copyStrided(const Tile& src, Tile& dst, int64_t k0, const std::vector<int64_t>& shape,
-                 const std::vector<int64_t>& srcStrides, int64_t offset) {
+// For every index i of `shape` in row-major order (the k-th):
+// dst[dstAt + i . dstStrides] = src[srcAt + i . srcStrides]; a null stride
+// vector means the k-th element (row-major contiguous).
+struct Strided {
+  int64_t at = 0;
+  const std::vector<int64_t>* strides = nullptr;
+};
+
+void copyStrided(const Tile& src, Strided from, Tile& dst, Strided to, const std::vector<int64_t>& shape) {
   size_t size = src.elementSize();
   const char* s = src.data<char>();
   char* d = dst.data<char>();
   std::vector<int64_t> idx(shape.size(), 0);
   int64_t total = 1;
   for (int64_t e : shape) total *= e;
-  int64_t at = offset;
+  int64_t at = from.at, put = to.at;
   for (int64_t k = 0; k < total; ++k) {
-    std::memcpy(d + (k0 + k) * size, s + at * size, size);
+    std::memcpy(d + (to.strides ? put : to.at + k) * size, s + (from.strides ? at : from.at + k) * size, size);
     for (size_t dim = shape.size(); dim-- > 0;) {  // odometer, last dim fastest
-      at += srcStrides[dim];
+      if (from.strides) at += (*from.strides)[dim];
+      if (to.strides) put += (*to.strides)[dim];
       if (++idx[dim] < shape[dim]) break;
-      at -= srcStrides[dim] * shape[dim];
+      if (from.strides) at -= (*from.strides)[dim] * shape[dim];
+      if (to.strides) put -= (*to.strides)[dim] * shape[dim];
       idx[dim] = 0;
     }
   }
+}
+
+// dst[k] = src[offset + i . srcStrides] for the k-th index i of `shape`.
+void gatherStrided(const Tile& src, Tile& dst, const std::vector<int64_t>& shape,
+                   const std::vector<int64_t>& srcStrides, int64_t offset) {
+  copyStrided(src, {offset, &srcStrides}, dst, {}, shape);
 }
 
 void constant(BlockExec& x, const Operation& op) {
@@ -56,7 +69,7 @@ void broadcast(BlockExec& x, const Operation& op) {
   for (size_t d = 0; d < strides.size() && d < shape.size(); ++d)
     if (a.type->shape[d] == 1) strides[d] = 0;
   if (a.type->shape.empty()) strides.assign(shape.size(), 0);
-  copyStrided(a, *r, 0, shape, strides, 0);
+  gatherStrided(a, *r, shape, strides, 0);
 }
 
 void permute(BlockExec& x, const Operation& op) {
@@ -64,7 +77,7 @@ void permute(BlockExec& x, const Operation& op) {
   auto r = x.result(op);
   std::vector<int64_t> src = rowMajorStrides(a.type->shape), strides;
   for (const Attr& p : op.attr("permutation")->elems) strides.push_back(src[p.i]);
-  copyStrided(a, *r, 0, r->type->shape, strides, 0);
+  gatherStrided(a, *r, r->type->shape, strides, 0);
 }
 
 void cat(BlockExec& x, const Operation& op) {
@@ -88,20 +101,40 @@ void cat(BlockExec& x, const Operation& op) {
   place(b, a.type->shape[dim] * rs[dim]);
 }
 
+// The flat offset, in a row-major tile of shape `whole`, of the sub-tile of
+// shape `sub` that the op's index operands (from `first` on) name.
+int64_t subTileOffset(BlockExec& x, const Operation& op, size_t first, const std::vector<int64_t>& whole,
+                      const std::vector<int64_t>& sub) {
+  std::vector<int64_t> strides = rowMajorStrides(whole);
+  int64_t offset = 0;
+  for (size_t d = 0; d < whole.size() && first + d < op.operands.size(); ++d) {
+    uint64_t slice = unsignedOf(32, x.scalar(op.operands[first + d].value));  // indices are unsigned (the spec)
+    int64_t count = whole[d] / sub[d];
+    if (slice >= static_cast<uint64_t>(count))
+      x.fail(op, std::string(op.info->name) + " index " + std::to_string(slice) + " of dimension " +
+                     std::to_string(d) + " is past the last slice (" + std::to_string(count - 1) + ")");
+    offset += static_cast<int64_t>(slice) * sub[d] * strides[d];
+  }
+  return offset;
+}
+
 void extract(BlockExec& x, const Operation& op) {
   const Tile& a = x.tile(op.operands[0].value);
   auto r = x.result(op);
-  std::vector<int64_t> strides = rowMajorStrides(a.type->shape);
-  int64_t offset = 0;
-  for (size_t d = 1; d < op.operands.size(); ++d) {
-    uint64_t slice = unsignedOf(32, x.scalar(op.operands[d].value));  // indices are unsigned (the spec)
-    int64_t count = a.type->shape[d - 1] / r->type->shape[d - 1];
-    if (slice >= static_cast<uint64_t>(count))
-      x.fail(op, "extract index " + std::to_string(slice) + " of dimension " + std::to_string(d - 1) +
-                     " is past the last slice (" + std::to_string(count - 1) + ")");
-    offset += static_cast<int64_t>(slice) * r->type->shape[d - 1] * strides[d - 1];
-  }
-  copyStrided(a, *r, 0, r->type->shape, strides, offset);
+  const std::vector<int64_t>& whole = a.type->shape;
+  std::vector<int64_t> strides = rowMajorStrides(whole);
+  gatherStrided(a, *r, r->type->shape, strides, subTileOffset(x, op, 1, whole, r->type->shape));
+}
+
+// insert: the destination with the source written over one of its sub-tiles.
+void insert(BlockExec& x, const Operation& op) {
+  const Tile& src = x.tile(op.operands[0].value);
+  const Tile& dst = x.tile(op.operands[1].value);
+  auto r = x.result(op);
+  std::memcpy(r->data<char>(), dst.data<char>(), dst.n * dst.elementSize());
+  const std::vector<int64_t>& whole = r->type->shape;
+  std::vector<int64_t> strides = rowMajorStrides(whole);
+  copyStrided(src, {}, *r, {subTileOffset(x, op, 2, whole, src.type->shape), &strides}, src.type->shape);
 }
 
 void select(BlockExec& x, const Operation& op) {
@@ -162,6 +195,7 @@ void evalShape(BlockExec& x, const Operation& op, OpKind k) {
     case OpKind::Permute: return permute(x, op);
     case OpKind::Cat: return cat(x, op);
     case OpKind::Extract: return extract(x, op);
+    case OpKind::Insert: return insert(x, op);
     case OpKind::Select: return select(x, op);
     case OpKind::Pack: return pack(x, op);
     case OpKind::Unpack: return unpack(x, op);

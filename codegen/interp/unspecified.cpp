@@ -255,7 +255,7 @@ void followUnspecified(BlockExec& x, const Operation& op, OpKind k) {
   switch (k) {
     case OpKind::Broadcast: case OpKind::Reshape: case OpKind::Permute: return moved(x, op, k, 1);
     case OpKind::Extract: return moved(x, op, k, 1);
-    case OpKind::Cat: return moved(x, op, k, 2);
+    case OpKind::Cat: case OpKind::Insert: return moved(x, op, k, 2);
     case OpKind::Pack: case OpKind::Unpack: return repacked(x, op);
     case OpKind::Reduce: case OpKind::Scan: return combined(x, op, k == OpKind::Scan);
     case OpKind::Mmaf: case OpKind::Mmai: case OpKind::MmafScaled: return multiplied(x, op);

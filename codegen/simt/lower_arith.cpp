@@ -222,6 +222,9 @@ bool lowerFloat(Lowerer& L, const Operation& op, OpKind k) {
     case OpKind::Divf: F([&](const auto& x) { return "(" + x[0] + " / " + x[1] + ")"; }); return true;
     case OpKind::Fma: F([&](const auto& x) { return "fma(" + x[0] + ", " + x[1] + ", " + x[2] + ")"; }); return true;
     case OpKind::Negf: F([&](const auto& x) { return "(-" + x[0] + ")"; }); return true;
+    case OpKind::Fpowi:  // the integer exponent converted exactly (|n| < 2^31)
+      F([&](const auto& x) { return "pow(" + x[0] + ", (" + std::string(dbl ? "double" : "float") + ")" + x[1] + ")"; });
+      return true;
     case OpKind::Rsqrt: F([&](const auto& x) { return "(" + std::string(dbl ? "1.0" : "1.0f") + " / sqrt(" + x[0] + "))"; }); return true;
     case OpKind::Maxf: case OpKind::Minf: {
       std::string args = std::string(k == OpKind::Maxf ? "1" : "0") + ", " + (flagOf(op, "propagate_nan") ? "1" : "0");
@@ -401,7 +404,12 @@ bool lowerScalarOps(Lowerer& L, const Operation& op, OpKind k) {
     }
     case OpKind::GetTileBlockId: gridScalars(L, op, "TS_BID"); return true;
     case OpKind::GetNumTileBlocks: gridScalars(L, op, "TS_NBLK"); return true;
-    case OpKind::MakeToken: case OpKind::JoinTokens: return true;
+    // Tokens order nothing in the generated code, which runs each block's
+    // memory ops in program order; one launch is one kernel (no programmatic
+    // dependent launch), so grid dependency control has nothing to wait for.
+    case OpKind::MakeToken: case OpKind::JoinTokens: case OpKind::GdcLaunchDependentsTko: case OpKind::GdcWaitTko:
+    case OpKind::MemoryFenceAliasTko:
+      return true;
     case OpKind::PrintTko: lowerPrint(L, op); return true;
     case OpKind::Assert: {
       ValueId c = op.operands[0].value;

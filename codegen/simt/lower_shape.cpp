@@ -86,6 +86,26 @@ void extract(Lowerer& L, const Operation& op) {
   });
 }
 
+// insert: the destination, except where the coordinates fall in the sub-tile
+// the indices name, which comes from the source.
+void insert(Lowerer& L, const Operation& op) {
+  ValueId r = op.results[0], s = op.operands[0].value, d = op.operands[1].value;
+  llvm::ArrayRef<Operand> idx = operandGroup(op, "indices");
+  std::vector<uint64_t> offs = L.stageAll({s, d});
+  const std::vector<int64_t>& sub = L.type(s)->shape;
+  const std::vector<int64_t>& whole = L.type(r)->shape;
+  gather(L, r, [&](const Coords& c) {
+    Coords in(c.size());
+    std::string inside = "1";
+    for (size_t i = 0; i < c.size(); ++i) {
+      in[i] = "(" + c[i] + " - (ts_i64)ts_uns((ts_i64)" + L.name(idx[i].value) + ", 32) * " + std::to_string(sub[i]) + ")";
+      inside += " && (ts_u64)" + in[i] + " < " + std::to_string(sub[i]) + "u";
+    }
+    return "((" + inside + ") ? " + L.staged(s, offs[0], indexOf(in, sub)) + " : " +
+           L.staged(d, offs[1], indexOf(c, whole)) + ")";
+  });
+}
+
 // --- reduce and scan ------------------------------------------------------------------
 
 // A reduce/scan identity as written: `0.0 : f32`, or an integer that a
@@ -244,6 +264,7 @@ bool lowerShape(Lowerer& L, const Operation& op) {
     case OpKind::Permute: permute(L, op); return true;
     case OpKind::Cat: cat(L, op); return true;
     case OpKind::Extract: extract(L, op); return true;
+    case OpKind::Insert: insert(L, op); return true;
     case OpKind::Reduce: reduce(L, op); return true;
     case OpKind::Scan: scan(L, op); return true;
     case OpKind::Mmaf: case OpKind::Mmai: lowerMma(L, op); return true;

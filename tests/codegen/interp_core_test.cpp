@@ -179,6 +179,37 @@ TEST(InterpOpsCore, ExtractTakesSlicesNotOffsets) {
                      {6, 7});
 }
 
+TEST(InterpOpsCore, InsertWritesOneSubTileOfTheDestination) {
+  // A 2x2 tile of 100s into a 4x4 zero tile at sub-tile [1, 0]: rows 2-3,
+  // columns 0-1 (slices, as extract's); the rest stays the destination's.
+  const std::string src = "    %d = constant <i32: 0> : tile<4x4xi32>\n"
+                          "    %s = constant <i32: 100> : tile<2x2xi32>\n"
+                          "    %c0 = constant <i32: 0> : tile<i32>\n"
+                          "    %c1 = constant <i32: 1> : tile<i32>\n"
+                          "    %r = insert %s into %d[%c1, %c0] : tile<2x2xi32> -> tile<4x4xi32>\n";
+  expectBits<int32_t>(runOut<int32_t>("i32", 16, src + store("%r", "4x4", "i32")),
+                      {0, 0, 0, 0, 0, 0, 0, 0, 100, 100, 0, 0, 100, 100, 0, 0});
+  // 1-D f32, the last of 4 slices; extract gives the inserted tile back.
+  auto f = runOut<float>("f32", 2, "    %d = constant <f32: 1.5> : tile<8xf32>\n"
+                                   "    %s = constant <f32: [7.0, 8.0]> : tile<2xf32>\n"
+                                   "    %c3 = constant <i32: 3> : tile<i32>\n"
+                                   "    %r = insert %s into %d[%c3] : tile<2xf32> -> tile<8xf32>\n"
+                                   "    %e = extract %r[%c3] : tile<8xf32> -> tile<2xf32>\n" +
+                                       store("%e", "2", "f32"));
+  EXPECT_EQ(f, (std::vector<float>{7.0f, 8.0f}));
+}
+
+TEST(InterpOpsCore, GridDependencyControlAndTheAliasFencePassTheirToken) {
+  // Each makes a token from its operand's (or a fresh one); the store after
+  // them runs as usual.
+  auto out = runOut<int32_t>("i32", 1, "    %w = gdc_wait_tko : token\n"
+                                       "    %f = memory_fence_alias_tko token = %w : token\n"
+                                       "    %l = gdc_launch_dependents_tko token = %f : token\n"
+                                       "    %v = constant <i32: 42> : tile<i32>\n" +
+                                           store("%v", "", "i32"));
+  EXPECT_EQ(out, (std::vector<int32_t>{42}));
+}
+
 TEST(InterpOpsCore, Select) {
   const std::string c = "    %c = constant <i1: [1, 0, 1, 0]> : tile<4xi1>\n";
   expectBits<int32_t>(runOut<int32_t>("i32", 4, c + "    %t = constant <i32: [1, 2, 3, 4]> : tile<4xi32>\n"

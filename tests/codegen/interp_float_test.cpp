@@ -262,6 +262,24 @@ TEST(InterpOpsFloat, Pow) {
   expectHalf(h, {0x4EC0});  // 27 = 1.6875 * 2^4: field 19, mantissa 0.6875*1024 = 704 = 0x2C0
 }
 
+TEST(InterpOpsFloat, FpowiRoundsTheExactPowerOnce) {
+  // Integer exponents of either sign and zero; 0^-1 = inf; (-2)^3 = -8.
+  // 1.1f squared is 1.21000008...: rounded once it is the f32 product 1.1f * 1.1f.
+  auto prog = [](const std::string& elem, const std::string& a) {
+    std::string t = "tile<8x" + elem + ">";
+    return "    %a = constant <" + elem + ": " + a + "> : " + t + "\n"
+           "    %n = constant <i32: [2, -1, 0, -1, 3, 2, -2, 1]> : tile<8xi32>\n"
+           "    %r = fpowi %a, %n : " + t + ", tile<8xi32>\n" + store("%r", "8", elem);
+  };
+  auto out = runOut<float>("f32", 8, prog("f32", "[3.0, 4.0, 7.0, 0.0, -2.0, 1.1, 2.0, nan]"));
+  expectBits<float>(out, {9.0f, 0.25f, 1.0f, kInfF, -8.0f, 1.1f * 1.1f, 0.25f, kNaNF});
+  auto d = runOut<double>("f64", 8, prog("f64", "[3.0, 4.0, 7.0, 0.0, -2.0, 1.5, -2.0, 0.5]"));
+  expectBits<double>(d, {9.0, 0.25, 1.0, kInfD, -8.0, 2.25, 0.25, 0.5});
+  // f16: 9, 0.25, 1, inf, -8; 300^2 = 90000 overflows to inf; 2^-2; 3^1.
+  auto h = runOut<uint16_t>("f16", 8, prog("f16", "[3.0, 4.0, 7.0, 0.0, -2.0, 300.0, 2.0, 3.0]"));
+  expectHalf(h, {0x4880, 0x3400, 0x3C00, 0x7C00, 0xC800, 0x7C00, 0x3400, 0x4200});
+}
+
 TEST(InterpOpsFloat, Atan2TakesTheQuadrantFromBothSigns) {
   // Ops.td: atan2(x, y) is the angle of x / y (x the numerator), the
   // quadrant from both signs; its example: x = [1, -1, 0, 2], y = [1, 1, 1, 0].

@@ -164,6 +164,15 @@ TEST(BytecodeReader, UnknownTypeTag) {
   expectError(m.build(), "a type tag 0-22, not 99");
 }
 
+TEST(BytecodeReader, TheDeveloperPreviewFormatOf13_4IsNamed) {
+  Module m;
+  m.minor = 4;
+  m.types = {"\x82\x01"s};  // tag 130
+  expectError(m.build(), "not f8E5M3FNU (tag 130, a 13.4 developer preview)");
+  m.minor = 3;
+  expectError(m.build(), "not tag 130 (from 13.4)");
+}
+
 TEST(BytecodeReader, TypeOfALaterVersion) {
   Module m;
   m.types = {"\x13"s, "\x10\x01\x00\x00"s};  // f4E2M1FN is 13.3
