@@ -636,11 +636,15 @@ Footprints::Result Footprints::acrossIterations(const Access& a, const Access& b
     std::optional<int64_t> delta = sa.rest.minus(sb.rest);
     if (!delta) return Meet::Unknown;
     if (sa.coeff == 0 && sb.coeff == 0) return *delta == 0 ? Meet::Always : Meet::Never;
-    if (sa.coeff != sb.coeff || step <= 0) return Meet::Unknown;
-    // coeff * (iv_a - iv_b) = -delta, with iv_a - iv_b = step * distance.
+    if (sa.coeff != sb.coeff) return Meet::Unknown;
+    // coeff * (iv_a - iv_b) = -delta, with iv_a - iv_b = step * distance. The step is
+    // positive (spec), so different iterations have different induction variables
+    // even when the step is not known (a grid-stride loop's num_tile_blocks).
     if (*delta % sa.coeff) return Meet::Never;
     int64_t div = -*delta / sa.coeff;
-    if (div == 0 || div % step) return Meet::Never;
+    if (div == 0) return Meet::Never;
+    if (step <= 0) return Meet::Unknown;
+    if (div % step) return Meet::Never;
     distance = div / step;
     if (trips && (distance >= *trips || -distance >= *trips)) return Meet::Never;
     return Meet::At;

@@ -40,6 +40,8 @@ using Coord = std::vector<int64_t>;
 // Enumerating per-element addresses (constant offsets, constant masks) is
 // exact but linear in the tile; larger tiles go through the layout decision.
 constexpr size_t kMaxEnumerated = size_t{1} << 16;
+// How deep an andi tree of mask conjuncts is followed.
+constexpr int kMaxMaskDepth = 8;
 
 std::string join(const std::vector<int64_t>& v) {
   std::string s;
@@ -411,7 +413,9 @@ private:
     if (offs) {
       r = enumeratedRepeat(*offs, *f, t->shape, &mask.enabled);
     } else {
-      r = strideRepeat(*f, t->shape);
+      std::vector<int64_t> limit = t->shape;
+      if (mask.state == MaskState::Unknown) maskLimits(operandValue(o.op, "mask"), limit);
+      r = strideRepeat(*f, limit);
       // Unknown strides: constant offsets may still repeat.
       if (!r && !f->affine()) offs = elementOffsets(ptr);
       if (offs) r = enumeratedRepeat(*offs, *f, t->shape, nullptr);
@@ -425,12 +429,44 @@ private:
     report(o, group, t->shape, std::move(*r), maybeMasked);
   }
 
+  // Per dimension of the written tile, how many leading coordinates `mask` can
+  // enable (`limit` starts at the tile's shape and only shrinks). cuTile's
+  // bounds mask of gather/scatter is an andi of `cmpi less_than %i, %n` with
+  // %i = base + e_k (stride 1 along one dimension k, 0 along the others) and
+  // %n equal in every element: it enables only e_k < max(%n) - min(base), so
+  // the columns past a row's end, which alias the next row, are never written.
+  void maskLimits(ValueId mask, std::vector<int64_t>& limit, int depth = 0) const {
+    const Operation* def = definingOp(p_, mask);
+    if (!def || !def->info || def->operands.size() != 2 || depth > kMaxMaskDepth) return;
+    if (def->info->kind == OpKind::Andi) {
+      for (const Operand& x : def->operands) maskLimits(x.value, limit, depth + 1);
+      return;
+    }
+    if (def->info->kind != OpKind::Cmpi || predicateOf(*def) != Predicate::LessThan) return;
+    const TileFact* i = facts_.tile(def->operands[0].value);
+    const TileFact* n = facts_.tile(def->operands[1].value);
+    if (!i || !n || i->pointer || !n->uniform() || i->strides.size() != limit.size()) return;
+    // Unsigned, a negative %n is a huge bound; a non-negative one also keeps %i >= 0.
+    if (signednessOf(*def) == Signedness::Unsigned && n->base.range.lo < 0) return;
+    std::optional<size_t> dim;
+    for (size_t k = 0; k < i->strides.size(); ++k) {
+      if (!i->strides[k] || (*i->strides[k] != 0 && (*i->strides[k] != 1 || dim))) return;
+      if (*i->strides[k] == 1) dim = k;
+    }
+    if (!dim) return;
+    __int128 room = static_cast<__int128>(n->base.range.hi) - i->base.range.lo;
+    limit[*dim] = static_cast<int64_t>(std::clamp<__int128>(room, 0, limit[*dim]));
+  }
+
   // Known strides that collide: decided on the layout shape:strides of the
-  // dimensions whose stride is known (the others held at 0).
+  // dimensions whose stride is known (the others held at 0), over the leading
+  // `shape` coordinates of each (the tile's shape, or less where a mask limits it).
   std::optional<Repeat> strideRepeat(const TileFact& f, const std::vector<int64_t>& shape) {
     std::vector<int64_t> ext(shape.size(), 1), stride(shape.size(), 0);
-    for (size_t k = 0; k < shape.size(); ++k)
+    for (size_t k = 0; k < shape.size(); ++k) {
+      if (shape[k] == 0) return std::nullopt;  // the mask enables no element
       if (f.strides[k]) ext[k] = shape[k], stride[k] = *f.strides[k];
+    }
     auto hit = collision(ext, stride);
     if (!hit) return std::nullopt;
     Repeat r;
