@@ -217,8 +217,8 @@ private:
           bool complete = executions_.forEach(c.id, {}, [&](const Execution&) { return !(runs = true); });
           if (!runs && complete) return false;  // no execution gets there
           if (!runs)
-            unless = " if it runs (the '" + std::string(u.info ? u.info->name : u.name) + "' at line " +
-                     std::to_string(facts_.line(u.range.begin)) + " may return before it)";
+            unless = " if it runs (the '" + std::string(u.info ? u.info->name : u.name) + "' at " +
+                     facts_.place(u.range.begin) + " may return before it)";
         }
       }
       std::string msg = exact ? "index " + std::to_string(r.range.lo) + dimText + " is outside " + space + unless + "; " + why
@@ -271,8 +271,8 @@ private:
     std::string same = name(p_, size) + " and " + dividend(q) + " are one value (both " + formText(p_, cd->num) + ")";
     std::string at = extent + (k ? " + " + std::to_string(k) : "");
     std::string msg = "index " + name(p_, c.index.value) + " of dimension " + std::to_string(c.dim) +
-                      (certain ? " is " : " may be ") + at + " in the last iteration of the loop at line " +
-                      std::to_string(facts_.line(loop.range.begin)) + ", outside the index space of " + view +
+                      (certain ? " is " : " may be ") + at + " in the last iteration of the loop at " +
+                      facts_.place(loop.range.begin) + ", outside the index space of " + view +
                       " whatever its size: the loop runs up to " + bound + ", and " + tiles + "; " + same;
     Diagnostic& d = report(c, certain ? Severity::Error : Severity::Warning, "bounds.index", msg);
     d.notes.push_back({p_.value(size).range, name(p_, size) + " is defined here"});

@@ -5,6 +5,7 @@
 // (races.cpp), on the shared facts of value_facts.h and token_graph.h.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,6 +41,10 @@ struct CheckOptions {
   // Codes, or prefixes before a '.', that are turned off ("race" turns off
   // race.unordered and race.scope).
   std::vector<std::string> disabled;
+  // How a message names another place of the program (the op at a text
+  // offset): unset, "line N" of the text; `check` on bytecode names the
+  // Python line the debug info gives ("kernel.py:12:5").
+  std::function<std::string(const Program& program, uint32_t offset)> placeName;
 
   bool enabled(std::string_view code) const;
 };

@@ -543,8 +543,8 @@ std::string Executions::explain(ValueId v) const {
   ValueId init = operandValue(loop, "initValues", i);
   const ScalarFact* f = facts_.scalar(init);
   std::string first = f && f->exact() ? std::to_string(*f->exact()) : std::string(p_.value(init).name);
-  std::string s = std::string(val.name) + " is an iter_value of the loop at line " +
-                  std::to_string(facts_.line(loop.range.begin)) + ": " + first + " in the first iteration";
+  std::string s = std::string(val.name) + " is an iter_value of the loop at " +
+                  facts_.place(loop.range.begin) + ": " + first + " in the first iteration";
   if (auto c = increment(val.owner, i); c && *c != 0)
     s += ", then " + std::to_string(*c < 0 ? -*c : *c) + (*c < 0 ? " less" : " more") + " in each";
   return s;
@@ -558,11 +558,11 @@ std::string Executions::describe(const Execution& e) const {
   for (const auto& [loop, iv] : e.iterations) {
     if (std::find(e.varied.begin(), e.varied.end(), loop) == e.varied.end()) continue;
     const Operation& op = p_.op(loop);
-    std::string line = std::to_string(facts_.line(op.range.begin));
+    std::string line = facts_.place(op.range.begin);
     if (is(op, OpKind::Loop)) {
       s += std::string(s.empty() ? "" : " ") + (first ? "" : "and ") +
            (iv == 0 ? "in the first iteration" : "after " + std::to_string(iv) + (iv == 1 ? " iteration" : " iterations")) +
-           " of the loop at line " + line;
+           " of the loop at " + line;
       first = false;
       continue;
     }
@@ -571,7 +571,7 @@ std::string Executions::describe(const Execution& e) const {
                       : op.regions[0].blocks[0].args[0];
     std::string name = var == kNoId ? "the induction variable" : std::string(p_.value(var).name);
     s += std::string(s.empty() ? "" : " ") + (first ? "when " : "and ") + name + " = " + std::to_string(iv) +
-         " in the loop at line " + line;
+         " in the loop at " + line;
     first = false;
   }
   return s;

@@ -96,7 +96,7 @@ private:
   void noteOther(Diagnostic& d, const Access& other, const std::string& what) const;
   void noteSameInBlocks(Diagnostic& d, const Access& a) const;
   std::string opText(const Access& a) const { return "'" + std::string(mnemonic(p_.op(a.op))) + "'"; }
-  std::string lineText(OpId op) const { return "line " + std::to_string(facts_.line(p_.op(op).range.begin)); }
+  std::string lineText(OpId op) const { return facts_.place(p_.op(op).range.begin); }
   std::string gridText() const;
   std::optional<Fix> threadToken(const Access& later, const Access& earlier) const;
   std::optional<Fix> widenScope(const Access& a, const Access& b) const;

@@ -1273,6 +1273,10 @@ const ScalarFact* ValueFacts::scalarAt(ValueId v, OpId user) const {
   return t && !t->pointer && t->uniform() ? &t->base : nullptr;
 }
 
+std::string ValueFacts::place(uint32_t offset) const {
+  return options_.placeName ? options_.placeName(program_, offset) : "line " + std::to_string(line(offset));
+}
+
 uint32_t ValueFacts::line(uint32_t offset) const {
   if (lineStarts_.empty()) {
     lineStarts_.push_back(0);
@@ -1314,7 +1318,7 @@ std::string ValueFacts::predicate(ValueId v, OpId user) const {
   plain.base.narrowedBy = kNoId;
   std::string p = predicate(v, plain, user);
   if (p.empty()) return p;
-  return p + ", narrowed by the comparison at line " + std::to_string(line(program_.op(cmp).range.begin));
+  return p + ", narrowed by the comparison at " + place(program_.op(cmp).range.begin);
 }
 
 std::string ValueFacts::predicate(ValueId v, const TileFact& t, OpId user) const {
@@ -1338,7 +1342,7 @@ std::string ValueFacts::predicate(ValueId v, const TileFact& t, OpId user) const
   }
   if (b.op == kNoId || b.op >= program_.ops.size()) return what;
   const Operation& op = program_.op(b.op);
-  std::string at = " at line " + std::to_string(line(op.range.begin));
+  std::string at = " at " + place(op.range.begin);
   if (b.value != v) {
     if (b.kind == Evidence::Constant) return what + ", computed from constants";
     std::string leaf = predicate(b.value, user);

@@ -216,6 +216,9 @@ public:
   std::optional<Range> evidenceRange(ValueId v, OpId user = kNoId) const;
   // 1-based line of a byte offset in the program's source.
   uint32_t line(uint32_t offset) const;
+  // How messages name the place of the op at `offset`: "line N", or what
+  // CheckOptions::placeName says.
+  std::string place(uint32_t offset) const;
 
   // The tensor_view under a view (or the tensor_view itself): its shape, a
   // dynamic dim resolved from its make_tensor_view operand when the facts pin

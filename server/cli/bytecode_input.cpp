@@ -135,7 +135,13 @@ std::vector<FileReport> checkBytecode(const std::string& path, std::string_view 
     sources.push_back(std::make_unique<SourceText>(std::string()));
     return {{path, sources.back().get(), d.diagnostics}};
   }
-  Analysis a = analyze(d.text, options);
+  // Other places a message names are the ops' Python lines too.
+  AnalyzeOptions named = options;
+  named.checks.placeName = [&d](const Program& program, uint32_t offset) {
+    if (const OpLocation* loc = locationAt(d, program, offset)) return where(loc->at);
+    return "line " + std::to_string(textLine(d.text, offset).first) + " of the Tile IR text";
+  };
+  Analysis a = analyze(d.text, named);
   const Program& parsed = a.chunks.at(0).parsed.program;
   Destinations dest(path, d, sources);
   bool saidTextForm = false;
