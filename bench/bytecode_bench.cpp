@@ -25,54 +25,13 @@
 #include <string>
 #include <vector>
 
-#include "analysis/bytecode/byte_cursor.h"
+#include "bench/bytecode_replicate.h"
 #include "analysis/bytecode/reader.h"
 #include "analysis/syntax/parser.h"
 
 using namespace tilesight;
 
 namespace {
-
-std::string varint(uint64_t v) {
-  std::string out;
-  do {
-    uint8_t b = v & 0x7F;
-    v >>= 7;
-    out += static_cast<char>(b | (v ? 0x80 : 0));
-  } while (v);
-  return out;
-}
-
-// The file with its function records repeated `copies` times.
-std::string replicate(const std::string& file, unsigned copies) {
-  std::string out = file.substr(0, 12);
-  bytecode::ByteCursor c(file);
-  c.bytes(12, "header");
-  for (;;) {
-    uint8_t head = c.u8("section");
-    unsigned id = head & 0x7F;
-    if (!c.ok() || id == 0) break;
-    uint64_t len = c.varint("length");
-    uint64_t align = head & 0x80 ? c.varint("alignment") : 1;
-    c.bytes((align - c.offset() % align) % align, "padding");
-    std::string payload(c.bytes(len, "payload"));
-    if (id == 2) {
-      bytecode::ByteCursor p(payload);
-      uint64_t n = p.varint("count");
-      std::string records = payload.substr(p.pos());
-      payload = varint(n * copies);
-      for (unsigned i = 0; i < copies; ++i) payload += records;
-    }
-    out += static_cast<char>(head);
-    out += varint(payload.size());
-    if (head & 0x80) {
-      out += varint(align);
-      while (out.size() % align) out += '\xCB';
-    }
-    out += payload;
-  }
-  return out + '\0';
-}
 
 // Instructions retired by this process (user space), when perf events are
 // allowed (not in most containers and VMs: then -1).
@@ -181,7 +140,7 @@ int main(int argc, char** argv) {
   std::printf("%s: %zu ops per copy of its functions\n", path.c_str(), perCopy);
   for (size_t want : sizes) {
     unsigned copies = static_cast<unsigned>(std::max<size_t>(1, (want + perCopy - 1) / perCopy));
-    std::string big = replicate(s.str(), copies);
+    std::string big = bench::replicateFunctions(s.str(), copies);
     bytecode::Decoded d = bytecode::readBytecode(big);
     size_t ops = d.program.ops.size();
     Timing decode = measure([&] { return std::make_unique<bytecode::Decoded>(bytecode::readBytecode(big, false)); }, counter);
