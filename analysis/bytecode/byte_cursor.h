@@ -48,25 +48,8 @@ class ByteCursor {
 
   // Unsigned LEB128 of at most 10 bytes whose value fits in 64 bits.
   uint64_t varint(std::string_view what) {
-    if (failed_) return 0;
-    if (pos_ < data_.size() && !(data_[pos_] & 0x80)) return static_cast<uint8_t>(data_[pos_++]);  // one byte: most
-    uint64_t start = offset(), v = 0;
-    for (unsigned shift = 0; shift < 70; shift += 7) {
-      if (atEnd()) {
-        failAt(start, std::string(what) + " (a varint), but the data ends");
-        return 0;
-      }
-      uint8_t b = static_cast<uint8_t>(data_[pos_++]);
-      uint64_t bits = b & 0x7F;
-      if (shift == 63 ? bits > 1 : false) {
-        failAt(start, std::string(what) + " (a varint of at most 64 bits)");
-        return 0;
-      }
-      v |= bits << shift;
-      if (!(b & 0x80)) return v;
-    }
-    failAt(start, std::string(what) + " (a varint of at most 10 bytes)");
-    return 0;
+    if (!failed_ && pos_ < data_.size() && !(data_[pos_] & 0x80)) return static_cast<uint8_t>(data_[pos_++]);  // one byte: most
+    return varintSlow(what);
   }
   int64_t svarint(std::string_view what) {
     uint64_t z = varint(what);
@@ -78,11 +61,7 @@ class ByteCursor {
     uint64_t start = offset();
     uint64_t n = varint(what);
     if (failed_) return 0;
-    if (minBytes && n > left() / minBytes) {
-      failAt(start, std::string(what) + " of at most " + std::to_string(left() / minBytes) + " (the bytes left), not " +
-                        std::to_string(n));
-      return 0;
-    }
+    if (minBytes && n > left() / minBytes) return tooMany(start, n, what, minBytes);
     return n;
   }
 
@@ -103,6 +82,32 @@ class ByteCursor {
   }
 
  private:
+  // The rest of varint and count: out of line, so the common one-byte case inlines.
+  [[gnu::noinline]] uint64_t varintSlow(std::string_view what) {
+    if (failed_) return 0;
+    uint64_t start = offset(), v = 0;
+    for (unsigned shift = 0; shift < 70; shift += 7) {
+      if (atEnd()) {
+        failAt(start, std::string(what) + " (a varint), but the data ends");
+        return 0;
+      }
+      uint8_t b = static_cast<uint8_t>(data_[pos_++]);
+      uint64_t bits = b & 0x7F;
+      if (shift == 63 ? bits > 1 : false) {
+        failAt(start, std::string(what) + " (a varint of at most 64 bits)");
+        return 0;
+      }
+      v |= bits << shift;
+      if (!(b & 0x80)) return v;
+    }
+    failAt(start, std::string(what) + " (a varint of at most 10 bytes)");
+    return 0;
+  }
+  [[gnu::noinline]] uint64_t tooMany(uint64_t start, uint64_t n, std::string_view what, size_t minBytes) {
+    failAt(start, std::string(what) + " of at most " + std::to_string(left() / minBytes) + " (the bytes left), not " +
+                      std::to_string(n));
+    return 0;
+  }
   bool need(uint64_t n, std::string_view what) {
     if (failed_) return false;
     if (n > left()) {

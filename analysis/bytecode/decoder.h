@@ -58,8 +58,14 @@ class Decoder {
   bool item(const IndexTable& t, uint64_t index, uint64_t at, std::string_view what, ByteCursor& out);
   // A string index read from `c`, resolved (valid UTF-8).
   bool string(ByteCursor& c, std::string_view what, std::string_view& out);
-  // A type index read from `c`, resolved (read_types.cpp).
-  TypeRef type(ByteCursor& c, std::string_view what);
+  // A type index read from `c`, resolved (a type read before: here; else read_types.cpp).
+  TypeRef type(ByteCursor& c, std::string_view what) {
+    uint64_t at = c.offset();
+    uint64_t index = c.varint(what);
+    if (!lift(c)) return nullptr;
+    if (!failed_ && index < typeState_.size() && typeState_[index] == 2) return typeCache_[index];
+    return readTypeAt(index, at, 0);
+  }
 
   // --- attributes (read_attrs.cpp) ------------------------------------------------
   bool attr(ByteCursor& c, const WireAttr& w, TypeRef firstResult, Attr& out);
@@ -72,7 +78,14 @@ class Decoder {
   bool readDebugSection();
   // `loc` is a slot of locations_ (0: unknown), shared by the ops at the same place.
   bool startFunction(uint64_t debugIndex, uint64_t at, DebugCursor& d, uint32_t& fnLoc);
-  bool nextLocation(DebugCursor& d, uint64_t at, uint32_t& loc);
+  bool nextLocation(DebugCursor& d, uint64_t at, uint32_t& loc) {  // per op: here, so that it inlines
+    loc = 0;
+    if (!d.active) return true;
+    if (d.next >= diIndices_.size()) return fail(at, "a debug location for this op (the debug index list has ended)");
+    uint64_t index = diIndices_[d.next++];
+    if (index && index <= locSlot_.size() && locSlot_[index - 1]) return loc = locSlot_[index - 1], true;
+    return locationSlot(index, loc);
+  }
 
   Program& program() { return prog_; }
 
@@ -84,10 +97,13 @@ class Decoder {
   bool readFunction(ByteCursor& c, Block& body, OpId module);
   bool readBlockOps(ByteCursor& c, Block& b, OpId parent, uint64_t count, bool untilEnd);
   bool readOp(ByteCursor& c, OpId parent, OpId& id);
-  bool readOperands(ByteCursor& c, const OpEncoding& e, uint64_t flags, OpId id);
+  bool readAttrs(ByteCursor& c, const OpEncoding& e, uint64_t flags, TypeRef firstResult,
+                 llvm::SmallVectorImpl<NamedAttr>& attrs);
+  bool readOperands(ByteCursor& c, const OpEncoding& e, uint64_t flags, Operation& op);
+  bool readOperand(ByteCursor& c, Operation& op);
   bool readRegions(ByteCursor& c, const OpEncoding& e, OpId id);
   bool readRegionList(ByteCursor& c, uint64_t n, OpId id);
-  bool readResults(ByteCursor& c, const OpEncoding& e, OpId id, llvm::SmallVectorImpl<TypeRef>& types);
+  bool readResults(ByteCursor& c, const OpEncoding& e, llvm::SmallVectorImpl<TypeRef>& types);
   OpId newOp(const OpInfo& info, OpId parent, uint32_t loc = 0);
   ValueId newValue(TypeRef t, OpId owner, uint32_t index, bool blockArg, std::string_view name);
   std::string_view valueName(uint32_t n, bool entryArg);
@@ -100,6 +116,8 @@ class Decoder {
   Decoded& out_;
   Program& prog_;
   Version version_;
+  uint32_t maxOpcode_ = 0;  // of version_
+  std::vector<const OpEncoding*> encodings_;  // by opcode, up to maxOpcode_ (encodingOf)
   bool failed_ = false;
   uint64_t failOffset_ = 0;
   std::string failWhat_;

@@ -97,17 +97,25 @@ OpEncoding compile(const Row& row) {
       int g = info.operandGroup(f.substr(1, slash - 1));
       if (g >= 0) e.optionalBit[g] = std::stoi(std::string(f.substr(slash + 1)));
     } else {
-      e.attrs.push_back(parseAttr(f));
+      WireAttr& a = e.attrs.emplace_back(parseAttr(f));
+      if (a.kind == WireKind::Enum) a.words = &wireWords(a.set);
+      a.textDefault = info.attrDefault(a.name);
+      a.overflow = a.set == "ovf";
     }
   }
   bool variadic = false, optional = false;
   for (const GroupDecl& g : info.operands) {
     variadic |= g.arity == Arity::Variadic;
     optional |= g.arity == Arity::Optional;
+    e.fixedOperands += g.arity == Arity::One;
   }
   e.countOperands = !e.perGroup && (variadic || optional);
-  for (const GroupDecl& g : info.results) variadic |= g.arity == Arity::Variadic;
-  e.countResults = variadic;
+  for (const GroupDecl& g : info.results) {
+    e.fixedResults += g.arity != Arity::Variadic;
+    e.variadicResults |= g.arity == Arity::Variadic;
+  }
+  e.countResults = variadic || e.variadicResults;
+  e.info = &info;
   return e;
 }
 

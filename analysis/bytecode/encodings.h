@@ -44,6 +44,10 @@ struct WireAttr {
   int flagBit = -1;      // present iff this bit of the flags is set; -1: always
   Version since = kV13_1;
   std::string dflt;      // keyword for files older than `since`; empty: left out
+  // Looked up once, for the reader's per-op loop:
+  const std::vector<std::string_view>* words = nullptr;  // Enum: wireWords(set)
+  std::string_view textDefault;  // the op format's default keyword (OpInfo::attrDefault), which the text leaves out
+  bool overflow = false;         // set "ovf": `none` is left out too
 };
 
 struct OpEncoding {
@@ -58,6 +62,11 @@ struct OpEncoding {
   Version resultsSince = kV13_1;
   bool countResults = false;            // a result count precedes the result types
   bool countOperands = false;           // (not per group) a total count precedes the operands
+  // From the op table, counted once for the reader:
+  const OpInfo* info = nullptr;
+  unsigned fixedResults = 0;            // result groups that are not variadic
+  bool variadicResults = false;
+  unsigned fixedOperands = 0;           // operand groups of exactly one operand
 };
 
 // The encoding of the op with `opcode`, nullptr when none (gaps, ops we do not know).

@@ -1,6 +1,7 @@
 // Op attributes (bytecode_format.md §3): inline forms by wire kind, tagged
 // attributes, dense constant data. Each becomes the Attr the text parser
 // makes of the same attribute's text (syntax/parse_attrs.cpp).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -91,16 +92,25 @@ std::string escaped(std::string_view s) {
   return out;
 }
 
-Attr intAttr(int64_t v, TypeRef t = nullptr) {
-  Attr a;
+void setInt(Attr& a, int64_t v, TypeRef t = nullptr) {
   a.kind = AttrKind::Int;
   a.i = v;
   a.f = static_cast<double>(v);
   a.type = t;
+}
+
+Attr intAttr(int64_t v, TypeRef t = nullptr) {
+  Attr a;
+  setInt(a, v, t);
   return a;
 }
 
-Attr unitAttr() { return Attr{}; }
+// A new entry `key` of dictionary `d`, unit until set: made in place.
+Attr& entry(Attr& d, const char* key) {
+  AttrEntry& e = d.dict.emplace_back();
+  e.key = key;
+  return e.value;
+}
 
 // An f64's bit pattern, zigzagged. cuTile zigzags the pattern as an unbounded
 // non-negative number (bytecode_format.md §3.3): a negative f64 (bit 63 set)
@@ -137,11 +147,11 @@ bool Decoder::attr(ByteCursor& c, const WireAttr& w, TypeRef firstResult, Attr& 
     case WireKind::Enum: {
       uint64_t v = c.varint(w.name);
       if (!lift(c)) return false;
-      const auto& words = wireWords(w.set);
+      const auto& words = *w.words;
       if (v >= words.size())
         return fail(at, w.name + " 0-" + std::to_string(words.size() - 1) + ", not " + std::to_string(v));
       out.kind = AttrKind::Keyword;
-      out.s = std::string(words[v]);
+      out.s = words[v];
       return true;
     }
     case WireKind::Bool:
@@ -149,7 +159,7 @@ bool Decoder::attr(ByteCursor& c, const WireAttr& w, TypeRef firstResult, Attr& 
       out.i = c.u8(w.name) != 0;
       return lift(c);
     case WireKind::Int:
-      out = intAttr(static_cast<int64_t>(c.varint(w.name)));
+      setInt(out, static_cast<int64_t>(c.varint(w.name)));
       return lift(c);
     case WireKind::Str: {
       std::string_view s;
@@ -239,7 +249,7 @@ bool Decoder::tagged(ByteCursor& c, Attr& out, unsigned depth) {
       if (t->kind != TypeKind::Scalar || !isIntElem(t->elem)) return fail(tAt, "an integer type, not " + quoted(t));
       unsigned bits = elemBits(t->elem);
       uint64_t v = bits == 1 ? c.u8("an i1 value") : c.varint("an integer value");
-      out = intAttr(signExtend(v, bits), t);
+      setInt(out, signExtend(v, bits), t);
       return lift(c);
     }
     case 2: {  // Float
@@ -293,11 +303,13 @@ bool Decoder::tagged(ByteCursor& c, Attr& out, unsigned depth) {
       uint8_t flags = c.u8("the div_by flags");
       out.kind = AttrKind::Keyword;
       out.s = "div_by";
-      out.dict.reserve(3);
-      out.dict.push_back({"divisor", intAttr(static_cast<int64_t>(d))});
+      out.dict.reserve(flags & 3 ? 3 : 1);
+      setInt(entry(out, "divisor"), static_cast<int64_t>(d));
       if (flags & 3) {
-        out.dict.push_back({"every", flags & 1 ? intAttr(c.svarint("every")) : unitAttr()});
-        out.dict.push_back({"along", flags & 2 ? intAttr(c.svarint("along")) : unitAttr()});
+        Attr& every = entry(out, "every");
+        if (flags & 1) setInt(every, c.svarint("every"));
+        Attr& along = entry(out, "along");
+        if (flags & 2) setInt(along, c.svarint("along"));
       }
       return lift(c);
     }
@@ -318,8 +330,10 @@ bool Decoder::tagged(ByteCursor& c, Attr& out, unsigned depth) {
       out.kind = AttrKind::Keyword;
       out.s = "bounded";
       out.dict.reserve(2);
-      out.dict.push_back({"lb", flags & 1 ? intAttr(c.svarint("a lower bound")) : unitAttr()});
-      out.dict.push_back({"ub", flags & 2 ? intAttr(c.svarint("an upper bound")) : unitAttr()});
+      Attr& lb = entry(out, "lb");
+      if (flags & 1) setInt(lb, c.svarint("a lower bound"));
+      Attr& ub = entry(out, "ub");
+      if (flags & 2) setInt(ub, c.svarint("an upper bound"));
       return lift(c);
     }
     default: return fail(at, "an attribute tag 1-12, not " + std::to_string(tag));
@@ -349,8 +363,7 @@ bool Decoder::constant(ByteCursor& c, TypeRef t, Attr& out) {
     return fail(at, "constant " + std::to_string(index) + " with 1 or " + std::to_string(count) + " elements of " +
                         quoted(t) + " (" + std::to_string(need) + " bytes), not " + std::to_string(data.size()) +
                         " bytes");
-  auto element = [&](int64_t i) {
-    Attr a;
+  auto element = [&](int64_t i, Attr& a) {  // fills a fresh Attr
     uint64_t bits = 0;
     if (packedI1) bits = (static_cast<uint8_t>(data[i / 8]) >> (i % 8)) & 1;
     else
@@ -359,30 +372,32 @@ bool Decoder::constant(ByteCursor& c, TypeRef t, Attr& out) {
       a.kind = AttrKind::Bool;
       a.i = bits != 0;
     } else if (isIntElem(e) || e == Elem::I4) {
-      a = intAttr(signExtend(bits, elemBits(e)));
+      setInt(a, signExtend(bits, elemBits(e)));
     } else {
       a.kind = AttrKind::Float;
       a.f = decodeFloat(e, bits);
     }
-    return a;
   };
   out.kind = AttrKind::Dense;
-  out.type = prog_.types.scalar(e);
+  out.type = t->element;  // the scalar type of e (interned: what TypeContext::scalar(e) gives)
   out.s = out.type->text;
-  if (splat) {
-    out.elems.push_back(element(0));
+  if (splat || t->shape.empty()) {
+    element(0, out.elems.emplace_back());
+    if (!splat) out.i = 1;
     return true;
   }
   // Nested lists, one level per dimension, row-major.
   int64_t next = 0;
-  std::function<Attr(size_t)> level = [&](size_t d) {
-    Attr list;
+  std::function<void(size_t, Attr&)> level = [&](size_t d, Attr& list) {
     list.kind = AttrKind::Array;
-    for (int64_t k = 0; k < t->shape[d]; ++k) list.elems.push_back(d + 1 == t->shape.size() ? element(next++) : level(d + 1));
-    return list;
+    list.elems.resize(static_cast<size_t>(std::max<int64_t>(0, t->shape[d])));
+    for (Attr& a : list.elems)
+      if (d + 1 == t->shape.size()) element(next++, a);
+      else level(d + 1, a);
   };
-  if (t->shape.empty()) out.elems.push_back(element(0));
-  else out.elems = level(0).elems;
+  Attr top;
+  level(0, top);
+  out.elems = std::move(top.elems);
   out.i = 1;
   return true;
 }

@@ -50,13 +50,6 @@ bool Decoder::startFunction(uint64_t debugIndex, uint64_t at, DebugCursor& d, ui
   return nextLocation(d, at, fnLoc);
 }
 
-bool Decoder::nextLocation(DebugCursor& d, uint64_t at, uint32_t& loc) {
-  loc = 0;
-  if (!d.active) return true;
-  if (d.next >= diIndices_.size()) return fail(at, "a debug location for this op (the debug index list has ended)");
-  return locationSlot(diIndices_[d.next++], loc);
-}
-
 // Each debug record becomes one OpLocation, made on first use: ops share it
 // by slot, and the file names are copied only into Decoded::locations.
 bool Decoder::locationSlot(uint64_t index, uint32_t& slot) {

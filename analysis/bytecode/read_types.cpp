@@ -55,13 +55,6 @@ std::vector<int64_t> i32Array(ByteCursor& c, std::string_view what) {
 
 }  // namespace
 
-TypeRef Decoder::type(ByteCursor& c, std::string_view what) {
-  uint64_t at = c.offset();
-  uint64_t index = c.varint(what);
-  if (!lift(c)) return nullptr;
-  return readTypeAt(index, at, 0);
-}
-
 TypeRef Decoder::readTypeAt(uint64_t index, uint64_t at, unsigned depth) {
   if (failed_) return nullptr;
   if (index >= types_.size()) {

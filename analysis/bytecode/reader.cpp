@@ -49,21 +49,21 @@ Attr typeAttr(TypeRef t) {
 // make_tensor_view's text spells its shape and strides, where the bytecode
 // has them in the result type only (`?` where an operand gives the size):
 // the attributes the parser makes of `shape = [...]` and `strides = [...]`.
-void addSizeLists(Operation& op, TypeRef result) {
+void addSizeLists(llvm::SmallVectorImpl<NamedAttr>& attrs, TypeRef result) {
   if (!result || result->kind != TypeKind::TensorView) return;
   auto list = [](const std::vector<int64_t>& sizes) {
     Attr a;
     a.kind = AttrKind::Array;
-    for (int64_t v : sizes) {
-      Attr e;
-      e.kind = v == kDynamic ? AttrKind::Unit : AttrKind::Int;
-      e.i = v == kDynamic ? 0 : v;
-      a.elems.push_back(e);
+    a.elems.resize(sizes.size());
+    for (size_t k = 0; k < sizes.size(); ++k) {
+      bool dynamic = sizes[k] == kDynamic;
+      a.elems[k].kind = dynamic ? AttrKind::Unit : AttrKind::Int;
+      a.elems[k].i = dynamic ? 0 : sizes[k];
     }
     return a;
   };
-  op.attrs.push_back({"static_shape", list(result->shape), {}});
-  op.attrs.push_back({"static_strides", list(result->strides), {}});
+  attrs.push_back({"static_shape", list(result->shape), {}});
+  attrs.push_back({"static_strides", list(result->strides), {}});
 }
 
 // load_ptr_tko with a padding value but no mask: the text form cannot say it
@@ -112,6 +112,8 @@ bool Decoder::readHeader(ByteCursor& c) {
   if (version_.major != 13 || version_.minor < 1 || version_.minor > 4)
     return fail(at, "version 13.1, 13.2, 13.3 or 13.4, not " + version_.str());
   out_.version = version_.str();
+  maxOpcode_ = maxOpcode(version_);
+  for (uint32_t op = 0; op <= maxOpcode_; ++op) encodings_.push_back(encodingOf(op));
   return true;
 }
 
@@ -336,11 +338,12 @@ bool Decoder::readFunction(ByteCursor& c, Block& body, OpId module) {
   }
   ByteCursor bc(bytes, bodyAt);
   if (!readBlockOps(bc, entry, id, 0, true)) return false;
-  prog_.op(id).regions.push_back(Region{{std::move(entry)}, {}});
+  prog_.op(id).regions.emplace_back().blocks.push_back(std::move(entry));  // moved (a Region{{...}} would copy)
   return true;
 }
 
 bool Decoder::readBlockOps(ByteCursor& c, Block& b, OpId parent, uint64_t count, bool untilEnd) {
+  if (!untilEnd) b.ops.reserve(count);  // a count of ops is at most the bytes left
   for (uint64_t i = 0; untilEnd ? !c.atEnd() : i < count; ++i) {
     OpId id = kNoId;
     if (!readOp(c, parent, id)) return false;
@@ -351,76 +354,66 @@ bool Decoder::readBlockOps(ByteCursor& c, Block& b, OpId parent, uint64_t count,
   return true;
 }
 
-bool Decoder::readResults(ByteCursor& c, const OpEncoding& e, OpId id, llvm::SmallVectorImpl<TypeRef>& types) {
-  const OpInfo& info = *prog_.op(id).info;
-  size_t fixed = 0;
-  bool variadic = false;
-  for (const GroupDecl& g : info.results) {
-    fixed += g.arity != Arity::Variadic;
-    variadic |= g.arity == Arity::Variadic;
-  }
+bool Decoder::readResults(ByteCursor& c, const OpEncoding& e, llvm::SmallVectorImpl<TypeRef>& types) {
   if (version_ < e.resultsSince) {  // results the version does not write: made, with no value index
-    for (const GroupDecl& g : info.results)
+    for (const GroupDecl& g : e.info->results)
       if (g.arity == Arity::One) types.push_back(g.constraint.buildable(prog_.types));
     return true;
   }
   uint64_t at = c.offset();
-  uint64_t n = e.countResults ? c.count("a result count") : fixed;
+  uint64_t n = e.countResults ? c.count("a result count") : e.fixedResults;
   if (!lift(c)) return false;
-  if (n < fixed || (!variadic && n != fixed))
-    return fail(at, std::to_string(fixed) + (variadic ? " or more" : "") + " results for " + std::string(info.name) + ", not " +
-                        std::to_string(n));
+  if (n < e.fixedResults || (!e.variadicResults && n != e.fixedResults))
+    return fail(at, std::to_string(e.fixedResults) + (e.variadicResults ? " or more" : "") + " results for " +
+                        std::string(e.info->name) + ", not " + std::to_string(n));
   for (uint64_t i = 0; i < n; ++i)
     if (TypeRef t = type(c, "a result type")) types.push_back(t);
     else return false;
   return true;
 }
 
-bool Decoder::readOperands(ByteCursor& c, const OpEncoding& e, uint64_t flags, OpId id) {
-  const OpInfo& info = *prog_.op(id).info;
-  llvm::SmallVector<uint64_t, 8> counts(info.operands.size(), 1);
+bool Decoder::readOperand(ByteCursor& c, Operation& op) {
+  uint64_t at = c.offset();
+  uint64_t v = c.varint("an operand index");
+  if (!lift(c)) return false;
+  if (v >= scope_.size())
+    return fail(at, "an operand index below " + std::to_string(scope_.size()) + ", not " + std::to_string(v));
+  op.operands.push_back({scope_[v], {}});
+  return true;
+}
+
+bool Decoder::readOperands(ByteCursor& c, const OpEncoding& e, uint64_t flags, Operation& op) {
+  const std::vector<GroupDecl>& groups = e.info->operands;
+  op.segments.assign(groups.size(), 1);
   if (e.perGroup) {
-    for (size_t g = 0; g < info.operands.size(); ++g) {
-      Arity a = info.operands[g].arity;
-      if (a == Arity::Optional) counts[g] = e.optionalBit[g] >= 0 && (flags >> e.optionalBit[g] & 1);
-      else if (a == Arity::Variadic) counts[g] = c.count("an operand count");
+    for (size_t g = 0; g < groups.size(); ++g) {
+      Arity a = groups[g].arity;
+      uint64_t n = 1;
+      if (a == Arity::Optional) n = e.optionalBit[g] >= 0 && (flags >> e.optionalBit[g] & 1);
+      else if (a == Arity::Variadic) n = c.count("an operand count");
       if (!lift(c)) return false;
-      if (!counts[g]) continue;
-      // Read this group's indices now: they follow its count.
-      for (uint64_t k = 0; k < counts[g]; ++k) {
-        uint64_t at = c.offset();
-        uint64_t v = c.varint("an operand index");
-        if (!lift(c)) return false;
-        if (v >= scope_.size())
-          return fail(at, "an operand index below " + std::to_string(scope_.size()) + ", not " + std::to_string(v));
-        prog_.op(id).operands.push_back({scope_[v], {}});
-      }
+      op.segments[g] = static_cast<uint32_t>(n);
+      // This group's indices follow its count.
+      for (uint64_t k = 0; k < n; ++k)
+        if (!readOperand(c, op)) return false;
     }
-    for (size_t g = 0; g < counts.size(); ++g) prog_.op(id).segments.push_back(static_cast<uint32_t>(counts[g]));
     return true;
   }
-  uint64_t total = info.operands.size();
+  uint64_t total = groups.size();
   if (e.countOperands) {
     uint64_t at = c.offset();
     total = c.count("an operand count");
     if (!lift(c)) return false;
-    size_t fixed = 0;
-    for (const GroupDecl& g : info.operands) fixed += g.arity == Arity::One;
-    if (total < fixed)
-      return fail(at, "at least " + std::to_string(fixed) + " operands for " + std::string(info.name) + ", not " +
-                          std::to_string(total));
-    for (size_t g = 0; g < info.operands.size(); ++g)
-      if (info.operands[g].arity != Arity::One) counts[g] = total - fixed, fixed = total;  // the one variable group
+    if (total < e.fixedOperands)
+      return fail(at, "at least " + std::to_string(e.fixedOperands) + " operands for " + std::string(e.info->name) +
+                          ", not " + std::to_string(total));
+    uint64_t rest = total - e.fixedOperands;  // all in the first variable group, none in others
+    for (size_t g = 0; g < groups.size(); ++g)
+      if (groups[g].arity != Arity::One) op.segments[g] = static_cast<uint32_t>(rest), rest = 0;
   }
-  for (uint64_t k = 0; k < total; ++k) {
-    uint64_t at = c.offset();
-    uint64_t v = c.varint("an operand index");
-    if (!lift(c)) return false;
-    if (v >= scope_.size())
-      return fail(at, "an operand index below " + std::to_string(scope_.size()) + ", not " + std::to_string(v));
-    prog_.op(id).operands.push_back({scope_[v], {}});
-  }
-  for (uint64_t n : counts) prog_.op(id).segments.push_back(static_cast<uint32_t>(n));
+  op.operands.reserve(total);
+  for (uint64_t k = 0; k < total; ++k)
+    if (!readOperand(c, op)) return false;
   return true;
 }
 
@@ -441,13 +434,16 @@ bool Decoder::readRegions(ByteCursor& c, const OpEncoding& e, OpId id) {
 }
 
 bool Decoder::readRegionList(ByteCursor& c, uint64_t n, OpId id) {
+  prog_.op(id).regions.reserve(n);
   for (uint64_t r = 0; r < n; ++r) {
     Region region;
     uint64_t blocks = c.count("a block count", 2);
+    region.blocks.reserve(blocks);
     for (uint64_t k = 0; k < blocks && lift(c); ++k) {
       Block b;
       size_t mark = scope_.size();
       uint64_t args = c.count("a block argument count");
+      b.args.reserve(args);
       for (uint64_t a = 0; a < args && lift(c); ++a) {
         TypeRef t = type(c, "a block argument type");
         if (!t) return false;
@@ -469,52 +465,65 @@ bool Decoder::readRegionList(ByteCursor& c, uint64_t n, OpId id) {
   return true;
 }
 
+// The op's attributes in wire order, less the defaults the text leaves out
+// (the format's default, overflow none, all-false inbounds).
+bool Decoder::readAttrs(ByteCursor& c, const OpEncoding& e, uint64_t flags, TypeRef firstResult,
+                        llvm::SmallVectorImpl<NamedAttr>& attrs) {
+  for (const WireAttr& w : e.attrs) {
+    bool old = version_ < w.since;
+    if (old ? w.dflt.empty() : w.flagBit >= 0 && !(flags >> w.flagBit & 1)) continue;
+    NamedAttr& named = attrs.emplace_back();  // read in place
+    named.name = w.name;                      // the encodings table outlives programs
+    Attr& a = named.attr;
+    if (old) {
+      a.kind = AttrKind::Keyword;
+      a.s = w.dflt;
+    } else if (!attr(c, w, firstResult, a)) {
+      return false;
+    }
+    if ((a.kind == AttrKind::Keyword && (a.s == w.textDefault || (w.overflow && a.s == "none"))) ||
+        (w.kind == WireKind::BoolArray &&
+         std::none_of(a.elems.begin(), a.elems.end(), [](const Attr& b) { return b.i != 0; })))
+      attrs.pop_back();
+  }
+  return true;
+}
+
 bool Decoder::readOp(ByteCursor& c, OpId parent, OpId& id) {
   uint64_t at = c.offset();
   uint64_t opcode = c.varint("an opcode");
   if (!lift(c)) return false;
-  if (opcode > maxOpcode(version_))
-    return fail(at, "an opcode of version " + version_.str() + " (up to " + hex(maxOpcode(version_)) + "), not " +
-                        hex(opcode));
-  const OpEncoding* e = encodingOf(static_cast<uint32_t>(opcode));
+  if (opcode > maxOpcode_)
+    return fail(at, "an opcode of version " + version_.str() + " (up to " + hex(maxOpcode_) + "), not " + hex(opcode));
+  const OpEncoding* e = encodings_[opcode];
   if (!e) return fail(at, "an opcode tilesight knows, not " + hex(opcode));
   uint32_t loc = 0;
   if (!nextLocation(debug_, at, loc)) return false;
-  const OpInfo& info = OpTable::get().info(e->kind);
-  id = newOp(info, parent, loc);
+  id = newOp(*e->info, parent, loc);
 
   llvm::SmallVector<TypeRef, 4> resultTypes;
-  if (!readResults(c, *e, id, resultTypes)) return false;
+  if (!readResults(c, *e, resultTypes)) return false;
+  TypeRef first = resultTypes.empty() ? nullptr : resultTypes[0];
   uint32_t firstName = nextName_;  // the results are named before the values of the regions
   nextName_ += static_cast<uint32_t>(resultTypes.size());
   uint64_t flags = e->hasFlags && version_ >= e->flagsSince ? c.varint("the op's flags") : 0;
   if (!lift(c)) return false;
-  for (const WireAttr& w : e->attrs) {
-    bool old = version_ < w.since;
-    if (old ? w.dflt.empty() : w.flagBit >= 0 && !(flags >> w.flagBit & 1)) continue;
-    Attr a;
-    if (old) {
-      a.kind = AttrKind::Keyword;
-      a.s = w.dflt;
-    } else if (!attr(c, w, resultTypes.empty() ? nullptr : resultTypes[0], a)) {
-      return false;
-    }
-    // Defaults the text leaves out: the format's default, overflow none, all-false inbounds.
-    if (a.kind == AttrKind::Keyword && (a.s == info.attrDefault(w.name) || (w.set == "ovf" && a.s == "none")))
-      continue;
-    if (w.kind == WireKind::BoolArray &&
-        std::none_of(a.elems.begin(), a.elems.end(), [](const Attr& b) { return b.i != 0; }))
-      continue;
-    prog_.op(id).attrs.push_back({w.name, std::move(a), {}});  // the encodings table outlives programs
-  }
-  if (!readOperands(c, *e, flags, id) || !readRegions(c, *e, id)) return false;
-  if (e->kind == OpKind::LoadPtrTko) dropUnusedPadding(prog_.op(id));
-  if (e->kind == OpKind::MakeTensorView) addSizeLists(prog_.op(id), resultTypes.empty() ? nullptr : resultTypes[0]);
+  // Gathered here, so that the op's attribute list is allocated once, at its size.
+  llvm::SmallVector<NamedAttr, 4> attrs;
+  if (!readAttrs(c, *e, flags, first, attrs)) return false;
+  if (e->kind == OpKind::MakeTensorView) addSizeLists(attrs, first);
+  Operation& op = prog_.op(id);  // valid until readRegions adds ops
+  op.attrs.assign(std::make_move_iterator(attrs.begin()), std::make_move_iterator(attrs.end()));
+  if (!readOperands(c, *e, flags, op)) return false;
+  if (e->kind == OpKind::LoadPtrTko) dropUnusedPadding(op);
+  if (!readRegions(c, *e, id)) return false;
   bool onWire = version_ >= e->resultsSince;
+  Operation& done = prog_.op(id);
+  done.results.reserve(resultTypes.size());
   for (size_t i = 0; i < resultTypes.size(); ++i) {
     uint32_t k = static_cast<uint32_t>(i);
     ValueId v = newValue(resultTypes[i], id, k, false, valueName(firstName + k, false));
-    prog_.op(id).results.push_back(v);
+    done.results.push_back(v);
     if (onWire) scope_.push_back(v);
   }
   return true;
@@ -553,7 +562,7 @@ bool Decoder::run() {
   prog_.topLevel.push_back(module);
   Block body;
   if (!readGlobals(body, 0) || !readFunctions(body, 0)) return false;
-  prog_.op(0).regions.push_back(Region{{std::move(body)}, {}});
+  prog_.op(0).regions.emplace_back().blocks.push_back(std::move(body));
   out_.locations.distinct_ = std::move(locations_);
   out_.locations.slots_ = std::move(opLocs_);  // by OpId, which is pre-order
   return true;
