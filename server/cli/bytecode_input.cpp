@@ -135,11 +135,19 @@ std::vector<FileReport> checkBytecode(const std::string& path, std::string_view 
     sources.push_back(std::make_unique<SourceText>(std::string()));
     return {{path, sources.back().get(), d.diagnostics}};
   }
-  // Other places a message names are the ops' Python lines too.
+  // Other places a message names are the ops' Python lines too: "line N" in
+  // the kernel's own file (where its diagnostics are), "helper.py:N" elsewhere.
+  std::string kernelFile;
+  for (const OpLocation& l : d.locations)
+    if (l.at.known()) {
+      kernelFile = l.at.file;
+      break;
+    }
   AnalyzeOptions named = options;
-  named.checks.placeName = [&d](const Program& program, uint32_t offset) {
-    if (const OpLocation* loc = locationAt(d, program, offset)) return where(loc->at);
-    return "line " + std::to_string(textLine(d.text, offset).first) + " of the Tile IR text";
+  named.checks.placeName = [&d, kernelFile](const Program& program, uint32_t offset) {
+    const OpLocation* loc = locationAt(d, program, offset);
+    if (!loc) return "line " + std::to_string(textLine(d.text, offset).first) + " of the Tile IR text";
+    return (loc->at.file == kernelFile ? "line " : loc->at.file + ":") + std::to_string(loc->at.line);
   };
   Analysis a = analyze(d.text, named);
   const Program& parsed = a.chunks.at(0).parsed.program;

@@ -25,6 +25,19 @@ TEST(BytecodeCli, CheckReportsAtThePythonLine) {
       << r.out;
 }
 
+// A message naming another op (the loop, a race's other access, a lock) names
+// its Python line too, not a line of the text form the user never saw.
+TEST(BytecodeCli, MessagesNameOtherPlacesByTheirPythonLine) {
+  CliRun r = runIn(kRoot, "check " + kBugs + "col_max_bug1.col_max.13_3.tilebc");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("when %29 = 4 in the loop at line 11; %29 ranges over [0, 4] from the loop at line 11,"),
+            std::string::npos)
+      << r.out;
+  CliRun lock = runIn(kRoot, "check " + kBugs + "splitk_locked_bug1.splitk_locked.13_3.tilebc");
+  EXPECT_NE(lock.out.find("and the 'load_view_tko' at line 21 in tile block"), std::string::npos) << lock.out;
+  EXPECT_NE(lock.out.find("the lock acquired at line 19 and released at line"), std::string::npos) << lock.out;
+}
+
 TEST(BytecodeCli, JsonAndSarifCarryThePythonLocation) {
   CliRun j = runIn(kRoot, "check --format=json " + kBugs + "vec_add_bug1.vec_add.13_3.tilebc");
   EXPECT_EQ(j.status, 1);
