@@ -57,6 +57,7 @@ class Encoder {
  private:
   bool seedFrom(std::string_view like);
   bool module(const Operation& m);
+  const Operation* wrapped(const Operation& top) const;  // the cuda_tile.module in a builtin `module { }`, or null
   bool global(std::string& b, const Operation& g);
   bool function(std::string& b, const Operation& f, size_t ordinal);
   bool block(std::string& b, const Block& blk, const Operation& owner, bool counted);

@@ -326,6 +326,16 @@ bool Encoder::global(std::string& b, const Operation& g) {
   return true;
 }
 
+// NVIDIA's tools print (and their tests write) a `module { ... }` of MLIR's
+// builtin dialect around the cuda_tile.module; without attributes it says
+// nothing the bytecode loses, and its one cuda_tile.module is what is written.
+const Operation* Encoder::wrapped(const Operation& top) const {
+  if (top.info || (top.name != "module" && top.name != "builtin.module") || top.regions.size() != 1 || top.regions[0].blocks.size() != 1 || top.regions[0].blocks[0].ops.size() != 1)
+    return nullptr;
+  const Operation& m = prog_.op(top.regions[0].blocks[0].ops[0]);
+  return m.info && m.info->kind == OpKind::Module ? &m : nullptr;
+}
+
 bool Encoder::module(const Operation& m) {
   if (!m.info || m.info->kind != OpKind::Module)
     return refuse(&m, "bytecode holds one 'cuda_tile.module' (of entries and globals)");
@@ -389,7 +399,14 @@ bool Encoder::run(std::string& out) {
     uint64_t n = d.count("a count", 4);
     for (uint64_t i = 1; i <= n; ++i) debugIndices_.push_back(i);  // cuTile: function k has debug index k
   }
-  if (!module(prog_.op(prog_.topLevel[0]))) return false;
+  const Operation* top = &prog_.op(prog_.topLevel[0]);
+  if (const Operation* inner = wrapped(*top)) {
+    if (!top->attrs.empty())
+      return refuse(top, "bytecode has no place for the attribute '" + std::string(top->attrs[0].name) +
+                             "' of the builtin module around the cuda_tile.module");
+    top = inner;
+  }
+  if (!module(*top)) return false;
   out = sections();
   return true;
 }

@@ -14,6 +14,8 @@ namespace tilesight {
 // The first difference between `a` and `b`, naming the op and its line in
 // each; nullopt when they are the same.
 std::optional<std::string> firstDifference(const Program& a, const Program& b);
+// The same from op `x` of `a` and op `y` of `b` down (one module of each).
+std::optional<std::string> firstDifference(const Program& a, OpId x, const Program& b, OpId y);
 
 // Attributes by value: kind, numbers (floats bit for bit), words, types by
 // spelling, nested lists and dictionaries in order; ranges ignored. Integers
