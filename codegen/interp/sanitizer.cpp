@@ -48,6 +48,10 @@ std::string laneCoordinates(TypeRef tile, int64_t k) {
   return s + "]";
 }
 
+std::string Sanitizer::placeOf(const Operation& op) const {
+  return placeName_ ? placeName_(program_, op.range.begin) : "line " + lineOf(program_, op);
+}
+
 MemoryEvent Sanitizer::begin(BlockExec& x, const Operation& op, const TokenValue& after) {
   MemoryEvent e;
   e.id = x.clock().nextEvent++;
@@ -191,9 +195,9 @@ void Sanitizer::conflict(BlockExec& x, const Access& now, const Access& other, u
   bool crossScope = !overlap && other.block != now.block && now.atomic && other.atomic;
   const char* code = overlap ? "layout.overlap" : crossScope ? "race.scope" : "race.unordered";
   if (seen_.count(std::make_tuple(std::string(code), &op, overlap ? nullptr : other.op))) return;  // reported
-  std::string here = opName(op) + " at line " + lineOf(program_, op) + " in tile block " + blockText(x.blockId()) +
+  std::string here = opName(op) + " at " + placeOf(op) + " in tile block " + blockText(x.blockId()) +
                      laneText(now.run.tile, now.laneAt(key));
-  std::string there = opName(*other.op) + " at line " + lineOf(program_, *other.op) + " in tile block " +
+  std::string there = opName(*other.op) + " at " + placeOf(*other.op) + " in tile block " +
                       blockText(blockAt(x.launch().grid, other.block)) + laneText(other.run.tile, other.laneAt(key));
   std::string at = memory_.describe(key / 2) + (key % 2 ? " (its high nibble)" : "");
   if (overlap) {
@@ -227,13 +231,13 @@ void Sanitizer::misaligned(BlockExec& x, const Operation& op, int64_t lane, cons
 void Sanitizer::unspecifiedReaches(BlockExec& x, const Operation& load, const Operation& use, TypeRef tile,
                                    int64_t lane, const std::string& role) {
   if (seen_.count(std::make_tuple(std::string("bounds.partial-tile"), &load, &use))) return;
-  std::string there = opName(use) + " at line " + lineOf(program_, use);
+  std::string there = opName(use) + " at " + placeOf(use);
   TypeRef view = program_.typeOf(operandValue(load, "view"));
   std::string how = view && view->padding == Padding::Unknown
                         ? "a `masked` view, whose padding value the text does not give"
                         : "a view without padding_value";
   report("bounds.partial-tile", load, &use,
-         "tile block " + blockText(x.blockId()) + ": " + opName(load) + " at line " + lineOf(program_, load) +
+         "tile block " + blockText(x.blockId()) + ": " + opName(load) + " at " + placeOf(load) +
              " reads past the tensor's edge through " + how + ", and an unspecified value it read "
              "reaches " + there + " as " + role + " (lane " + laneCoordinates(tile, lane) + ")",
          "the unspecified value is observed here: " + there);

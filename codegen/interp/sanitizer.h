@@ -17,6 +17,7 @@
 // neighbours that the same events touched merge again (a transposed tile's
 // strided runs end up as one range per tile row, not one per element).
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -69,6 +70,9 @@ struct AccessRun {
 class Sanitizer {
 public:
   Sanitizer(const Program& p, const runtime::AddressSpace& memory) : program_(p), memory_(memory) {}
+  // How findings name an op's place: unset, "line N" of the program's text
+  // (a run of bytecode names the Python line, as CheckOptions::placeName).
+  void namePlaces(std::function<std::string(const Program&, uint32_t offset)> name) { placeName_ = std::move(name); }
 
   // The event of memory op `op` in block x, ordered after token `after`.
   MemoryEvent begin(BlockExec& x, const Operation& op, const TokenValue& after);
@@ -130,8 +134,10 @@ private:
   void conflict(BlockExec& x, const Access& now, const Access& other, uint64_t key, bool write);
   void report(const std::string& code, const Operation& op, const Operation* other, std::string message,
               std::string note);
+  std::string placeOf(const Operation& op) const;  // "line N", or placeName_'s
 
   const Program& program_;
+  std::function<std::string(const Program&, uint32_t)> placeName_;
   const runtime::AddressSpace& memory_;
   Shadow shadow_;
   std::shared_ptr<std::unordered_map<int64_t, uint32_t>> release_;  // the clock the current access releases

@@ -128,13 +128,7 @@ bool isBytecodeFile(const std::string& path) {
   return in.read(head, sizeof head) && isBytecodeInput(std::string_view(head, sizeof head));
 }
 
-std::vector<FileReport> checkBytecode(const std::string& path, std::string_view bytes, const AnalyzeOptions& options,
-                                      std::vector<std::unique_ptr<SourceText>>& sources) {
-  Decoded d = bytecode::readBytecode(bytes);
-  if (!d.ok()) {
-    sources.push_back(std::make_unique<SourceText>(std::string()));
-    return {{path, sources.back().get(), d.diagnostics}};
-  }
+tilesight::CheckOptions namedPlaces(const bytecode::Decoded& d, tilesight::CheckOptions checks) {
   // Other places a message names are the ops' Python lines too: "line N" in
   // the kernel's own file (where its diagnostics are), "helper.py:N" elsewhere.
   std::string kernelFile;
@@ -143,17 +137,19 @@ std::vector<FileReport> checkBytecode(const std::string& path, std::string_view 
       kernelFile = l.at.file;
       break;
     }
-  AnalyzeOptions named = options;
-  named.checks.placeName = [&d, kernelFile](const Program& program, uint32_t offset) {
+  checks.placeName = [&d, kernelFile](const Program& program, uint32_t offset) {
     const OpLocation* loc = locationAt(d, program, offset);
     if (!loc) return "line " + std::to_string(textLine(d.text, offset).first) + " of the Tile IR text";
     return (loc->at.file == kernelFile ? "line " : loc->at.file + ":") + std::to_string(loc->at.line);
   };
-  Analysis a = analyze(d.text, named);
-  const Program& parsed = a.chunks.at(0).parsed.program;
+  return checks;
+}
+
+std::vector<FileReport> pythonReports(const std::string& path, const bytecode::Decoded& d, const Program& parsed,
+                                      std::vector<Diagnostic> diags, std::vector<std::unique_ptr<SourceText>>& sources) {
   Destinations dest(path, d, sources);
   bool saidTextForm = false;
-  for (Diagnostic& diag : a.diagnostics) {
+  for (Diagnostic& diag : diags) {
     const OpLocation* loc = locationAt(d, parsed, diag.range.begin);
     auto [line, opText] = textLine(d.text, diag.range.begin);
     diag.fixes.clear();  // they edit the text form
@@ -184,6 +180,19 @@ std::vector<FileReport> checkBytecode(const std::string& path, std::string_view 
     dest.python(loc->at.file).diagnostics.push_back(std::move(out));
   }
   return dest.take();
+}
+
+std::vector<FileReport> checkBytecode(const std::string& path, std::string_view bytes, const AnalyzeOptions& options,
+                                      std::vector<std::unique_ptr<SourceText>>& sources) {
+  Decoded d = bytecode::readBytecode(bytes);
+  if (!d.ok()) {
+    sources.push_back(std::make_unique<SourceText>(std::string()));
+    return {{path, sources.back().get(), d.diagnostics}};
+  }
+  AnalyzeOptions named = options;
+  named.checks = namedPlaces(d, options.checks);
+  Analysis a = analyze(d.text, named);
+  return pythonReports(path, d, a.chunks.at(0).parsed.program, std::move(a.diagnostics), sources);
 }
 
 }  // namespace tilesight::cli

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/analysis.h"
+#include "analysis/bytecode/reader.h"
 #include "analysis/checks/checks.h"
 #include "analysis/source/source_text.h"
 #include "server/cli/report.h"
@@ -26,6 +27,17 @@ bool isBytecodeFile(const std::string& path);
 // dimension; a scalar one argument; a constant none. What `checks` already
 // has (the command line's) wins. `problem` says why a launch file is unusable.
 void addLaunch(const std::string& bytecodePath, tilesight::CheckOptions& checks, bool gridGiven, std::string& problem);
+
+// `checks` naming other places in messages by the Python lines of `d`'s
+// debug info (CheckOptions::placeName); `d` must outlive the result.
+tilesight::CheckOptions namedPlaces(const bytecode::Decoded& d, tilesight::CheckOptions checks);
+
+// Diagnostics on the text form of `d` (`parsed`: that text parsed), each
+// moved to its op's Python line with the op's Tile IR text as a note, or
+// left at the text form's line when the op has no location: one report per
+// file (path: the bytecode file's).
+std::vector<FileReport> pythonReports(const std::string& path, const bytecode::Decoded& d, const Program& parsed,
+                                      std::vector<Diagnostic> diags, std::vector<std::unique_ptr<SourceText>>& sources);
 
 // The reports of bytecode file `path`, one per source file the diagnostics
 // land in; the texts they show are appended to `sources`.

@@ -7,6 +7,7 @@
 #include "analysis/bytecode/reader.h"
 #include "analysis/diag/codes.h"
 #include "codegen/runtime/input_file.h"
+#include "server/cli/bytecode_input.h"
 #include "server/cli/lint_config.h"
 
 namespace tilesight::cli {
@@ -34,8 +35,9 @@ int loadProgram(const std::string& command, const std::string& file, ProgramInpu
       printText(llvm::outs(), FileReport{file, in.source.get(), d.diagnostics}, false);
       return 1;
     }
-    text = std::move(d.text);
+    text = d.text;
     in.bytecode = true;
+    in.decoded = std::move(d);
   }
   in.source = std::make_unique<SourceText>(std::move(*text));
   in.analysis = analyze(in.source->text());
@@ -45,7 +47,8 @@ int loadProgram(const std::string& command, const std::string& file, ProgramInpu
   for (const Diagnostic& d : in.analysis.diagnostics)
     if (isLanguageError(d)) in.diags.diagnostics.push_back(d);
   if (!in.diags.diagnostics.empty() || in.analysis.chunks.empty()) {
-    printText(llvm::outs(), in.diags, false);
+    std::vector<std::unique_ptr<SourceText>> sources;
+    for (const FileReport& r : reportsOf(file, in, in.diags.diagnostics, sources)) printText(llvm::outs(), r, false);
     return 1;
   }
   VerifiedProgram::Result vp = VerifiedProgram::of(in.analysis, in.analysis.chunks[0]);
@@ -55,6 +58,12 @@ int loadProgram(const std::string& command, const std::string& file, ProgramInpu
   }
   in.program = vp.program;
   return 0;
+}
+
+std::vector<FileReport> reportsOf(const std::string& file, const ProgramInput& in, std::vector<Diagnostic> diags,
+                                  std::vector<std::unique_ptr<SourceText>>& sources) {
+  if (!in.decoded || in.analysis.chunks.empty()) return {FileReport{file, in.source.get(), std::move(diags)}};
+  return pythonReports(file, *in.decoded, in.analysis.chunks[0].parsed.program, std::move(diags), sources);
 }
 
 bool sameFile(const std::string& a, const std::string& b) {

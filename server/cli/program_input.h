@@ -7,6 +7,7 @@
 #include <string>
 
 #include "analysis/analysis.h"
+#include "analysis/bytecode/reader.h"
 #include "analysis/source/source_text.h"
 #include "analysis/verified.h"
 #include "server/cli/report.h"
@@ -19,7 +20,14 @@ struct ProgramInput {
   FileReport diags;  // the language errors found (the run's report adds to it)
   std::optional<VerifiedProgram> program;
   bool bytecode = false;  // read from CUDA Tile IR bytecode: `source` is its printed text form
+  std::optional<bytecode::Decoded> decoded;  // then: its debug info, for reports at Python lines
 };
+
+// The file's reports of `diags` (on `in`'s text): as they are for a text
+// program, at the ops' Python lines for bytecode (pythonReports); the texts
+// they show are kept in `sources`.
+std::vector<FileReport> reportsOf(const std::string& file, const ProgramInput& in, std::vector<Diagnostic> diags,
+                                  std::vector<std::unique_ptr<SourceText>>& sources);
 
 // Fills `in` from `file` (`-`: standard input); returns 0, or the exit status when the program
 // cannot run (2: unreadable, 1: errors, printed).

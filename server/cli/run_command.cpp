@@ -37,6 +37,7 @@
 #include "codegen/simt/print.h"
 #include "server/cli/commands.h"
 #include "server/cli/json_text.h"
+#include "server/cli/bytecode_input.h"
 #include "server/cli/launch_file.h"
 #include "server/cli/options.h"
 #include "server/cli/program_input.h"
@@ -130,8 +131,14 @@ struct Ran {
 // The largest difference from the CPU reference per output (`--check` on a GPU).
 using Errors = std::map<std::string, double>;
 
+// A buffer's name in the report: its parameter's, or the Python name a
+// launch file gives it (the buffer's own name then).
+std::string shownName(const std::string& param, const runtime::HostBuffer& b) {
+  return b.name.empty() || b.name[0] == '%' ? param : b.name;
+}
+
 void report(const RunOptions& o, const Ran& ran, const std::string& entryName, const DataBuffers& data,
-            const std::vector<double>& times, const interp::RunOutcome& r, const FileReport& diags,
+            const std::vector<double>& times, const interp::RunOutcome& r, const std::vector<FileReport>& diags,
             const Errors& errors) {
   std::vector<double> sorted = times;
   std::sort(sorted.begin(), sorted.end());
@@ -139,24 +146,26 @@ void report(const RunOptions& o, const Ran& ran, const std::string& entryName, c
   llvm::raw_ostream& os = llvm::outs();
   if (o.format == RunFormat::Json) {
     json outputs = json::array();
-    for (const auto& [name, b] : data) {
+    for (const auto& [param, b] : data) {
       Stats s = statsOf(*b);
+      std::string name = shownName(param, *b);
       outputs.push_back({{"name", name}, {"shape", b->shape}, {"dtype", std::string(elemName(b->elem))},
                          {"min", number(s.min)}, {"max", number(s.max)}, {"mean", number(s.mean)},
                          {"preview", previewOf(*b)}});
-      if (auto e = errors.find(name); e != errors.end()) outputs.back()["max_error"] = number(e->second);
+      if (auto e = errors.find(param); e != errors.end()) outputs.back()["max_error"] = number(e->second);
     }
     json j = {{"device", ran.id}, {"entry", entryName}, {"grid", o.grid}, {"compile_ms", ran.compileMs},
               {"run_ms", median}, {"outputs", outputs}, {"device_name", ran.name}, {"printed", r.printed},
-              {"diagnostics", diagnosticsJson({diags})}};
+              {"diagnostics", diagnosticsJson(diags)}};
     os << jsonText(j, 2) << "\n";
     return;
   }
   os << r.printed;
-  if (!diags.diagnostics.empty()) printText(os, diags, false);
-  for (const auto& [name, b] : data) {
+  for (const FileReport& d : diags)
+    if (!d.diagnostics.empty()) printText(os, d, false);
+  for (const auto& [param, b] : data) {
     Stats s = statsOf(*b);
-    os << name << "  " << shapeText(b->shape) << "  " << elemName(b->elem) << "  min " << numberText(s.min)
+    os << shownName(param, *b) << "  " << shapeText(b->shape) << "  " << elemName(b->elem) << "  min " << numberText(s.min)
        << "  max " << numberText(s.max) << "  mean " << numberText(s.mean) << "\n";
   }
   os << "device " << ran.id << (ran.name.empty() ? "" : " (" + ran.name + ")") << "  entry " << entryName << "  grid " << o.grid[0] << "," << o.grid[1] << "," << o.grid[2]
@@ -389,11 +398,13 @@ int runRun() {
   const Program& p = verified.program();
   auto entry = runtime::selectEntry(p, o.entry);
   if (!entry) return usage(llvm::toString(entry.takeError()));
+  std::map<std::string, std::string> shown;  // buffers by their Python names (a launch file's)
   if (in.bytecode) {
     std::string problem;
     if (std::optional<bytecode::Launch> launch = findLaunch(o.launch, o.file, problem)) {
       if (!o.gridGiven && launch->grid) o.grid = *launch->grid;
       o.args = runArgs(*launch, parameterNames(p, **entry), o.args, o.outs, problem);
+      shown = pythonNames(*launch, parameterNames(p, **entry));
     }
     if (!problem.empty()) return usage(problem);
   } else if (!o.launch.empty()) {
@@ -404,6 +415,8 @@ int runRun() {
   if (!args) return usage(llvm::toString(args.takeError()));
   if (llvm::Error e = runtime::checkViewsFit(p, **entry, *args)) return usage(llvm::toString(std::move(e)));
   DataBuffers data = runtime::dataBuffers(*args);
+  for (const auto& [param, b] : data)
+    if (auto it = shown.find(param); it != shown.end()) b->name = it->second;
   for (const auto& [name, path] : o.outs)
     if (std::none_of(data.begin(), data.end(), [&](const auto& d) { return d.first == name; }))
       return usage("--out " + name + "=" + path + ": the entry has no pointer argument %" + name +
@@ -431,6 +444,7 @@ int runRun() {
   launch.maxLoopIterations = o.maxLoopIterations;
   std::optional<interp::Sanitizer> sanitizer;
   if (o.sanitize) launch.sanitizer = &sanitizer.emplace(p, memory);
+  if (sanitizer && in.decoded) sanitizer->namePlaces(namedPlaces(*in.decoded, {}).placeName);
   std::vector<interp::RtValue> values = interp::entryArguments(*args);
   for (unsigned i = 0; i < (o.sanitize ? 1u : o.repeat); ++i) {
     for (size_t k = 0; k < initial.size(); ++k)  // every repetition starts from the given inputs
@@ -444,7 +458,9 @@ int runRun() {
     for (Diagnostic& d : sanitizer->diagnostics()) diags.diagnostics.push_back(std::move(d));
   }
   if (!r.ok) diags.diagnostics.push_back(faultDiagnostic(r));
-  report(o, ran, (*entry)->attr("sym_name")->s, data, times, r, diags, errors);
+  std::vector<std::unique_ptr<SourceText>> sources;
+  std::vector<FileReport> reports = reportsOf(o.file, in, diags.diagnostics, sources);
+  report(o, ran, (*entry)->attr("sym_name")->s, data, times, r, reports, errors);
   for (const auto& [name, path] : o.outs) {
     for (const auto& [bufferName, b] : data) {
       if (bufferName != name) continue;

@@ -20,12 +20,33 @@ TEST(BytecodeRun, TheLaunchBesideGivesGridSizesAndPythonNames) {
   CliRun r = run("run " + kVecAdd + " --arg a=rand:4096:f32 --arg b=zeros:4096:f32 --out out=" + out);
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("grid 16,1,1"), std::string::npos) << r.out;  // the launch's grid
-  // out = a + 0 = a: the same statistics as the rand: buffer.
-  size_t a = r.out.find("arg0 "), o = r.out.find("arg6 ");
+  // out = a + 0 = a: the same statistics as the rand: buffer, each named by its Python name.
+  std::string text = "\n" + r.out;
+  size_t a = text.find("\na  "), o = text.find("\nout  ");
   ASSERT_NE(a, std::string::npos) << r.out;
   ASSERT_NE(o, std::string::npos) << r.out;
-  EXPECT_EQ(r.out.substr(a + 5, r.out.find('\n', a) - a - 5), r.out.substr(o + 5, r.out.find('\n', o) - o - 5));
+  EXPECT_EQ(text.find("arg0"), std::string::npos) << r.out;
+  EXPECT_EQ(text.substr(a + 3, text.find('\n', a + 1) - a - 3), text.substr(o + 5, text.find('\n', o + 1) - o - 5));
   EXPECT_FALSE(readFile(out).empty());
+}
+
+// A run's findings on bytecode are at the Python line, with the buffer's
+// Python name; ops named in the message by their Python lines too.
+TEST(BytecodeRun, FindingsAtThePythonLineWithPythonNames) {
+  const std::string bugs = std::string(TILESIGHT_TESTS_DIR) + "/corpus/cutile/bugs/";
+  CliRun r = runIn(std::string(TILESIGHT_TESTS_DIR) + "/..",
+                   "run tests/corpus/cutile/bugs/stencil3_bug1.stencil3.13_3.tilebc");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("stencil3_bug1.py:12:13: error: tile block (15, 0, 0): a load of 4 bytes at x + 16384 bytes"),
+            std::string::npos)
+      << r.out;
+  CliRun s = runIn(std::string(TILESIGHT_TESTS_DIR) + "/..",
+                   "run --sanitize tests/corpus/cutile/bugs/block_sum_atomic_bug1.block_sum_atomic.13_3.tilebc");
+  EXPECT_EQ(s.status, 1) << s.out;
+  EXPECT_NE(s.out.find("block_sum_atomic_bug1.py:12:5: error: store_view_tko at line 12 in tile block"),
+            std::string::npos)
+      << s.out;
+  EXPECT_NE(s.out.find("writes total + 0 bytes"), std::string::npos) << s.out;
 }
 
 TEST(BytecodeRun, AnUnknownPythonNameIsAUsageError) {
