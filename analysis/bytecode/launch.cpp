@@ -115,6 +115,30 @@ void applyLaunch(const Launch& launch, CheckOptions& checks, bool gridGiven) {
       checks.args.push_back(std::move(f));
 }
 
+std::vector<std::string> parameterNames(const Launch& launch) {
+  std::vector<std::string> out;
+  auto put = [&](size_t position, std::string name) {
+    if (out.size() <= position) out.resize(position + 1);
+    out[position] = std::move(name);
+  };
+  for (const LaunchArg& a : launch.args) {
+    if (a.kind == LaunchArg::Scalar) put(a.position, a.param);
+    if (a.kind != LaunchArg::Array) continue;
+    put(a.position, a.param);
+    for (size_t d = 0; d < a.shape.size(); ++d) {
+      put(a.position + 1 + d, a.param + ".shape." + std::to_string(d));
+      put(a.position + 1 + a.shape.size() + d, a.param + ".strides." + std::to_string(d));
+    }
+  }
+  return out;
+}
+
+bool nameParameters(Decoded& d, std::string_view text, const std::string& file) {
+  std::string problem;
+  std::optional<Launch> launch = parseLaunch(text, file, problem);
+  return launch && nameParameters(d, parameterNames(*launch));
+}
+
 std::string applyLaunch(std::string_view text, const std::string& file, CheckOptions& checks, bool gridGiven) {
   std::string problem;
   if (std::optional<Launch> launch = parseLaunch(text, file, problem)) applyLaunch(*launch, checks, gridGiven);

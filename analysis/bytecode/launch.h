@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/bytecode/reader.h"
 #include "analysis/checks/checks.h"
 
 namespace tilesight::bytecode {
@@ -43,6 +44,16 @@ std::optional<Launch> parseLaunch(std::string_view text, const std::string& file
 // The launch as the checks' grid and arguments by position. What `checks`
 // already has wins (the grid when `gridGiven`, an argument of the same position).
 void applyLaunch(const Launch& launch, CheckOptions& checks, bool gridGiven);
+
+// The name the launch gives each entry parameter, by position: an array's
+// base pointer its Python name, its sizes NAME.shape.D and strides
+// NAME.strides.D, a scalar its Python name (constants have no parameter).
+std::vector<std::string> parameterNames(const Launch& launch);
+
+// `d`'s entry parameters named by launch file `text` (read from `file`):
+// parseLaunch, then nameParameters; false when the file is unusable or does
+// not fit the entry.
+bool nameParameters(Decoded& d, std::string_view text, const std::string& file);
 
 // Both: returns why the file is unusable; empty when it was used.
 std::string applyLaunch(std::string_view text, const std::string& file, CheckOptions& checks, bool gridGiven);

@@ -82,6 +82,13 @@ struct Decoded {
 // `printText` false leaves Decoded::text empty (the program alone: what the benchmark times).
 Decoded readBytecode(std::string_view bytes, bool printText = true);
 
+// Names the parameters of `d`'s one entry `%NAME` (`names` by position, as
+// launch.h's parameterNames gives them; an empty or non-ASCII-identifier name
+// keeps the number) and prints the text again. False, and nothing renamed,
+// when the program has not exactly one entry or it takes another number of
+// parameters.
+bool nameParameters(Decoded& d, const std::vector<std::string>& names);
+
 // The ops of `p` in pre-order (each op before the ops of its regions), the
 // order of Decoded::locations; the same sequence for the printed text parsed again.
 std::vector<OpId> preorder(const Program& p);

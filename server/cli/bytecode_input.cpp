@@ -111,9 +111,11 @@ std::pair<uint32_t, std::string> textLine(std::string_view text, uint32_t offset
 
 }  // namespace
 
-void addLaunch(const std::string& bytecodePath, tilesight::CheckOptions& checks, bool gridGiven, std::string& problem) {
-  if (std::optional<bytecode::Launch> launch = findLaunch(launchOpt, bytecodePath, problem))
-    bytecode::applyLaunch(*launch, checks, gridGiven);
+std::optional<bytecode::Launch> addLaunch(const std::string& bytecodePath, tilesight::CheckOptions& checks,
+                                          bool gridGiven, std::string& problem) {
+  std::optional<bytecode::Launch> launch = findLaunch(launchOpt, bytecodePath, problem);
+  if (launch) bytecode::applyLaunch(*launch, checks, gridGiven);
+  return launch;
 }
 
 bool isBytecodeInput(std::string_view bytes) { return bytecode::isTileIRBytecode(bytes); }
@@ -183,12 +185,14 @@ std::vector<FileReport> pythonReports(const std::string& path, const bytecode::D
 }
 
 std::vector<FileReport> checkBytecode(const std::string& path, std::string_view bytes, const AnalyzeOptions& options,
-                                      std::vector<std::unique_ptr<SourceText>>& sources) {
+                                      std::vector<std::unique_ptr<SourceText>>& sources,
+                                      const bytecode::Launch* launch) {
   Decoded d = bytecode::readBytecode(bytes);
   if (!d.ok()) {
     sources.push_back(std::make_unique<SourceText>(std::string()));
     return {{path, sources.back().get(), d.diagnostics}};
   }
+  if (launch) bytecode::nameParameters(d, bytecode::parameterNames(*launch));
   AnalyzeOptions named = options;
   named.checks = namedPlaces(d, options.checks);
   Analysis a = analyze(d.text, named);

@@ -3,11 +3,13 @@
 // text form, and report each diagnostic at its op's Python source line (the
 // debug info's), or at its line of the text form when the op has none.
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "analysis/analysis.h"
+#include "analysis/bytecode/launch.h"
 #include "analysis/bytecode/reader.h"
 #include "analysis/checks/checks.h"
 #include "analysis/source/source_text.h"
@@ -26,7 +28,9 @@ bool isBytecodeFile(const std::string& path);
 // by position: an array is its base pointer, one size and one stride per
 // dimension; a scalar one argument; a constant none. What `checks` already
 // has (the command line's) wins. `problem` says why a launch file is unusable.
-void addLaunch(const std::string& bytecodePath, tilesight::CheckOptions& checks, bool gridGiven, std::string& problem);
+// Returns the launch used, if any.
+std::optional<bytecode::Launch> addLaunch(const std::string& bytecodePath, tilesight::CheckOptions& checks,
+                                          bool gridGiven, std::string& problem);
 
 // `checks` naming other places in messages by the Python lines of `d`'s
 // debug info (CheckOptions::placeName); `d` must outlive the result.
@@ -40,8 +44,10 @@ std::vector<FileReport> pythonReports(const std::string& path, const bytecode::D
                                       std::vector<Diagnostic> diags, std::vector<std::unique_ptr<SourceText>>& sources);
 
 // The reports of bytecode file `path`, one per source file the diagnostics
-// land in; the texts they show are appended to `sources`.
+// land in; the texts they show are appended to `sources`. With `launch`, the
+// entry's parameters are named by it (bytecode::parameterNames).
 std::vector<FileReport> checkBytecode(const std::string& path, std::string_view bytes, const AnalyzeOptions& options,
-                                      std::vector<std::unique_ptr<SourceText>>& sources);
+                                      std::vector<std::unique_ptr<SourceText>>& sources,
+                                      const bytecode::Launch* launch = nullptr);
 
 }  // namespace tilesight::cli

@@ -177,10 +177,11 @@ int runCheck() {
       continue;
     }
     tilesight::CheckOptions checks = effectiveChecks(opts, config);
-    if (isBytecodeInput(*text)) addLaunch(path, checks, opts.gridGiven, configProblem);
+    std::optional<bytecode::Launch> launch;
+    if (isBytecodeInput(*text)) launch = addLaunch(path, checks, opts.gridGiven, configProblem);
     AnalyzeOptions analyzeOptions = analyzeOptionsFor(opts, checks);
     if (isBytecodeInput(*text)) {  // reported at the Python lines of its debug info
-      for (FileReport& r : checkBytecode(path, *text, analyzeOptions, sources)) {
+      for (FileReport& r : checkBytecode(path, *text, analyzeOptions, sources, launch ? &*launch : nullptr)) {
         if (opts.werror || (config && config->werror))
           for (Diagnostic& d : r.diagnostics)
             if (d.severity == Severity::Warning) d.severity = Severity::Error;

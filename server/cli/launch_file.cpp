@@ -86,11 +86,4 @@ std::vector<std::string> runArgs(const bytecode::Launch& launch, const std::vect
   return args;
 }
 
-std::map<std::string, std::string> pythonNames(const bytecode::Launch& launch, const std::vector<std::string>& params) {
-  std::map<std::string, std::string> out;
-  for (const bytecode::LaunchArg& a : launch.args)
-    if (a.kind == bytecode::LaunchArg::Array && a.position < params.size()) out[params[a.position]] = a.param;
-  return out;
-}
-
 }  // namespace tilesight::cli

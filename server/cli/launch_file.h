@@ -1,7 +1,6 @@
 #pragma once
 // `run` and `check` with a launch file (analysis/bytecode/launch.h): finding
 // and reading it, and run's view of it (its --arg and --out).
-#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -27,9 +26,5 @@ std::optional<bytecode::Launch> findLaunch(const std::string& given, const std::
 std::vector<std::string> runArgs(const bytecode::Launch& launch, const std::vector<std::string>& params,
                                  const std::vector<std::string>& named,
                                  std::vector<std::pair<std::string, std::string>>& outs, std::string& problem);
-
-// The Python name of each array of the launch, by the entry parameter its
-// base pointer is (`params` as for runArgs): how `run` names its buffers.
-std::map<std::string, std::string> pythonNames(const bytecode::Launch& launch, const std::vector<std::string>& params);
 
 }  // namespace tilesight::cli

@@ -12,7 +12,8 @@
 
 namespace tilesight::cli {
 
-int loadProgram(const std::string& command, const std::string& file, ProgramInput& in) {
+int loadProgram(const std::string& command, const std::string& file, ProgramInput& in,
+                const bytecode::Launch* launch) {
   // `-` reads standard input (the language server sends the editor's text).
   std::string why;
   std::optional<std::string> text;
@@ -35,6 +36,7 @@ int loadProgram(const std::string& command, const std::string& file, ProgramInpu
       printText(llvm::outs(), FileReport{file, in.source.get(), d.diagnostics}, false);
       return 1;
     }
+    if (launch) bytecode::nameParameters(d, bytecode::parameterNames(*launch));
     text = d.text;
     in.bytecode = true;
     in.decoded = std::move(d);

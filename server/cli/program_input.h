@@ -7,6 +7,7 @@
 #include <string>
 
 #include "analysis/analysis.h"
+#include "analysis/bytecode/launch.h"
 #include "analysis/bytecode/reader.h"
 #include "analysis/source/source_text.h"
 #include "analysis/verified.h"
@@ -30,8 +31,10 @@ std::vector<FileReport> reportsOf(const std::string& file, const ProgramInput& i
                                   std::vector<std::unique_ptr<SourceText>>& sources);
 
 // Fills `in` from `file` (`-`: standard input); returns 0, or the exit status when the program
-// cannot run (2: unreadable, 1: errors, printed).
-int loadProgram(const std::string& command, const std::string& file, ProgramInput& in);
+// cannot run (2: unreadable, 1: errors, printed). Bytecode's entry parameters are named by
+// `launch` when given (bytecode::parameterNames).
+int loadProgram(const std::string& command, const std::string& file, ProgramInput& in,
+                const bytecode::Launch* launch = nullptr);
 
 // Whether paths `a` and `b` name one file (an output that would overwrite
 // the program, two outputs to one file); `-` names none.

@@ -131,12 +131,6 @@ struct Ran {
 // The largest difference from the CPU reference per output (`--check` on a GPU).
 using Errors = std::map<std::string, double>;
 
-// A buffer's name in the report: its parameter's, or the Python name a
-// launch file gives it (the buffer's own name then).
-std::string shownName(const std::string& param, const runtime::HostBuffer& b) {
-  return b.name.empty() || b.name[0] == '%' ? param : b.name;
-}
-
 void report(const RunOptions& o, const Ran& ran, const std::string& entryName, const DataBuffers& data,
             const std::vector<double>& times, const interp::RunOutcome& r, const std::vector<FileReport>& diags,
             const Errors& errors) {
@@ -146,13 +140,12 @@ void report(const RunOptions& o, const Ran& ran, const std::string& entryName, c
   llvm::raw_ostream& os = llvm::outs();
   if (o.format == RunFormat::Json) {
     json outputs = json::array();
-    for (const auto& [param, b] : data) {
+    for (const auto& [name, b] : data) {
       Stats s = statsOf(*b);
-      std::string name = shownName(param, *b);
       outputs.push_back({{"name", name}, {"shape", b->shape}, {"dtype", std::string(elemName(b->elem))},
                          {"min", number(s.min)}, {"max", number(s.max)}, {"mean", number(s.mean)},
                          {"preview", previewOf(*b)}});
-      if (auto e = errors.find(param); e != errors.end()) outputs.back()["max_error"] = number(e->second);
+      if (auto e = errors.find(name); e != errors.end()) outputs.back()["max_error"] = number(e->second);
     }
     json j = {{"device", ran.id}, {"entry", entryName}, {"grid", o.grid}, {"compile_ms", ran.compileMs},
               {"run_ms", median}, {"outputs", outputs}, {"device_name", ran.name}, {"printed", r.printed},
@@ -163,9 +156,9 @@ void report(const RunOptions& o, const Ran& ran, const std::string& entryName, c
   os << r.printed;
   for (const FileReport& d : diags)
     if (!d.diagnostics.empty()) printText(os, d, false);
-  for (const auto& [param, b] : data) {
+  for (const auto& [name, b] : data) {
     Stats s = statsOf(*b);
-    os << shownName(param, *b) << "  " << shapeText(b->shape) << "  " << elemName(b->elem) << "  min " << numberText(s.min)
+    os << name << "  " << shapeText(b->shape) << "  " << elemName(b->elem) << "  min " << numberText(s.min)
        << "  max " << numberText(s.max) << "  mean " << numberText(s.mean) << "\n";
   }
   os << "device " << ran.id << (ran.name.empty() ? "" : " (" + ran.name + ")") << "  entry " << entryName << "  grid " << o.grid[0] << "," << o.grid[1] << "," << o.grid[2]
@@ -390,21 +383,26 @@ int runRun() {
   if (!o.arch.empty() && device.backend != runtime::Backend::Cuda && device.backend != runtime::Backend::Hip)
     return usage("--arch " + o.arch + " applies to cuda and hip devices (this run is on " +
                  std::string(runtime::backendName(device.backend)) + ")");
+  // A bytecode file's launch names its parameters, so it is found first.
+  std::optional<bytecode::Launch> launch;
+  if (o.file != "-" && isBytecodeFile(o.file)) {
+    std::string problem;
+    launch = findLaunch(o.launch, o.file, problem);
+    if (!problem.empty()) return usage(problem);
+  }
   ProgramInput in;
   progress(o, "analyze");
-  if (int status = loadProgram("run", o.file, in)) return status;
+  if (int status = loadProgram("run", o.file, in, launch ? &*launch : nullptr)) return status;
   FileReport& diags = in.diags;
   const VerifiedProgram& verified = *in.program;
   const Program& p = verified.program();
   auto entry = runtime::selectEntry(p, o.entry);
   if (!entry) return usage(llvm::toString(entry.takeError()));
-  std::map<std::string, std::string> shown;  // buffers by their Python names (a launch file's)
   if (in.bytecode) {
     std::string problem;
-    if (std::optional<bytecode::Launch> launch = findLaunch(o.launch, o.file, problem)) {
+    if (launch) {
       if (!o.gridGiven && launch->grid) o.grid = *launch->grid;
       o.args = runArgs(*launch, parameterNames(p, **entry), o.args, o.outs, problem);
-      shown = pythonNames(*launch, parameterNames(p, **entry));
     }
     if (!problem.empty()) return usage(problem);
   } else if (!o.launch.empty()) {
@@ -415,8 +413,6 @@ int runRun() {
   if (!args) return usage(llvm::toString(args.takeError()));
   if (llvm::Error e = runtime::checkViewsFit(p, **entry, *args)) return usage(llvm::toString(std::move(e)));
   DataBuffers data = runtime::dataBuffers(*args);
-  for (const auto& [param, b] : data)
-    if (auto it = shown.find(param); it != shown.end()) b->name = it->second;
   for (const auto& [name, path] : o.outs)
     if (std::none_of(data.begin(), data.end(), [&](const auto& d) { return d.first == name; }))
       return usage("--out " + name + "=" + path + ": the entry has no pointer argument %" + name +

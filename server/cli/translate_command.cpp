@@ -11,9 +11,11 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "analysis/analysis.h"
+#include "analysis/bytecode/launch.h"
 #include "analysis/bytecode/reader.h"
 #include "analysis/bytecode/writer.h"
 #include "analysis/verified.h"
+#include "codegen/runtime/input_file.h"
 #include "server/cli/commands.h"
 #include "server/cli/options.h"
 
@@ -146,6 +148,11 @@ int runTranslate() {
     llvm::errs() << translateFile << ": error at byte " << d.errorOffset << ": " << d.diagnostics[0].message << "\n";
     return 1;
   }
+  // The entry's parameters by the Python names of the launch beside, as `check` and `run` name them.
+  std::string launch = bytecode::launchFileBeside(translateFile);
+  std::string why;
+  if (std::optional<std::string> launchText = runtime::readRegularFile(launch, why))
+    bytecode::nameParameters(d, *launchText, launch);
   std::string text = translateLocations ? withLocations(d) : d.text;
   if (translateOut.empty() || translateOut == "-") {
     llvm::outs() << text;

@@ -114,6 +114,9 @@ std::shared_ptr<const BytecodeSource> loadBytecode(std::string_view uri) {
   if (std::optional<std::string> text = readFile(launch)) {
     bc->launchFile = launch;
     bc->launchText = std::move(*text);
+    // Its parameters by the launch's Python names, as `tilesight.translate`
+    // gives the editor the text (a malformed file is said when the checks apply it).
+    bytecode::nameParameters(bc->decoded, bc->launchText, launch);
   }
   fs::path folder = fs::path(*path).parent_path();
   auto note = [&](const bytecode::SourceLoc &l) {
@@ -184,6 +187,9 @@ json translateCommand(const json &arg) {
   bytecode::Decoded d = bytecode::readBytecode(*bytes);
   if (!d.ok())
     throw RpcError(error_code::RequestFailed, "tilesight.translate: " + *path + ": " + d.diagnostics.front().message);
+  std::string launch = bytecode::launchFileBeside(*path);
+  if (std::optional<std::string> text = readFile(launch))
+    bytecode::nameParameters(d, *text, launch);
   return {{"text", std::move(d.text)}, {"version", d.version}, {"hasDebugInfo", d.hasDebugInfo}};
 }
 

@@ -38,6 +38,19 @@ TEST(BytecodeCli, MessagesNameOtherPlacesByTheirPythonLine) {
   EXPECT_NE(lock.out.find("the lock acquired at line 19 and released at line"), std::string::npos) << lock.out;
 }
 
+// With the launch beside, the entry's parameters carry the Python names:
+// arrays, their sizes and strides, scalars (translate, check and run alike).
+TEST(BytecodeCli, TheLaunchNamesTheParameters) {
+  CliRun t = runIn(kRoot, "translate " + kKernels + "elementwise.saxpy.13_3.tilebc");
+  EXPECT_EQ(t.status, 0) << t.out;
+  EXPECT_NE(t.out.find("(%x: tile<ptr<f32>>, %x.shape.0: tile<i32>, %x.strides.0: tile<i32>, %y: tile<ptr<f32>>"),
+            std::string::npos)
+      << t.out;
+  EXPECT_NE(t.out.find("%alpha: tile<f32>"), std::string::npos) << t.out;
+  CliRun c = runIn(kRoot, "check " + kBugs + "col_max_bug1.col_max.13_3.tilebc");
+  EXPECT_NE(c.out.find("derived from %x.shape.0, which is 200"), std::string::npos) << c.out;
+}
+
 TEST(BytecodeCli, JsonAndSarifCarryThePythonLocation) {
   CliRun j = runIn(kRoot, "check --format=json " + kBugs + "vec_add_bug1.vec_add.13_3.tilebc");
   EXPECT_EQ(j.status, 1);
