@@ -17,7 +17,8 @@
 
 namespace tilesight::bytecode {
 
-// "\x7fTileIR\0": what makes a file bytecode, whatever its name.
+// "\x7fTileIR\0": what makes a file bytecode, whatever its name (a magic
+// with one or two wrong bytes too: a damaged file, which the reader reports).
 bool isTileIRBytecode(std::string_view bytes);
 
 struct SourceLoc {
