@@ -237,7 +237,11 @@ TEST(BytecodeReader, MissingTerminator) {
 
 // cuda-tile test/Bytecode/invalid/*, rebuilt from their description.
 TEST(BytecodeReader, NvidiaInvalidMagicNumber) {
-  expectError("\x7eTileIR\0\x0d"s, "this is not Tile IR bytecode", 0);
+  expectError("\x7eTileIR\0\x0d"s, "the magic \\x7fTileIR\\0 (byte 0 is 0x7e): a damaged bytecode file", 0);
+  // So damaged, a file is still taken as bytecode (check reports that, not a syntax error of text).
+  EXPECT_TRUE(isTileIRBytecode("\x7eTileIR\0\x0d"s));
+  EXPECT_FALSE(isTileIRBytecode("cuda_tile.module @m {}"));
+  EXPECT_FALSE(isTileIRBytecode("\x7fTile"));
 }
 
 TEST(BytecodeReader, NvidiaUnsupportedVersion) {
