@@ -173,6 +173,24 @@ TEST(BytecodeReader, TheDeveloperPreviewFormatOf13_4IsNamed) {
   expectError(m.build(), "not tag 130 (from 13.4)");
 }
 
+// print_tko before 13.2 has no result on the wire, but cuTile writes its
+// result count (0) all the same: opcode, count 0, string 1, no arguments.
+Module printing(uint8_t minor, const Bytes& print) {
+  Module m;
+  m.minor = minor;
+  m.strings = {"k", "hi"};
+  Bytes body = print + "\x5c\x00\x00"s;
+  m.functions = varint(1) + varint(0) + varint(0) + "\x02" + varint(0) + varint(body.size()) + body;
+  return m;
+}
+
+TEST(BytecodeReader, PrintOf13_1WritesAResultCountOfZero) {
+  Decoded d = read(printing(1, "\x55\x00\x01\x00"s).build());
+  ASSERT_TRUE(d.ok()) << d.diagnostics[0].message;
+  EXPECT_NE(d.text.find("print_tko \"hi\""), std::string::npos) << d.text;
+  expectError(printing(1, "\x55\x01\x01\x00"s).build(), "no results for print_tko before version 13.2, not 1");
+}
+
 TEST(BytecodeReader, TypeOfALaterVersion) {
   Module m;
   m.types = {"\x13"s, "\x10\x01\x00\x00"s};  // f4E2M1FN is 13.3
