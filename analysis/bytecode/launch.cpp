@@ -21,6 +21,29 @@ bool intList(const nlohmann::json& j, std::vector<int64_t>& out) {
   return true;
 }
 
+std::optional<LaunchArg> argOf(const nlohmann::json& a, std::string& why);
+
+// A list's "items", each an array (cuTile's List[Array]: its arrays share dtype and rank).
+bool listItems(const nlohmann::json& a, LaunchArg& out, std::string& why) {
+  const nlohmann::json& items = a.contains("items") ? a["items"] : nlohmann::json();
+  if (!items.is_array() || items.empty()) {
+    why = "list '" + out.param + "' wants \"items\", a non-empty list of arrays";
+    return false;
+  }
+  for (const auto& item : items) {
+    nlohmann::json named = item;
+    if (named.is_object()) named["param"] = out.param + "[" + std::to_string(out.items.size()) + "]";
+    std::optional<LaunchArg> array = argOf(named, why);
+    if (!array) return false;
+    if (array->kind != LaunchArg::Array) {
+      why = "an item of list '" + out.param + "' is not an array";
+      return false;
+    }
+    out.items.push_back(std::move(*array));
+  }
+  return true;
+}
+
 std::optional<LaunchArg> argOf(const nlohmann::json& a, std::string& why) {
   LaunchArg out;
   if (!a.is_object()) {
@@ -46,8 +69,11 @@ std::optional<LaunchArg> argOf(const nlohmann::json& a, std::string& why) {
     }
     if (v.is_number_integer()) out.intValue = v.get<int64_t>();
     out.value = v.dump();
+  } else if (kind == "list") {
+    out.kind = LaunchArg::List;
+    if (!listItems(a, out, why)) return std::nullopt;
   } else if (kind != "constant") {
-    why = "argument kind '" + kind + "' is not one of array, scalar, constant";
+    why = "argument kind '" + kind + "' is not one of array, scalar, constant, list";
     return std::nullopt;
   }
   return out;
@@ -93,7 +119,10 @@ std::optional<Launch> parseLaunch(std::string_view text, const std::string& file
       return std::nullopt;
     }
     arg->position = position;
-    position += arg->kind == LaunchArg::Array ? 1 + 2 * arg->shape.size() : arg->kind == LaunchArg::Scalar ? 1 : 0;
+    position += arg->kind == LaunchArg::Array    ? 1 + 2 * arg->shape.size()
+                : arg->kind == LaunchArg::Scalar ? 1
+                : arg->kind == LaunchArg::List   ? 2
+                                                 : 0;
     out.args.push_back(std::move(*arg));
   }
   return out;
@@ -104,6 +133,8 @@ void applyLaunch(const Launch& launch, CheckOptions& checks, bool gridGiven) {
   std::vector<std::pair<std::string, int64_t>> found;
   for (const LaunchArg& a : launch.args) {
     if (a.kind == LaunchArg::Scalar && a.intValue) found.push_back({std::to_string(a.position), *a.intValue});
+    // A list's arrays are in memory the kernel reads; its length is an argument.
+    if (a.kind == LaunchArg::List) found.push_back({std::to_string(a.position + 1), int64_t(a.items.size())});
     if (a.kind != LaunchArg::Array) continue;
     for (size_t d = 0; d < a.shape.size(); ++d) {
       found.push_back({std::to_string(a.position + 1 + d), a.shape[d]});

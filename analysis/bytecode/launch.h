@@ -4,8 +4,9 @@
 // the grid and each argument by its Python name. cuTile bytecode has dynamic
 // shapes: an array argument is the entry's base pointer, then one size per
 // dimension, then one stride per dimension; a scalar is one argument; a
-// constant is none (cuTile folds it in). Shared by `check`, `run` and the
-// language server; the caller reads the file.
+// constant is none (cuTile folds it in); a list of arrays is two (a pointer to
+// one row of words per array, then the length). Shared by `check`, `run` and
+// the language server; the caller reads the file.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -20,11 +21,12 @@ namespace tilesight::bytecode {
 
 struct LaunchArg {
   std::string param;  // the Python parameter's name
-  enum Kind { Array, Scalar, Constant } kind = Constant;
+  enum Kind { Array, Scalar, Constant, List } kind = Constant;
   std::string dtype;                    // arrays and scalars
   std::vector<int64_t> shape, strides;  // arrays (strides in elements)
   std::optional<int64_t> intValue;      // integer scalars
   std::string value;                    // scalars: the number as written
+  std::vector<LaunchArg> items;         // lists: the arrays, `param[K]`
   size_t position = 0;                  // the entry parameter it starts at
 };
 

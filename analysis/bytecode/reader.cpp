@@ -371,11 +371,13 @@ bool Decoder::readBlockOps(ByteCursor& c, Block& b, OpId parent, uint64_t count,
 
 bool Decoder::readResults(ByteCursor& c, const OpEncoding& e, llvm::SmallVectorImpl<TypeRef>& types) {
   if (version_ < e.resultsSince) {  // results the version does not write: made, with no value index
-    // An op with variadic groups still writes its (empty) result count: 13.1's print.
+    // A counted op still writes its count, 0 (cuTile's print_tko at 13.1).
     uint64_t at = c.offset();
-    if (e.countResults && c.count("a result count") != 0 && lift(c))
-      return fail(at, "no results for " + std::string(e.info->name) + " in bytecode " + version_.str());
+    uint64_t n = e.countResults ? c.count("a result count") : 0;
     if (!lift(c)) return false;
+    if (n != 0)
+      return fail(at, "no results for " + std::string(e.info->name) + " before version " + e.resultsSince.str() +
+                          ", not " + std::to_string(n));
     for (const GroupDecl& g : e.info->results)
       if (g.arity == Arity::One) types.push_back(g.constraint.buildable(prog_.types));
     return true;

@@ -74,6 +74,12 @@ std::vector<std::string> runArgs(const bytecode::Launch& launch, const std::vect
   };
   for (const bytecode::LaunchArg& a : launch.args) {
     if (a.kind == bytecode::LaunchArg::Scalar) add(a.position, a.value);
+    if (a.kind == bytecode::LaunchArg::List) {
+      std::string items;
+      for (const bytecode::LaunchArg& item : a.items) items += (items.empty() ? "" : ",") + zerosFor(item);
+      add(a.position, "list:" + items);
+      add(a.position + 1, std::to_string(a.items.size()));
+    }
     if (a.kind != bytecode::LaunchArg::Array) continue;
     add(a.position, zerosFor(a));
     for (size_t d = 0; d < a.shape.size(); ++d) {
@@ -81,8 +87,13 @@ std::vector<std::string> runArgs(const bytecode::Launch& launch, const std::vect
       add(a.position + 1 + a.shape.size() + d, std::to_string(a.strides[d]));
     }
   }
-  for (auto& [name, path] : outs)
-    if (const bytecode::LaunchArg* a = byName(name); a && a->kind == bytecode::LaunchArg::Array) name = param(a->position);
+  for (auto& [name, path] : outs) {
+    // NAME[K], an array of a list, keeps its [K] after the list's parameter.
+    auto [base, index] = llvm::StringRef(name).split('[');
+    const bytecode::LaunchArg* a = byName(base.str());
+    if (a && a->kind == bytecode::LaunchArg::Array && index.empty()) name = param(a->position);
+    if (a && a->kind == bytecode::LaunchArg::List && !index.empty()) name = param(a->position) + "[" + index.str();
+  }
   return args;
 }
 
