@@ -3,6 +3,7 @@
 // an entry's regions. Ops are evaluated by the files named for their
 // category (ops_*.cpp) through evalOp (dispatch.cpp).
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <stdexcept>
@@ -39,6 +40,15 @@ struct LaunchState {
   std::mutex outputMutex;
   std::string output;                      // print_tko text, in the order blocks print
   std::array<std::mutex, 64> atomicLocks;  // atomics on one address take one lock (address hash)
+  // Writes to memory so far: store ops, and atomics that changed a value
+  // (what tells a `loop` that spins on nothing, control.cpp).
+  std::atomic<uint64_t> writes{0};
+  int64_t blocks = 1;                 // in the grid
+  std::atomic<int64_t> started{0};    // tile blocks taken by a worker so far
+  std::atomic<int64_t> running{0};    // started and not finished
+  // Whether no other tile block can run from now on while this one does: it
+  // is the only one started and unfinished, and none is left to start.
+  bool alone() const { return started.load() >= blocks && running.load() == 1; }
 
   std::mutex& lockFor(uint64_t address) { return atomicLocks[(address >> 3) % atomicLocks.size()]; }
 };

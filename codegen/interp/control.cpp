@@ -1,5 +1,7 @@
 // if, for and loop: regions run in this block's environment; a break,
 // continue or return inside an `if` leaves through the enclosing loop.
+#include <cstring>
+
 #include "analysis/checks/ir_query.h"
 #include "codegen/interp/block_exec.h"
 
@@ -60,6 +62,27 @@ Exit forOp(BlockExec& x, const Operation& op) {
   return {};
 }
 
+// Whether two iter_value lists hold the same values: tiles element for
+// element, views by what they view; tokens order nothing a run computes.
+bool sameValues(const std::vector<RtValue>& a, const std::vector<RtValue>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].index() != b[i].index()) return false;
+    if (auto* t = std::get_if<TileRef>(&a[i])) {
+      const Tile& u = **t;
+      const Tile& v = *std::get<TileRef>(b[i]);
+      if (u.n != v.n || u.store != v.store ||
+          std::memcmp(u.data<char>(), v.data<char>(), u.n * u.elementSize()) != 0)
+        return false;
+    } else if (auto* tv = std::get_if<std::shared_ptr<const TensorViewValue>>(&a[i])) {
+      if (*tv != std::get<std::shared_ptr<const TensorViewValue>>(b[i])) return false;  // the same view object
+    } else if (auto* v = std::get_if<std::shared_ptr<const ViewValue>>(&a[i])) {
+      if (*v != std::get<std::shared_ptr<const ViewValue>>(b[i])) return false;
+    }
+  }
+  return true;
+}
+
 Exit loopOp(BlockExec& x, const Operation& op) {
   const Block& body = op.regions[0].blocks[0];
   std::vector<RtValue> iters = initValues(x, op);
@@ -68,12 +91,21 @@ Exit loopOp(BlockExec& x, const Operation& op) {
     if (limit && n >= limit)
       x.fail(op, "the loop ran " + std::to_string(limit) + " iterations without a break (a spin wait on a tile block "
                  "that never runs alongside? raise the limit with --max-loop-iterations)");
+    uint64_t writes = x.launch().writes.load(std::memory_order_relaxed);
     Exit e = x.runBlock(body, iters);
     if (e.kind == Exit::Break) {
       setResults(x, op, e.values);
       return {};
     }
     if (e.kind == Exit::Return) return e;
+    // Run alone, an iteration that wrote nothing and passes its iter_values
+    // on unchanged starts the next one in the state it started in: it
+    // repeats forever. Said now, not after the iteration limit.
+    if (x.launch().alone() && x.launch().writes.load(std::memory_order_relaxed) == writes && sameValues(iters, e.values))
+      x.fail(op, "the loop can never end: iteration " + std::to_string(n + 1) +
+                     " wrote no memory and passed its iter_values on unchanged, and no other tile block is left "
+                     "to run (a spin wait on a block that has finished or that this run starts only later, or a "
+                     "lock never released?)");
     iters = std::move(e.values);
   }
 }

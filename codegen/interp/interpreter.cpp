@@ -71,12 +71,22 @@ RunOutcome runEntry(const VerifiedProgram& program, const Operation& entry, cons
   launch.sanitizer = options.sanitizer;
   allocateGlobals(program.program(), launch);
   int64_t total = options.grid[0] * options.grid[1] * options.grid[2];
-  std::atomic<int64_t> next{0};
+  std::atomic<int64_t>& next = launch.started;
+  launch.blocks = total;
   std::atomic<bool> failed{false};
   RunOutcome out;
   std::mutex faultMutex;
   auto worker = [&] {
-    for (int64_t i; !failed && (i = next++) < total;) {
+    for (;;) {
+      // Counted as running before it takes a block, so that a block that
+      // asks LaunchState::alone() never misses one about to start.
+      launch.running++;
+      struct Finished {
+        std::atomic<int64_t>& running;
+        ~Finished() { running--; }
+      } finished{launch.running};
+      int64_t i = next++;
+      if (failed || i >= total) return;
       std::array<int64_t, 3> id = blockAt(options.grid, i);
       try {
         BlockExec x(launch, id);

@@ -114,6 +114,7 @@ void store(BlockExec& x, const Operation& op) {
     check.require(byteAddress(e, ptr), accessBytes(e), "a store");
     storeAt(v, k, ptr);
   }
+  x.launch().writes.fetch_add(1, std::memory_order_relaxed);
   x.set(op.results[0], san ? san->end(ev) : TokenValue{});
 }
 
@@ -149,6 +150,7 @@ void atomic(BlockExec& x, const Operation& op, bool cas) {
     if (!write) continue;
     if (cas) std::memcpy(cell->data<char>(), arg.data<char>() + k * size, size);
     else combineAtomic(mode, *cell, arg, k);
+    if (exactBits(*cell, 0) != exactBits(*r, k)) x.launch().writes.fetch_add(1, std::memory_order_relaxed);
     storeAt(*cell, 0, ptr);
   }
   x.set(op.results[1], san ? san->end(ev) : TokenValue{});

@@ -126,6 +126,7 @@ void storeView(BlockExec& x, const Operation& op) {
       if (san) recordRun(x, ev, *view.tensor, run, false, true, t.type), reachesMemory(x, op, t, run.k, run.count);
       storeRun(t, run.k, view.tensor->base, run.offset, run.stride, run.count);
     });
+  x.launch().writes.fetch_add(1, std::memory_order_relaxed);
   x.set(op.results[0], san ? san->end(ev) : TokenValue{});
 }
 
@@ -150,6 +151,7 @@ void atomicReduceView(BlockExec& x, const Operation& op) {
       loadAt(*cell, 0, ptr);
       combineAtomic(mode, *cell, v, run.k + j);
       storeAt(*cell, 0, ptr);
+      x.launch().writes.fetch_add(1, std::memory_order_relaxed);
     }
   });
   x.set(op.results[0], san ? san->end(ev) : TokenValue{});

@@ -221,11 +221,52 @@ TEST(Run, ANumpyDtypeShapeCountsItsBytesForFourBitElements) {
 }
 
 TEST(Run, ALoopPastTheIterationLimitStopsTheRun) {
-  std::string f = write("spin.tile", "cuda_tile.module @m {\n  entry @k() {\n    loop {\n      continue\n    }\n    return\n  }\n}\n");
+  // A counter that never meets its exit: each iteration differs, so only the limit stops it.
+  std::string f = write("spin.tile", R"(cuda_tile.module @m {
+  entry @k() {
+    %z = constant <i32: 0> : tile<i32>
+    %one = constant <i32: 1> : tile<i32>
+    %r = loop iter_values(%i = %z) : tile<i32> -> tile<i32> {
+      %n = addi %i, %one : tile<i32>
+      continue %n : tile<i32>
+    }
+    return
+  }
+}
+)");
   CliRun r = run("run " + f + " --max-loop-iterations 1000", "", {false, 20});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find("the loop ran 1000 iterations without a break"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("[run.fault]"), std::string::npos);
+}
+
+// A lock that block 0 takes and never releases: block 1's spin changes
+// nothing and nothing else runs, so the run says so at once (it spun 2^32
+// times, hours, before).
+TEST(Run, ASpinNothingCanEndStopsAtOnce) {
+  std::string f = write("deadlock.tile", R"(cuda_tile.module @m {
+  entry @k(%lock: tile<ptr<i32>>) {
+    %z = constant <i32: 0> : tile<i32>
+    %one = constant <i32: 1> : tile<i32>
+    loop {
+      %old, %t = atomic_cas_tko relaxed device %lock, %z, %one : tile<ptr<i32>>, tile<i32> -> tile<i32>, token
+      %free = cmpi equal %old, %z, signed : tile<i32> -> tile<i1>
+      if %free {
+        break
+      }
+      continue
+    }
+    return
+  }
+}
+)");
+  for (const char* how : {"", " --sanitize", " --threads 4"}) {
+    CliRun r = run("run " + f + " --grid 2 --arg lock=zeros:1:i32" + how, "", {false, 20});
+    EXPECT_EQ(r.status, 1) << how;
+    EXPECT_NE(r.out.find("error: tile block (1, 0, 0): the loop can never end: iteration 1 wrote no memory"),
+              std::string::npos)
+        << how << r.out;
+  }
 }
 
 TEST(Run, RepeatsFromTheSameInputs) {
