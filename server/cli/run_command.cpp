@@ -384,15 +384,15 @@ int runRun() {
     return usage("--arch " + o.arch + " applies to cuda and hip devices (this run is on " +
                  std::string(runtime::backendName(device.backend)) + ")");
   // A bytecode file's launch names its parameters, so it is found first.
-  std::optional<bytecode::Launch> launch;
+  std::optional<bytecode::Launch> launchFile;
   if (o.file != "-" && isBytecodeFile(o.file)) {
     std::string problem;
-    launch = findLaunch(o.launch, o.file, problem);
+    launchFile = findLaunch(o.launch, o.file, problem);
     if (!problem.empty()) return usage(problem);
   }
   ProgramInput in;
   progress(o, "analyze");
-  if (int status = loadProgram("run", o.file, in, launch ? &*launch : nullptr)) return status;
+  if (int status = loadProgram("run", o.file, in, launchFile ? &*launchFile : nullptr)) return status;
   FileReport& diags = in.diags;
   const VerifiedProgram& verified = *in.program;
   const Program& p = verified.program();
@@ -400,9 +400,9 @@ int runRun() {
   if (!entry) return usage(llvm::toString(entry.takeError()));
   if (in.bytecode) {
     std::string problem;
-    if (launch) {
-      if (!o.gridGiven && launch->grid) o.grid = *launch->grid;
-      o.args = runArgs(*launch, parameterNames(p, **entry), o.args, o.outs, problem);
+    if (launchFile) {
+      if (!o.gridGiven && launchFile->grid) o.grid = *launchFile->grid;
+      o.args = runArgs(*launchFile, parameterNames(p, **entry), o.args, o.outs, problem);
     }
     if (!problem.empty()) return usage(problem);
   } else if (!o.launch.empty()) {
