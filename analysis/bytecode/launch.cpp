@@ -164,10 +164,10 @@ std::vector<std::string> parameterNames(const Launch& launch) {
   return out;
 }
 
-bool nameParameters(Decoded& d, std::string_view text, const std::string& file) {
+std::vector<std::string> parameterNames(std::string_view text, const std::string& file) {
   std::string problem;
   std::optional<Launch> launch = parseLaunch(text, file, problem);
-  return launch && nameParameters(d, parameterNames(*launch));
+  return launch ? parameterNames(*launch) : std::vector<std::string>{};
 }
 
 std::string applyLaunch(std::string_view text, const std::string& file, CheckOptions& checks, bool gridGiven) {

@@ -14,7 +14,6 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/bytecode/reader.h"
 #include "analysis/checks/checks.h"
 
 namespace tilesight::bytecode {
@@ -52,10 +51,9 @@ void applyLaunch(const Launch& launch, CheckOptions& checks, bool gridGiven);
 // NAME.strides.D, a scalar its Python name (constants have no parameter).
 std::vector<std::string> parameterNames(const Launch& launch);
 
-// `d`'s entry parameters named by launch file `text` (read from `file`):
-// parseLaunch, then nameParameters; false when the file is unusable or does
-// not fit the entry.
-bool nameParameters(Decoded& d, std::string_view text, const std::string& file);
+// The same from launch file `text` (read from `file`); none when it is unusable
+// (the checks say why when they apply it).
+std::vector<std::string> parameterNames(std::string_view text, const std::string& file);
 
 // Both: returns why the file is unusable; empty when it was used.
 std::string applyLaunch(std::string_view text, const std::string& file, CheckOptions& checks, bool gridGiven);

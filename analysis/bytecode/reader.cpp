@@ -617,7 +617,40 @@ std::optional<size_t> opAt(const Program& p, uint32_t offset) {
   return best;
 }
 
-Decoded readBytecode(std::string_view bytes, bool printText) {
+namespace {
+
+// [A-Za-z_][A-Za-z0-9_.]*: a Python identifier of ASCII letters (with our
+// ".shape.0" suffixes) is an MLIR value name as it is.
+bool plainName(std::string_view s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+  });
+}
+
+// Names the parameters of the program's one entry `%NAME` (`names` by
+// position; an empty or non-ASCII-identifier name keeps the number); nothing
+// when it has not exactly one entry or that takes another number of parameters.
+void nameParameters(Program& p, const std::vector<std::string>& names) {
+  OpId entry = kNoId;
+  for (OpId id = 0; id < p.ops.size(); ++id)
+    if (p.ops[id].info && p.ops[id].info->kind == OpKind::Entry) {
+      if (entry != kNoId) return;
+      entry = id;
+    }
+  if (entry == kNoId || p.op(entry).regions.empty() || p.op(entry).regions[0].blocks.empty()) return;
+  const std::vector<ValueId>& args = p.op(entry).regions[0].blocks[0].args;
+  if (args.size() != names.size()) return;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!plainName(names[i])) continue;
+    p.values[args[i]].name = *p.names.emplace_back(std::make_unique<std::string>("%" + names[i]));
+  }
+}
+
+}  // namespace
+
+
+Decoded readBytecode(std::string_view bytes, bool printText, const std::vector<std::string>& parameterNames) {
   Decoded out;
   Decoder d(bytes, out);
   if (!d.run()) {
@@ -632,40 +665,9 @@ Decoded readBytecode(std::string_view bytes, bool printText) {
   }
   out.hasDebugInfo = std::any_of(out.locations.begin(), out.locations.end(),
                                  [](const OpLocation& l) { return l.at.known(); });
+  if (!parameterNames.empty()) nameParameters(out.program, parameterNames);
   if (printText) out.text = printProgram(out.program);
   return out;
-}
-
-namespace {
-
-// [A-Za-z_][A-Za-z0-9_.]*: a Python identifier of ASCII letters (with our
-// ".shape.0" suffixes) is an MLIR value name as it is.
-bool plainName(std::string_view s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
-  });
-}
-
-}  // namespace
-
-bool nameParameters(Decoded& d, const std::vector<std::string>& names) {
-  Program& p = d.program;
-  OpId entry = kNoId;
-  for (OpId id = 0; id < p.ops.size(); ++id)
-    if (p.ops[id].info && p.ops[id].info->kind == OpKind::Entry) {
-      if (entry != kNoId) return false;
-      entry = id;
-    }
-  if (entry == kNoId || p.op(entry).regions.empty() || p.op(entry).regions[0].blocks.empty()) return false;
-  const std::vector<ValueId>& args = p.op(entry).regions[0].blocks[0].args;
-  if (args.size() != names.size()) return false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (!plainName(names[i])) continue;
-    p.values[args[i]].name = *p.names.emplace_back(std::make_unique<std::string>("%" + names[i]));
-  }
-  d.text = printProgram(p);
-  return true;
 }
 
 }  // namespace tilesight::bytecode

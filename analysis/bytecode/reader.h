@@ -81,14 +81,12 @@ struct Decoded {
 };
 
 // `printText` false leaves Decoded::text empty (the program alone: what the benchmark times).
-Decoded readBytecode(std::string_view bytes, bool printText = true);
-
-// Names the parameters of `d`'s one entry `%NAME` (`names` by position, as
-// launch.h's parameterNames gives them; an empty or non-ASCII-identifier name
-// keeps the number) and prints the text again. False, and nothing renamed,
-// when the program has not exactly one entry or it takes another number of
-// parameters.
-bool nameParameters(Decoded& d, const std::vector<std::string>& names);
+// `parameterNames` (launch.h's parameterNames: a launch file's) names the
+// parameters of the program's one entry `%NAME`, by position; an empty or
+// non-ASCII-identifier name keeps the number, and a program without exactly
+// one entry of that many parameters keeps them all.
+Decoded readBytecode(std::string_view bytes, bool printText = true,
+                     const std::vector<std::string>& parameterNames = {});
 
 // The ops of `p` in pre-order (each op before the ops of its regions), the
 // order of Decoded::locations; the same sequence for the printed text parsed again.

@@ -133,6 +133,7 @@ void atomic(BlockExec& x, const Operation& op, bool cas) {
   MemoryEvent ev = san ? san->begin(x, op, x.token(op)) : MemoryEvent{};
   if (san) recordLanes(x, ev, p, mask, r->type, true, true);
   size_t size = r->elementSize();
+  bool changed = false;
   for (int64_t k = 0; k < r->n; ++k) {
     if (mask && !mask->ints()[k]) {
       // A masked-off lane returns cmp[k] from a CAS (Ops.td); what an RMW
@@ -150,9 +151,10 @@ void atomic(BlockExec& x, const Operation& op, bool cas) {
     if (!write) continue;
     if (cas) std::memcpy(cell->data<char>(), arg.data<char>() + k * size, size);
     else combineAtomic(mode, *cell, arg, k);
-    if (exactBits(*cell, 0) != exactBits(*r, k)) x.launch().writes.fetch_add(1, std::memory_order_relaxed);
+    changed |= exactBits(*cell, 0) != exactBits(*r, k);
     storeAt(*cell, 0, ptr);
   }
+  if (changed) x.launch().writes.fetch_add(1, std::memory_order_relaxed);
   x.set(op.results[1], san ? san->end(ev) : TokenValue{});
 }
 

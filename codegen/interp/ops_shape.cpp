@@ -17,30 +17,23 @@ std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& shape) {
   return s;
 }
 
-// For every index i of `shape` in row-major order (the k-th):
-// dst[dstAt + i . dstStrides] = src[srcAt + i . srcStrides]; a null stride
-// vector means the k-th element (row-major contiguous).
-struct Strided {
-  int64_t at = 0;
-  const std::vector<int64_t>* strides = nullptr;
-};
-
-void copyStrided(const Tile& src, Strided from, Tile& dst, Strided to, const std::vector<int64_t>& shape) {
+// dst[dstAt + i . dstStrides] = src[srcAt + i . srcStrides] for every index
+// i of `shape`, in row-major order.
+void copyStrided(const Tile& src, int64_t srcAt, const std::vector<int64_t>& srcStrides, Tile& dst, int64_t dstAt,
+                 const std::vector<int64_t>& dstStrides, const std::vector<int64_t>& shape) {
   size_t size = src.elementSize();
   const char* s = src.data<char>();
   char* d = dst.data<char>();
   std::vector<int64_t> idx(shape.size(), 0);
   int64_t total = 1;
   for (int64_t e : shape) total *= e;
-  int64_t at = from.at, put = to.at;
+  int64_t at = srcAt, put = dstAt;
   for (int64_t k = 0; k < total; ++k) {
-    std::memcpy(d + (to.strides ? put : to.at + k) * size, s + (from.strides ? at : from.at + k) * size, size);
+    std::memcpy(d + put * size, s + at * size, size);
     for (size_t dim = shape.size(); dim-- > 0;) {  // odometer, last dim fastest
-      if (from.strides) at += (*from.strides)[dim];
-      if (to.strides) put += (*to.strides)[dim];
+      at += srcStrides[dim], put += dstStrides[dim];
       if (++idx[dim] < shape[dim]) break;
-      if (from.strides) at -= (*from.strides)[dim] * shape[dim];
-      if (to.strides) put -= (*to.strides)[dim] * shape[dim];
+      at -= srcStrides[dim] * shape[dim], put -= dstStrides[dim] * shape[dim];
       idx[dim] = 0;
     }
   }
@@ -49,7 +42,7 @@ void copyStrided(const Tile& src, Strided from, Tile& dst, Strided to, const std
 // dst[k] = src[offset + i . srcStrides] for the k-th index i of `shape`.
 void gatherStrided(const Tile& src, Tile& dst, const std::vector<int64_t>& shape,
                    const std::vector<int64_t>& srcStrides, int64_t offset) {
-  copyStrided(src, {offset, &srcStrides}, dst, {}, shape);
+  copyStrided(src, offset, srcStrides, dst, 0, rowMajorStrides(shape), shape);
 }
 
 void constant(BlockExec& x, const Operation& op) {
@@ -134,7 +127,8 @@ void insert(BlockExec& x, const Operation& op) {
   std::memcpy(r->data<char>(), dst.data<char>(), dst.n * dst.elementSize());
   const std::vector<int64_t>& whole = r->type->shape;
   std::vector<int64_t> strides = rowMajorStrides(whole);
-  copyStrided(src, {}, *r, {subTileOffset(x, op, 2, whole, src.type->shape), &strides}, src.type->shape);
+  const std::vector<int64_t>& sub = src.type->shape;
+  copyStrided(src, 0, rowMajorStrides(sub), *r, subTileOffset(x, op, 2, whole, sub), strides, sub);
 }
 
 void select(BlockExec& x, const Operation& op) {

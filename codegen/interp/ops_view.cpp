@@ -151,9 +151,9 @@ void atomicReduceView(BlockExec& x, const Operation& op) {
       loadAt(*cell, 0, ptr);
       combineAtomic(mode, *cell, v, run.k + j);
       storeAt(*cell, 0, ptr);
-      x.launch().writes.fetch_add(1, std::memory_order_relaxed);
     }
   });
+  x.launch().writes.fetch_add(1, std::memory_order_relaxed);
   x.set(op.results[0], san ? san->end(ev) : TokenValue{});
 }
 

@@ -187,12 +187,11 @@ std::vector<FileReport> pythonReports(const std::string& path, const bytecode::D
 std::vector<FileReport> checkBytecode(const std::string& path, std::string_view bytes, const AnalyzeOptions& options,
                                       std::vector<std::unique_ptr<SourceText>>& sources,
                                       const bytecode::Launch* launch) {
-  Decoded d = bytecode::readBytecode(bytes);
+  Decoded d = bytecode::readBytecode(bytes, true, launch ? bytecode::parameterNames(*launch) : std::vector<std::string>{});
   if (!d.ok()) {
     sources.push_back(std::make_unique<SourceText>(std::string()));
     return {{path, sources.back().get(), d.diagnostics}};
   }
-  if (launch) bytecode::nameParameters(d, bytecode::parameterNames(*launch));
   AnalyzeOptions named = options;
   named.checks = namedPlaces(d, options.checks);
   Analysis a = analyze(d.text, named);

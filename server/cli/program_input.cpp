@@ -30,13 +30,13 @@ int loadProgram(const std::string& command, const std::string& file, ProgramInpu
   }
   // Bytecode runs as its text form (docs/bytecode.md); a decode error is the one diagnostic.
   if (bytecode::isTileIRBytecode(*text)) {
-    bytecode::Decoded d = bytecode::readBytecode(*text);
+    bytecode::Decoded d =
+        bytecode::readBytecode(*text, true, launch ? bytecode::parameterNames(*launch) : std::vector<std::string>{});
     if (!d.ok()) {
       in.source = std::make_unique<SourceText>(std::string());
       printText(llvm::outs(), FileReport{file, in.source.get(), d.diagnostics}, false);
       return 1;
     }
-    if (launch) bytecode::nameParameters(d, bytecode::parameterNames(*launch));
     text = d.text;
     in.bytecode = true;
     in.decoded = std::move(d);

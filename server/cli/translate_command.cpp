@@ -143,16 +143,16 @@ int runTranslate() {
   if (translateTo == "bytecode") return toBytecode(bytes);
   if (!bytecode::isTileIRBytecode(bytes))
     return usage("'" + translateFile + "' is not CUDA Tile IR bytecode (it does not start with \\x7fTileIR\\0)");
-  bytecode::Decoded d = bytecode::readBytecode(bytes);
+  // The entry's parameters by the Python names of the launch beside, as `check` and `run` name them.
+  std::string launch = bytecode::launchFileBeside(translateFile);
+  std::string why;
+  std::optional<std::string> launchText = runtime::readRegularFile(launch, why);
+  bytecode::Decoded d =
+      bytecode::readBytecode(bytes, true, launchText ? bytecode::parameterNames(*launchText, launch) : std::vector<std::string>{});
   if (!d.ok()) {
     llvm::errs() << translateFile << ": error at byte " << d.errorOffset << ": " << d.diagnostics[0].message << "\n";
     return 1;
   }
-  // The entry's parameters by the Python names of the launch beside, as `check` and `run` name them.
-  std::string launch = bytecode::launchFileBeside(translateFile);
-  std::string why;
-  if (std::optional<std::string> launchText = runtime::readRegularFile(launch, why))
-    bytecode::nameParameters(d, *launchText, launch);
   std::string text = translateLocations ? withLocations(d) : d.text;
   if (translateOut.empty() || translateOut == "-") {
     llvm::outs() << text;

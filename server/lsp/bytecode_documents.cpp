@@ -107,17 +107,16 @@ std::shared_ptr<const BytecodeSource> loadBytecode(std::string_view uri) {
     return nullptr;
   auto bc = std::make_shared<BytecodeSource>();
   bc->path = *path;
-  bc->decoded = bytecode::readBytecode(*bytes);
-  if (!bc->decoded.ok())
-    return nullptr;
   std::string launch = bytecode::launchFileBeside(*path);
   if (std::optional<std::string> text = readFile(launch)) {
     bc->launchFile = launch;
     bc->launchText = std::move(*text);
-    // Its parameters by the launch's Python names, as `tilesight.translate`
-    // gives the editor the text (a malformed file is said when the checks apply it).
-    bytecode::nameParameters(bc->decoded, bc->launchText, launch);
   }
+  // Its parameters by the launch's Python names, as `tilesight.translate`
+  // gives the editor the text (a malformed file is said when the checks apply it).
+  bc->decoded = bytecode::readBytecode(*bytes, true, bytecode::parameterNames(bc->launchText, launch));
+  if (!bc->decoded.ok())
+    return nullptr;
   fs::path folder = fs::path(*path).parent_path();
   auto note = [&](const bytecode::SourceLoc &l) {
     if (l.known() && !bc->sourcePaths.count(l.file))
@@ -184,12 +183,12 @@ json translateCommand(const json &arg) {
     throw RpcError(error_code::RequestFailed, "tilesight.translate: '" + *path +
                                                   "' is not CUDA Tile IR bytecode (it does not start with "
                                                   "\\x7fTileIR\\0): open it as text");
-  bytecode::Decoded d = bytecode::readBytecode(*bytes);
+  std::string launch = bytecode::launchFileBeside(*path);
+  std::optional<std::string> launchText = readFile(launch);
+  bytecode::Decoded d =
+      bytecode::readBytecode(*bytes, true, launchText ? bytecode::parameterNames(*launchText, launch) : std::vector<std::string>{});
   if (!d.ok())
     throw RpcError(error_code::RequestFailed, "tilesight.translate: " + *path + ": " + d.diagnostics.front().message);
-  std::string launch = bytecode::launchFileBeside(*path);
-  if (std::optional<std::string> text = readFile(launch))
-    bytecode::nameParameters(d, *text, launch);
   return {{"text", std::move(d.text)}, {"version", d.version}, {"hasDebugInfo", d.hasDebugInfo}};
 }
 

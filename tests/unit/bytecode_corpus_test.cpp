@@ -4,25 +4,19 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "analysis/analysis.h"
 #include "analysis/bytecode/reader.h"
 #include "analysis/ir/ir_equal.h"
 #include "analysis/ir/printer.h"
+#include "tests/unit/test_util.h"
 
 namespace tilesight::bytecode {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::readFile;
 
 std::vector<fs::path> corpusFiles() {
   std::vector<fs::path> out;

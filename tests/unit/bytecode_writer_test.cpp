@@ -8,29 +8,23 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <regex>
 #include <set>
-#include <sstream>
 
 #include "analysis/analysis.h"
 #include "analysis/bytecode/reader.h"
 #include "analysis/bytecode/writer.h"
 #include "analysis/ir/ir_equal.h"
 #include "tests/unit/lit_files.h"
+#include "tests/unit/test_util.h"
 
 namespace tilesight::bytecode {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::readFile;
 
 std::vector<fs::path> filesIn(const fs::path& dir, std::string_view suffix) {
   std::vector<fs::path> out;

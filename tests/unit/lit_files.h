@@ -6,12 +6,12 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <vector>
+
+#include "tests/unit/test_util.h"
 
 namespace tilesight::littest {
 
@@ -39,10 +39,7 @@ inline std::optional<std::vector<std::filesystem::path>> validLitFiles() {
       if (e.is_regular_file()) files.push_back(e.path());
     std::sort(files.begin(), files.end());
     for (const fs::path& f : files) {
-      std::ifstream in(f, std::ios::binary);
-      std::stringstream s;
-      s << in.rdbuf();
-      if (isValidLitFile(fs::relative(f, root), s.str())) out.push_back(f);
+      if (isValidLitFile(fs::relative(f, root), testing::readFile(f))) out.push_back(f);
     }
   }
   return out;

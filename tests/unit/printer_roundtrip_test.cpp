@@ -7,28 +7,22 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <regex>
-#include <sstream>
 
 #include "analysis/analysis.h"
 #include "analysis/ir/ir_equal.h"
 #include "analysis/ir/printer.h"
 #include "tests/unit/lit_files.h"
+#include "tests/unit/test_util.h"
 
 namespace tilesight {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::readFile;
 
 uint32_t lineAt(std::string_view text, uint32_t offset) {
   auto end = text.begin() + std::min<size_t>(offset, text.size());

@@ -1,11 +1,22 @@
 #pragma once
 // Helpers for tests that analyze small programs.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "analysis/analysis.h"
 
 namespace tilesight::testing {
+
+// The bytes of a file (empty when it cannot be read).
+inline std::string readFile(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 // Wraps a function body in a module and an entry with the given arguments.
 inline std::string kernel(const std::string& args, const std::string& body) {
