@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Compile-only checks of the SIMT lowering's CUDA and HIP output (issue 15, no GPU needed).
 
-For every kernel of the corpora (tests/corpus/real, examples) that `tilesight emit` lowers:
+For every kernel of the corpora (tests/corpus/real, examples, and the cuTile corpus's kernels of
+what 13.4 writes differently: fpowi, insert, grid dependency control) that `tilesight emit` lowers:
   * CUDA: NVRTC (libnvrtc from the CUDA toolkit, loaded with ctypes) to a cubin for sm_80 and sm_90,
     and `nvcc -arch=sm_90 -cubin` on the emitted file, whose `ptxas -v` registers and spills are
     recorded;
@@ -121,7 +122,9 @@ def main():
     except OSError as e:
         skipped.append(f"hiprtc: {e}")
 
-    files = [f for c in CORPORA for f in sorted(c.glob("*.tile")) if not o.only or any(s in f.stem for s in o.only)]
+    files = [f for c in CORPORA for f in sorted(c.glob("*.tile"))]
+    files += sorted((ROOT / "tests/corpus/cutile/kernels").glob("v13_4.*.13_4.tilebc"))
+    files = [f for f in files if not o.only or any(s in f.stem for s in o.only)]
     rows, unlowered, failures = [], [], 0
     with tempfile.TemporaryDirectory(prefix="simt-") as d:
         for f in files:
