@@ -1,0 +1,50 @@
+"""The element types of launch files: their short names (as launch files and directives spell
+them), the longer names directives also accept, and their sizes."""
+
+# Short name -> (bits, cuda.tile attribute).
+DTYPES = {
+    'f16': (16, 'float16'), 'bf16': (16, 'bfloat16'), 'f32': (32, 'float32'), 'f64': (64, 'float64'),
+    'i8': (8, 'int8'), 'i16': (16, 'int16'), 'i32': (32, 'int32'), 'i64': (64, 'int64'),
+    'u8': (8, 'uint8'), 'u16': (16, 'uint16'), 'u32': (32, 'uint32'), 'u64': (64, 'uint64'),
+    'bool': (8, 'bool_'),
+}
+
+ALIASES = {attr: short for short, (_, attr) in DTYPES.items()}
+ALIASES['bool_'] = 'bool'
+
+# __cuda_array_interface__ typestr kind letter and byte size -> short name ('V2' is bfloat16,
+# as cuTile reads it).
+TYPESTR = {('f', 2): 'f16', ('f', 4): 'f32', ('f', 8): 'f64', ('V', 2): 'bf16',
+           ('i', 1): 'i8', ('i', 2): 'i16', ('i', 4): 'i32', ('i', 8): 'i64',
+           ('u', 1): 'u8', ('u', 2): 'u16', ('u', 4): 'u32', ('u', 8): 'u64', ('b', 1): 'bool'}
+
+
+def canonical(name):
+    """The short name of dtype `name` (f32 or float32), or None."""
+    if name in DTYPES:
+        return name
+    return ALIASES.get(name)
+
+
+def bits(short):
+    return DTYPES[short][0]
+
+
+def is_integer(short):
+    return short[0] in 'iu'
+
+
+def is_float(short):
+    return short[0] in 'fb' and short != 'bool'
+
+
+def int_range(short):
+    """The values an integer dtype holds, as (lowest, highest)."""
+    n = bits(short)
+    if short[0] == 'u':
+        return 0, (1 << n) - 1
+    return -(1 << (n - 1)), (1 << (n - 1)) - 1
+
+
+def cutile_dtype(ct, short):
+    return getattr(ct, DTYPES[short][1])

@@ -1,0 +1,105 @@
+"""Imports a kernel file without its host-only libraries: torch, cupy and the like need a GPU
+(or take seconds) and a kernel's compilation never uses them, so while the file is imported they
+are stand-ins whose every attribute, call and index is another stand-in."""
+import contextlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import types
+
+HOST_ONLY = frozenset({'torch', 'cupy', 'numba', 'triton', 'jax', 'tensorflow', 'pytest'})
+
+
+class Placeholder:
+    """Any attribute, call or index of a host-only module. Used as a decorator it returns what it
+    decorates; as a base class it is `object`; it is false and iterates as empty."""
+    def __init__(self, name):
+        self._name = name
+
+    def __repr__(self):
+        return f'<stand-in for {self._name}>'
+
+    def __getattr__(self, item):
+        if item.startswith('__'):
+            raise AttributeError(item)
+        return Placeholder(f'{self._name}.{item}')
+
+    def __call__(self, *args, **kwargs):
+        if len(args) == 1 and not kwargs and callable(args[0]):
+            return args[0]
+        return Placeholder(f'{self._name}(...)')
+
+    def __getitem__(self, key):
+        return self
+
+    def __mro_entries__(self, bases):
+        return (object,)
+
+    def __iter__(self):
+        return iter(())
+
+    def __bool__(self):
+        return False
+
+
+class _PlaceholderModule(types.ModuleType):
+    def __init__(self, name):
+        super().__init__(name)
+        self.__path__ = []
+
+    def __getattr__(self, item):
+        if item.startswith('__'):
+            raise AttributeError(item)
+        return Placeholder(f'{self.__name__}.{item}')
+
+
+class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname.partition('.')[0] in HOST_ONLY:
+            return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+        return None
+
+    def create_module(self, spec):
+        return _PlaceholderModule(spec.name)
+
+    def exec_module(self, module):
+        pass
+
+
+@contextlib.contextmanager
+def _host_only_stubbed():
+    finder = _Finder()
+    real = {n: m for n, m in sys.modules.items() if n.partition('.')[0] in HOST_ONLY}
+    for name in real:
+        del sys.modules[name]
+    sys.meta_path.insert(0, finder)
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(finder)
+        for name in [n for n in sys.modules if n.partition('.')[0] in HOST_ONLY]:
+            del sys.modules[name]
+        sys.modules.update(real)
+
+
+def import_file(path):
+    """The module of kernel file `path`, imported with host-only modules stubbed and the file's
+    folder first on sys.path (as `python3 FILE` would have it). Registered in sys.modules under
+    the file's stem (dataclasses and type hints look their module up there) unless that name is
+    taken."""
+    path = os.path.abspath(path)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    name = stem if stem.isidentifier() and stem not in sys.modules else '_tilesight_kernel_file'
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, os.path.dirname(path))
+    sys.modules[name] = module
+    try:
+        with _host_only_stubbed():
+            spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
