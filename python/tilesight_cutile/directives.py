@@ -21,7 +21,7 @@ GRID_MAX = (1 << 24) - 1  # what tilesight's launch files take per axis
 OPTIONS = ('grid', 'version', 'sm')
 
 _HEAD = re.compile(r'#\s*tilesight:\s*launch(?=\s|$)')
-_NAME = re.compile(r'%?[A-Za-z_]\w*')
+_NAME = re.compile(r'%?[^\W\d]\w*')
 _WORD = re.compile(r'[A-Za-z_]\w*')
 # A number literal as Python writes one (the sign included); the exponent's sign only after e/E.
 _NUMBER = re.compile(r'[+-]?(?:\d[\w.]*|\.\d[\w.]*)(?:(?<=[eE])[+-]\d+)?')
@@ -451,8 +451,8 @@ def _defs(tree):
 
 
 def parse_source(source):
-    """(directives, diagnostics) of a kernel file's text. Directives whose kernel cannot be known
-    (the file does not parse) keep kernel None."""
+    """(directives, diagnostics) of a kernel file's text. A file Python cannot parse has no
+    directives (no kernel to tie them to): its import reports the syntax error."""
     directives, diags = [], []
     for text, line, col in _comments(source):
         try:
@@ -467,7 +467,7 @@ def parse_source(source):
     try:
         defs = _defs(ast.parse(source))
     except (SyntaxError, ValueError):
-        return directives, diags
+        return [], diags
     lines = source.splitlines()
     bound = []
     for d in directives:
