@@ -53,7 +53,7 @@ def _described(param, obj):
         return _array(param, obj)
     if hasattr(obj, '__dlpack__'):
         raise S.ArgumentError(f'{param} is a DLPack array without __cuda_array_interface__: '
-                              'tilesight records only the latter (the launch was not recorded)')
+                              'tilesight records only the latter')
     raise S.ArgumentError(f'{param}: cuTile takes no {type(obj).__name__} argument')
 
 
