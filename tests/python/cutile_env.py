@@ -5,7 +5,9 @@ import os
 import subprocess
 import sys
 
-PACKAGE_PARENT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', 'python'))
+# The folder holding tilesight_cutile: ctest names the build tree's copy (the installed layout).
+PACKAGE_PARENT = os.environ.get('TILESIGHT_PYTHON_PACKAGE_PARENT') or os.path.abspath(
+    os.path.join(os.path.dirname(__file__), '..', '..', 'python'))
 RECORD_SITE = os.path.join(PACKAGE_PARENT, 'tilesight_cutile', 'record_site')
 
 
@@ -33,6 +35,8 @@ def _probe():
 
 
 SKIP_REASON = _probe()
+if SKIP_REASON:
+    sys.stderr.write(f'tilesight_cutile tests: those that need cuTile skip: {SKIP_REASON}\n')
 
 
 def run(args, **kwargs):
