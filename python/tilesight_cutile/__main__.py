@@ -1,4 +1,4 @@
-"""python3 -m tilesight_cutile compile FILE.py --out DIR [--prefix-map OLD=NEW]... [--kernel NAME]
+"""python3 -m tilesight_cutile compile FILE.py --out DIR|- [--stdin] [--prefix-map OLD=NEW]... [--kernel NAME]
 python3 -m tilesight_cutile directives FILE.py
 
 Exit status: 0 when the output was written (whatever diagnostics it holds), 2 for a usage or I/O
@@ -27,7 +27,11 @@ def _parser():
     sub = p.add_subparsers(dest='command', required=True)
     c = sub.add_parser('compile', help="compile FILE's launch directives to bytecode and launch files")
     c.add_argument('file')
-    c.add_argument('--out', required=True, metavar='DIR', help='where index.json and the files go')
+    c.add_argument('--out', required=True, metavar='DIR',
+                   help="where index.json and the files go; '-': the index on standard output, with "
+                        "each launch's bytecode (base64) and launch inline, and no file written")
+    c.add_argument('--stdin', action='store_true',
+                   help="FILE's text comes on standard input (an editor's unsaved buffer)")
     c.add_argument('--prefix-map', action='append', default=[], type=_prefix_map, metavar='OLD=NEW',
                    help='rewrite paths starting with OLD in the debug info to start with NEW')
     c.add_argument('--kernel', metavar='NAME', help="only this kernel's launches")
@@ -51,7 +55,8 @@ def _import_cutile():
 
 def main(argv=None):
     a = _parser().parse_args(argv)
-    if not os.path.isfile(a.file):
+    stdin = getattr(a, 'stdin', False)
+    if not stdin and not os.path.isfile(a.file):
         sys.stderr.write(f"tilesight_cutile: '{a.file}' is not a file\n")
         return 2
     try:
@@ -67,7 +72,16 @@ def main(argv=None):
             sys.stderr.write(problem)
             return EXIT_NO_CUTILE
         from .compile_cmd import compile_file
-        compile_file(a.file, a.out, a.prefix_map, a.kernel)
+        source = sys.stdin.read() if stdin else None
+        to_stdout = a.out == '-'
+        # cuTile and the kernel file may print while importing: standard output is the index's.
+        real_stdout, sys.stdout = sys.stdout, sys.stderr
+        try:
+            index = compile_file(a.file, None if to_stdout else a.out, a.prefix_map, a.kernel, source)
+        finally:
+            sys.stdout = real_stdout
+        if to_stdout:
+            sys.stdout.write(json.dumps(index) + '\n')
         return 0
     except (OSError, UnicodeDecodeError) as e:
         sys.stderr.write(f'tilesight_cutile: {e}\n')

@@ -1,6 +1,8 @@
 """`compile FILE.py --out DIR`: every launch directive of a kernel file compiled to DIR/
 KERNEL.LLINE.tilebc with its launch file KERNEL.LLINE.launch.json, and DIR/index.json listing
-them and the diagnostics (docs/cutile.md "The package")."""
+them and the diagnostics (docs/cutile.md "The package"). `--out -` writes no file: the index goes
+to standard output with each launch's bytecode (base64) and launch file inline."""
+import base64
 import json
 import os
 
@@ -63,6 +65,7 @@ def _kernel_object(module, qualname):
 
 
 def _compile_one(d, module, out_dir, remap, ct):
+    """`out_dir` None: the bytecode and launch go into the index entry instead of files."""
     """The index entry of directive `d`'s launch; raises DirectiveError or returns a Diagnostic."""
     kern = _kernel_object(module, d.kernel)
     if not isinstance(kern, ct.kernel):
@@ -88,24 +91,31 @@ def _compile_one(d, module, out_dir, remap, ct):
     stem = f'{d.kernel}.L{d.line}'
     launch = {'kernel': d.kernel, 'symbol': symbol, 'bytecode_version': d.version,
               'grid': d.grid, 'args': described}
+    if out_dir is None:
+        return {'kernel': d.kernel, 'line': d.line, 'grid': d.grid, 'version': d.version,
+                'bytecode_base64': base64.b64encode(bytecode).decode('ascii'), 'launch': launch}
     write_atomically(os.path.join(out_dir, stem + '.tilebc'), bytecode)
     write_atomically(os.path.join(out_dir, stem + '.launch.json'), json.dumps(launch, indent=1) + '\n')
     return {'kernel': d.kernel, 'line': d.line, 'grid': d.grid, 'version': d.version,
             'bytecode': stem + '.tilebc', 'launch': stem + '.launch.json'}
 
 
-def compile_file(path, out_dir, prefix_maps=(), kernel=None):
+def compile_file(path, out_dir, prefix_maps=(), kernel=None, source=None):
     """Compiles kernel file `path`'s directed launches into `out_dir` and writes its index.json;
-    returns the index. cuda.tile must be importable."""
+    returns the index. cuda.tile must be importable. `out_dir` None: nothing is written (the
+    caller prints the index). `source`: the file's text, when not the one on disk."""
     import cuda.tile as ct
     path = os.path.abspath(path)
-    with open(path, encoding='utf-8') as f:
-        source = f.read()
-    os.makedirs(out_dir, exist_ok=True)
+    given = source is not None
+    if not given:
+        with open(path, encoding='utf-8') as f:
+            source = f.read()
+    if out_dir is not None:
+        os.makedirs(out_dir, exist_ok=True)
     found, diags = D.parse_source(source)
     launches = []
     try:
-        module = import_file(path)
+        module = import_file(path, source if given else None)
     except Exception as e:
         module = None
         diags.append(import_error_diagnostic(e, path))
@@ -124,5 +134,6 @@ def compile_file(path, out_dir, prefix_maps=(), kernel=None):
              'launches': launches,
              'diagnostics': sorted((x.to_json(path) for x in diags),
                                    key=lambda j: (j['file'] != path, j['file'], j['line'], j['column']))}
-    write_atomically(os.path.join(out_dir, 'index.json'), json.dumps(index, indent=1) + '\n')
+    if out_dir is not None:
+        write_atomically(os.path.join(out_dir, 'index.json'), json.dumps(index, indent=1) + '\n')
     return index

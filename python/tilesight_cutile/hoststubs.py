@@ -5,6 +5,7 @@ import contextlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import linecache
 import os
 import sys
 import types
@@ -84,11 +85,12 @@ def _host_only_stubbed():
         sys.modules.update(real)
 
 
-def import_file(path):
+def import_file(path, source=None):
     """The module of kernel file `path`, imported with host-only modules stubbed and the file's
     folder first on sys.path (as `python3 FILE` would have it). Registered in sys.modules under
     the file's stem (dataclasses and type hints look their module up there) unless that name is
-    taken."""
+    taken. `source`: the file's text as an editor has it (unsaved), run instead of the file's,
+    and given to linecache so that cuTile reads the kernels' source from it too."""
     path = os.path.abspath(path)
     stem = os.path.splitext(os.path.basename(path))[0]
     name = stem if stem.isidentifier() and stem not in sys.modules else '_tilesight_kernel_file'
@@ -98,7 +100,12 @@ def import_file(path):
     sys.modules[name] = module
     try:
         with _host_only_stubbed():
-            spec.loader.exec_module(module)
+            if source is None:
+                spec.loader.exec_module(module)
+            else:
+                # No modification time: linecache.checkcache keeps the entry.
+                linecache.cache[path] = (len(source), None, source.splitlines(True), path)
+                exec(compile(source, path, 'exec'), module.__dict__)
     except BaseException:
         del sys.modules[name]
         raise

@@ -1,7 +1,6 @@
 #pragma once
-// `check` on CUDA Tile IR bytecode (docs/bytecode.md): decode, analyze the
-// text form, and report each diagnostic at its op's Python source line (the
-// debug info's), or at its line of the text form when the op has none.
+// `check` on CUDA Tile IR bytecode (docs/bytecode.md): recognising it, its
+// launch file; the reports at Python lines are server/lsp/bytecode_reports.h.
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,6 +13,7 @@
 #include "analysis/checks/checks.h"
 #include "analysis/source/source_text.h"
 #include "server/cli/report.h"
+#include "server/lsp/bytecode_reports.h"
 
 namespace tilesight::cli {
 
@@ -32,22 +32,8 @@ bool isBytecodeFile(const std::string& path);
 std::optional<bytecode::Launch> addLaunch(const std::string& bytecodePath, tilesight::CheckOptions& checks,
                                           bool gridGiven, std::string& problem);
 
-// `checks` naming other places in messages by the Python lines of `d`'s
-// debug info (CheckOptions::placeName); `d` must outlive the result.
-tilesight::CheckOptions namedPlaces(const bytecode::Decoded& d, tilesight::CheckOptions checks);
-
-// Diagnostics on the text form of `d` (`parsed`: that text parsed), each
-// moved to its op's Python line with the op's Tile IR text as a note, or
-// left at the text form's line when the op has no location: one report per
-// file (path: the bytecode file's).
-std::vector<FileReport> pythonReports(const std::string& path, const bytecode::Decoded& d, const Program& parsed,
-                                      std::vector<Diagnostic> diags, std::vector<std::unique_ptr<SourceText>>& sources);
-
-// The reports of bytecode file `path`, one per source file the diagnostics
-// land in; the texts they show are appended to `sources`. With `launch`, the
-// entry's parameters are named by it (bytecode::parameterNames).
-std::vector<FileReport> checkBytecode(const std::string& path, std::string_view bytes, const AnalyzeOptions& options,
-                                      std::vector<std::unique_ptr<SourceText>>& sources,
-                                      const bytecode::Launch* launch = nullptr);
+using lsp::checkBytecode;
+using lsp::namedPlaces;
+using lsp::pythonReports;
 
 }  // namespace tilesight::cli

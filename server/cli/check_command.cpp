@@ -16,6 +16,7 @@
 #include "server/cli/commands.h"
 #include "server/cli/lint_config.h"
 #include "server/cli/bytecode_input.h"
+#include "server/cli/cutile_input.h"
 #include "server/cli/lint_inputs.h"
 #include "server/cli/options.h"
 #include "server/cli/replace_file.h"
@@ -86,6 +87,14 @@ AnalyzeOptions analyzeOptionsFor(const CheckOptions& opts, const tilesight::Chec
   a.checks = checks;
   a.layoutWorkBudget = a.layoutTotalBudget = opts.layoutBudget;
   return a;
+}
+
+// --Werror (or a config file's werror): warnings become errors.
+FileReport promoted(FileReport r, bool werror) {
+  if (werror)
+    for (Diagnostic& d : r.diagnostics)
+      if (d.severity == Severity::Warning) d.severity = Severity::Error;
+  return r;
 }
 
 // --fix: writes the fixed text in place; false (with a message) when it cannot.
@@ -170,7 +179,15 @@ int runCheck() {
   for (const std::string& path : inputs.files) {
     const LintConfig* config = configOf(path);
     if (!configProblem.empty()) break;
+    bool werror = opts.werror || (config && config->werror);
     std::string why;
+    if (lsp::isPythonPath(path)) {  // a cuTile kernel file: its directed launches, at its lines
+      std::vector<FileReport> rs =
+          checkCutileFile(path, analyzeOptionsFor(opts, effectiveChecks(opts, config)), opts.gridGiven, sources, why);
+      if (!why.empty()) inputs.unreadable.push_back({path, why});
+      for (FileReport& r : rs) reports.push_back(promoted(std::move(r), werror));
+      continue;
+    }
     std::optional<std::string> text = readInput(path, why);
     if (!text) {
       inputs.unreadable.push_back({path, why});
@@ -181,12 +198,8 @@ int runCheck() {
     if (isBytecodeInput(*text)) launch = addLaunch(path, checks, opts.gridGiven, configProblem);
     AnalyzeOptions analyzeOptions = analyzeOptionsFor(opts, checks);
     if (isBytecodeInput(*text)) {  // reported at the Python lines of its debug info
-      for (FileReport& r : checkBytecode(path, *text, analyzeOptions, sources, launch ? &*launch : nullptr)) {
-        if (opts.werror || (config && config->werror))
-          for (Diagnostic& d : r.diagnostics)
-            if (d.severity == Severity::Warning) d.severity = Severity::Error;
-        reports.push_back(std::move(r));
-      }
+      for (FileReport& r : checkBytecode(path, *text, analyzeOptions, sources, launch ? &*launch : nullptr))
+        reports.push_back(promoted(std::move(r), werror));
       continue;
     }
     sources.push_back(std::make_unique<SourceText>(std::move(*text)));
@@ -206,17 +219,15 @@ int runCheck() {
     warnUnusedArgs(path, a, checks);
     FileReport r{path == "-" ? "<stdin>" : path, &src, std::move(a.diagnostics)};
     if (opts.verifyDiagnostics) r.diagnostics = mismatches(src, r.diagnostics);
-    if (opts.werror || (config && config->werror))
-      for (Diagnostic& d : r.diagnostics)
-        if (d.severity == Severity::Warning) d.severity = Severity::Error;
-    reports.push_back(std::move(r));
+    reports.push_back(promoted(std::move(r), werror));
   }
   if (!configProblem.empty()) {
     llvm::errs() << "tilesight check: " << configProblem << "\n";
     return 2;
   }
   for (const std::string& f : inputs.emptyFolders)
-    llvm::errs() << "tilesight check: warning: no tile program (.tile, or .mlir holding a cuda_tile.module) under '"
+    llvm::errs() << "tilesight check: warning: no tile program (.tile, .mlir holding a cuda_tile.module, bytecode, or a cuTile "
+                    ".py with a launch directive) under '"
                  << f << "'\n";
   for (const Unreadable& u : inputs.unreadable)
     llvm::errs() << "tilesight check: cannot read '" << u.path << "': " << u.why << "\n";

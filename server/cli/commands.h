@@ -11,6 +11,8 @@ int runDevices(); // the `devices` subcommand: what `run` can use
 int runEmit();    // the `emit` subcommand: generated GPU source
 int runTranslate();  // the `translate` subcommand: bytecode to text
 bool translateCommand();
+int runRecord();     // the `record` subcommand: a program's cuTile launches
+bool recordCommand();
 int runHelp(const char* argv0);  // `help [COMMAND]`: a command's usage
 int runExplain();                // `explain [CODE]`: a code's section of docs/checks.md
 bool helpCommand();

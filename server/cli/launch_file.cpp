@@ -11,9 +11,9 @@ namespace tilesight::cli {
 
 namespace {
 
-// The buffer `run` makes for an array no --arg names: zeros holding every
-// element the launch's shape and strides reach.
-std::string zerosFor(const bytecode::LaunchArg& a) {
+// The buffer `run` makes for an array no --arg names: zeros (or random
+// values) holding every element the launch's shape and strides reach.
+std::string bufferFor(const bytecode::LaunchArg& a, bool random) {
   bool cOrder = true;
   int64_t expect = 1, span = 1;
   for (size_t d = a.shape.size(); d-- > 0;) {
@@ -26,7 +26,7 @@ std::string zerosFor(const bytecode::LaunchArg& a) {
     for (int64_t s : a.shape) shape += (shape.empty() ? "" : "x") + std::to_string(s);
   else
     shape = std::to_string(std::max<int64_t>(span, 1));
-  return "zeros:" + shape + ":" + a.dtype;
+  return (random ? "rand:" : "zeros:") + shape + ":" + a.dtype;
 }
 
 }  // namespace
@@ -45,7 +45,8 @@ std::optional<bytecode::Launch> findLaunch(const std::string& given, const std::
 
 std::vector<std::string> runArgs(const bytecode::Launch& launch, const std::vector<std::string>& params,
                                  const std::vector<std::string>& named,
-                                 std::vector<std::pair<std::string, std::string>>& outs, std::string& problem) {
+                                 std::vector<std::pair<std::string, std::string>>& outs, std::string& problem,
+                                 bool random) {
   auto byName = [&](const std::string& name) -> const bytecode::LaunchArg* {
     for (const bytecode::LaunchArg& a : launch.args)
       if (a.param == name && a.kind != bytecode::LaunchArg::Constant) return &a;
@@ -76,12 +77,12 @@ std::vector<std::string> runArgs(const bytecode::Launch& launch, const std::vect
     if (a.kind == bytecode::LaunchArg::Scalar) add(a.position, a.value);
     if (a.kind == bytecode::LaunchArg::List) {
       std::string items;
-      for (const bytecode::LaunchArg& item : a.items) items += (items.empty() ? "" : ",") + zerosFor(item);
+      for (const bytecode::LaunchArg& item : a.items) items += (items.empty() ? "" : ",") + bufferFor(item, random);
       add(a.position, "list:" + items);
       add(a.position + 1, std::to_string(a.items.size()));
     }
     if (a.kind != bytecode::LaunchArg::Array) continue;
-    add(a.position, zerosFor(a));
+    add(a.position, bufferFor(a, random));
     for (size_t d = 0; d < a.shape.size(); ++d) {
       add(a.position + 1 + d, std::to_string(a.shape[d]));
       add(a.position + 1 + a.shape.size() + d, std::to_string(a.strides[d]));

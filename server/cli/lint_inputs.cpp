@@ -7,6 +7,7 @@
 #include <llvm/Support/Path.h>
 
 #include "server/cli/bytecode_input.h"
+#include "server/lsp/cutile_compile.h"
 
 namespace tilesight::cli {
 
@@ -21,9 +22,19 @@ bool holdsTileModule(const std::string& path) {
   return buf && (*buf)->getBuffer().contains("cuda_tile.module");
 }
 
+// A `.py` file is a cuTile kernel file of ours when it imports cuda.tile and
+// carries a launch directive (docs/cutile.md); other Python is not checked.
+bool isDirectedKernelFile(const std::string& path) {
+  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+  if (!buf) return false;
+  llvm::StringRef text = (*buf)->getBuffer();
+  return text.contains("cuda.tile") && lsp::hasLaunchDirective(text);
+}
+
 bool isTileFile(const std::string& path) {
   llvm::StringRef ext = llvm::sys::path::extension(path);
-  return ext == ".tile" || (ext == ".mlir" && holdsTileModule(path)) || isBytecodeFile(path);
+  return ext == ".tile" || (ext == ".mlir" && holdsTileModule(path)) || (ext == ".py" && isDirectedKernelFile(path)) ||
+         isBytecodeFile(path);
 }
 
 // Folder by folder, so that a sub-folder that cannot be listed is reported

@@ -1,7 +1,8 @@
 #pragma once
 // The FILE arguments of `check` (DESIGN §3): a file as given, `-` for
-// standard input, and a folder as every `.tile` file and every `.mlir` file
-// holding a `cuda_tile.module` under it, recursively, in sorted order.
+// standard input, and a folder as every `.tile` file, every `.mlir` file
+// holding a `cuda_tile.module`, every bytecode file and every cuTile `.py`
+// file with a launch directive under it, recursively, in sorted order.
 #include <functional>
 #include <string>
 #include <vector>

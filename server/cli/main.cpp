@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
   llvm::cl::HideUnrelatedOptions({&tilesight::cli::checkCategory(), &tilesight::cli::layoutCategory(),
                                      &tilesight::cli::lspCategory(), &tilesight::cli::runCategory(),
                                      &tilesight::cli::devicesCategory(), &tilesight::cli::emitCategory(),
-                                     &tilesight::cli::translateCategory()});
+                                     &tilesight::cli::translateCategory(), &tilesight::cli::recordCategory()});
   if (!llvm::cl::ParseCommandLineOptions(argc, argv,
                                          "tilesight: language server and static analyzer for CUDA Tile IR\n",
                                          &llvm::errs()))
@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   if (tilesight::cli::devicesCommand()) return tilesight::cli::runDevices();
   if (tilesight::cli::emitCommand()) return tilesight::cli::runEmit();
   if (tilesight::cli::translateCommand()) return tilesight::cli::runTranslate();
+  if (tilesight::cli::recordCommand()) return tilesight::cli::runRecord();
   if (tilesight::cli::helpCommand()) return tilesight::cli::runHelp(argv[0]);
   if (tilesight::cli::explainCommand()) return tilesight::cli::runExplain();
   llvm::errs() << "usage: tilesight check [options] FILE... | FOLDER... | -\n"
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
                   "       tilesight emit FILE --target cuda|hip|opencl [--entry NAME] [--arch ARCH] [-o PATH]\n"
                   "       tilesight translate FILE [--to=text|bytecode] [-o PATH] [--locations]\n"
                   "       tilesight devices [--format=text|json]\n"
+                  "       tilesight record [--out DIR] -- PROGRAM [ARG]...\n"
                   "       tilesight explain [CODE]\n"
                   "       tilesight help [COMMAND]\n"
                   "(see tilesight --help)\n";

@@ -42,12 +42,16 @@ llvm::cl::SubCommand& runSubcommand();
 bool runCommand();  // was `run` given?
 
 enum class RunFormat { Text, Json };
+enum class RunInputs { Zeros, Random };
 struct RunOptions {
   std::string file;
   std::string entry;
   std::array<int64_t, 3> grid{1, 1, 1};
   bool gridGiven = false;   // --grid was given (a launch file's grid does not override it)
   std::string launch;       // --launch FILE.json (bytecode programs)
+  unsigned line = 0;        // --line N: a cuTile .py file's launch at directive line N
+  bool sourceOnStdin = false;  // --source-on-stdin: the .py file's text is on standard input
+  RunInputs inputs = RunInputs::Zeros;  // --inputs: arrays no --arg names
   std::string device = "auto";
   std::vector<std::string> args;  // NAME=VALUE
   std::vector<std::pair<std::string, std::string>> outs;  // NAME, PATH
@@ -90,6 +94,8 @@ struct LayoutOptions {
   std::string expr;               // the positional words, joined by spaces
 };
 LayoutOptions layoutOptions();
+
+llvm::cl::OptionCategory& recordCategory();
 
 llvm::cl::OptionCategory& lspCategory();
 llvm::cl::SubCommand& lspSubcommand();

@@ -13,11 +13,13 @@
 namespace tilesight::cli {
 
 int loadProgram(const std::string& command, const std::string& file, ProgramInput& in,
-                const bytecode::Launch* launch) {
+                const bytecode::Launch* launch, const std::string* bytes) {
   // `-` reads standard input (the language server sends the editor's text).
   std::string why;
   std::optional<std::string> text;
-  if (file != "-") {
+  if (bytes) {
+    text = *bytes;
+  } else if (file != "-") {
     text = runtime::readRegularFile(file, why);
   } else if (auto buf = llvm::MemoryBuffer::getSTDIN()) {
     text = (*buf)->getBuffer().str();
@@ -65,7 +67,8 @@ int loadProgram(const std::string& command, const std::string& file, ProgramInpu
 std::vector<FileReport> reportsOf(const std::string& file, const ProgramInput& in, std::vector<Diagnostic> diags,
                                   std::vector<std::unique_ptr<SourceText>>& sources) {
   if (!in.decoded || in.analysis.chunks.empty()) return {FileReport{file, in.source.get(), std::move(diags)}};
-  return pythonReports(file, *in.decoded, in.analysis.chunks[0].parsed.program, std::move(diags), sources);
+  return pythonReports(file, *in.decoded, in.analysis.chunks[0].parsed.program, std::move(diags), sources,
+                       &in.openTexts);
 }
 
 bool sameFile(const std::string& a, const std::string& b) {

@@ -12,6 +12,7 @@
 #include "analysis/source/source_text.h"
 #include "analysis/verified.h"
 #include "server/cli/report.h"
+#include "server/lsp/bytecode_reports.h"
 
 namespace tilesight::cli {
 
@@ -22,6 +23,7 @@ struct ProgramInput {
   std::optional<VerifiedProgram> program;
   bool bytecode = false;  // read from CUDA Tile IR bytecode: `source` is its printed text form
   std::optional<bytecode::Decoded> decoded;  // then: its debug info, for reports at Python lines
+  lsp::OpenTexts openTexts;  // Python sources as given (an editor's buffer), not as on disk
 };
 
 // The file's reports of `diags` (on `in`'s text): as they are for a text
@@ -30,11 +32,12 @@ struct ProgramInput {
 std::vector<FileReport> reportsOf(const std::string& file, const ProgramInput& in, std::vector<Diagnostic> diags,
                                   std::vector<std::unique_ptr<SourceText>>& sources);
 
-// Fills `in` from `file` (`-`: standard input); returns 0, or the exit status when the program
-// cannot run (2: unreadable, 1: errors, printed). Bytecode's entry parameters are named by
-// `launch` when given (bytecode::parameterNames).
+// Fills `in` from `file` (`-`: standard input), or from `bytes` when given (bytecode compiled
+// from `file`); returns 0, or the exit status when the program cannot run (2: unreadable, 1:
+// errors, printed). Bytecode's entry parameters are named by `launch` when given
+// (bytecode::parameterNames).
 int loadProgram(const std::string& command, const std::string& file, ProgramInput& in,
-                const bytecode::Launch* launch = nullptr);
+                const bytecode::Launch* launch = nullptr, const std::string* bytes = nullptr);
 
 // Whether paths `a` and `b` name one file (an output that would overwrite
 // the program, two outputs to one file); `-` names none.

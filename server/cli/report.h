@@ -9,14 +9,11 @@
 #include "analysis/diag/diagnostic.h"
 #include "analysis/source/source_text.h"
 #include "server/cli/lint_inputs.h"
+#include "server/lsp/bytecode_reports.h"
 
 namespace tilesight::cli {
 
-struct FileReport {
-  std::string path;
-  const SourceText* source = nullptr;
-  std::vector<Diagnostic> diagnostics;
-};
+using lsp::FileReport;
 
 void printText(llvm::raw_ostream& os, const FileReport& r, bool colors);
 void printJson(llvm::raw_ostream& os, const std::vector<FileReport>& reports);

@@ -38,6 +38,7 @@
 #include "server/cli/commands.h"
 #include "server/cli/json_text.h"
 #include "server/cli/bytecode_input.h"
+#include "server/cli/cutile_input.h"
 #include "server/cli/launch_file.h"
 #include "server/cli/options.h"
 #include "server/cli/program_input.h"
@@ -385,14 +386,24 @@ int runRun() {
                  std::string(runtime::backendName(device.backend)) + ")");
   // A bytecode file's launch names its parameters, so it is found first.
   std::optional<bytecode::Launch> launchFile;
-  if (o.file != "-" && isBytecodeFile(o.file)) {
+  lsp::CutileLaunch compiled;  // a cuTile .py file's launch, compiled
+  ProgramInput in;
+  if (lsp::isPythonPath(o.file)) {
+    if (!o.launch.empty()) return usage("--launch is for bytecode files; a .py file's launches are its directives (--line)");
+    progress(o, "compile with cuTile");
+    if (int status = compileForRun(o.file, o.line, o.sourceOnStdin, compiled, in.openTexts)) return status;
+    launchFile = compiled.launch;
+  } else if (o.line || o.sourceOnStdin) {
+    return usage("--line and --source-on-stdin are for cuTile .py files");
+  } else if (o.file != "-" && isBytecodeFile(o.file)) {
     std::string problem;
     launchFile = findLaunch(o.launch, o.file, problem);
     if (!problem.empty()) return usage(problem);
   }
-  ProgramInput in;
   progress(o, "analyze");
-  if (int status = loadProgram("run", o.file, in, launchFile ? &*launchFile : nullptr)) return status;
+  if (int status = loadProgram("run", o.file, in, launchFile ? &*launchFile : nullptr,
+                               compiled.bytecode.empty() ? nullptr : &compiled.bytecode))
+    return status;
   FileReport& diags = in.diags;
   const VerifiedProgram& verified = *in.program;
   const Program& p = verified.program();
@@ -402,12 +413,16 @@ int runRun() {
     std::string problem;
     if (launchFile) {
       if (!o.gridGiven && launchFile->grid) o.grid = *launchFile->grid;
-      o.args = runArgs(*launchFile, parameterNames(p, **entry), o.args, o.outs, problem);
+      o.args = runArgs(*launchFile, parameterNames(p, **entry), o.args, o.outs, problem,
+                       o.inputs == RunInputs::Random);
     }
     if (!problem.empty()) return usage(problem);
   } else if (!o.launch.empty()) {
     return usage("--launch is for bytecode programs; '" + o.file + "' is text");
   }
+  if (o.inputs == RunInputs::Random && !launchFile)
+    return usage("--inputs=random fills the arrays of a launch (a bytecode file's launch file, a cuTile .py file's "
+                 "directive); name a text program's buffers with --arg NAME=rand:SHAPE:DTYPE");
   runtime::AddressSpace memory;
   auto args = runtime::bindArguments(p, **entry, o.args, memory);
   if (!args) return usage(llvm::toString(args.takeError()));

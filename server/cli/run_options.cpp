@@ -37,6 +37,20 @@ cl::opt<std::string> launchOpt("launch",
                                         "compile.py --launch writes it (default: NAME.launch.json beside "
                                         "NAME[.VERSION].tilebc); --arg and --out then name arrays by Python name"),
                                cl::value_desc("FILE.json"), cl::sub(runSubcommand()), cl::cat(runCategory()));
+cl::opt<unsigned> lineOpt("line",
+                          cl::desc("A cuTile .py file: run the launch whose `# tilesight: launch` directive is on line N "
+                                   "(default: the file's only one)"),
+                          cl::init(0), cl::value_desc("N"), cl::sub(runSubcommand()), cl::cat(runCategory()));
+cl::opt<bool> sourceOnStdinOpt("source-on-stdin",
+                               cl::desc("A cuTile .py file: its text comes on standard input (an editor's unsaved "
+                                        "buffer); FILE names it"),
+                               cl::sub(runSubcommand()), cl::cat(runCategory()));
+cl::opt<RunInputs> inputsOpt("inputs", cl::desc("Launch files and cuTile .py files: what an array no --arg names holds"),
+                             cl::init(RunInputs::Zeros),
+                             cl::values(clEnumValN(RunInputs::Zeros, "zeros", "zeros (the default)"),
+                                        clEnumValN(RunInputs::Random, "random",
+                                                   "random values, as rand: gives them (seed 0)")),
+                             cl::sub(runSubcommand()), cl::cat(runCategory()));
 cl::opt<bool> sanitizeOpt("sanitize", cl::desc("Check every access at run time (cpu only)"),
                           cl::sub(runSubcommand()), cl::cat(runCategory()));
 cl::opt<bool> checkOpt("check", cl::desc("On a GPU device: compare every output with the CPU reference (exit 1 when one differs)"),
@@ -124,6 +138,9 @@ RunOptions runOptions() {
   o.device = deviceOpt;
   o.args.assign(argOpt.begin(), argOpt.end());
   o.launch = launchOpt;
+  o.line = lineOpt;
+  o.sourceOnStdin = sourceOnStdinOpt;
+  o.inputs = inputsOpt;
   o.sanitize = sanitizeOpt;
   o.check = checkOpt;
   o.arch = archOpt;

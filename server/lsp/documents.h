@@ -25,6 +25,7 @@ struct MentionIndex;     // mentions.h
 struct IsolatedMentions; // mentions.cpp
 struct TokenSegment;     // semantic_tokens.h
 struct BytecodeSource;   // bytecode_documents.h
+struct CutileAnalysis;   // cutile_documents.h
 
 // One analyzed version of a document. The analysis points into `source`,
 // which the snapshot keeps alive; feature code reads only snapshots.
@@ -65,6 +66,11 @@ struct Snapshot {
   // The bytecode file the document's URI names, whose text form the client
   // shows (bytecode_documents.h); null for text documents.
   std::shared_ptr<const BytecodeSource> bytecode;
+  // A cuTile Python document (cutile_documents.h) has no Tile IR analysis:
+  // `analysis` holds only the diagnostics of `cutile`, the compile of this
+  // version of its launches (null until that compile is done).
+  bool python = false;
+  std::shared_ptr<const CutileAnalysis> cutile;
 };
 
 // Analyzes one document version (MLIR's rule: a .mlir file with a `// -----`

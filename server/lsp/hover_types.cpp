@@ -205,7 +205,10 @@ struct Cell {
 // dimensions are at tile 0.
 class TileGrid {
 public:
-  explicit TileGrid(const IndexSpace &s) : s_(s), indexOf_(s.dims.size()) {
+  // With `strides` (the tensor's, in elements), each cell is labelled with
+  // the element offset its tile starts at instead of its index.
+  explicit TileGrid(const IndexSpace &s, std::vector<int64_t> strides = {})
+      : s_(s), strides_(std::move(strides)), indexOf_(s.dims.size()) {
     for (size_t i = 0; i < s.dims.size(); ++i)
       indexOf_[s.dims[i].tensorDim] = i;
   }
@@ -262,11 +265,15 @@ private:
     if (r >= 2)
       idx[indexOf_[r - 2]] = row;
     Cell c{"(", false};
+    int64_t offset = 0;
     for (size_t i = 0; i < r; ++i) {
       c.label += (i ? "," : "") + std::to_string(idx[i]);
       c.partial |= s_.dims[i].partial(idx[i]);
+      const IndexDim &d = s_.dims[i];
+      if (!strides_.empty())
+        offset += idx[i] * d.step * strides_[static_cast<size_t>(d.tensorDim)];
     }
-    c.label += ")";
+    c.label = strides_.empty() ? c.label + ")" : std::to_string(offset);
     return c;
   }
 
@@ -285,11 +292,12 @@ private:
   }
 
   const IndexSpace &s_;
+  std::vector<int64_t> strides_; // empty: cells show indices
   std::vector<size_t> indexOf_; // tensor dimension -> index dimension
 };
 
-std::string viewSection(const Type &view) {
-  std::optional<IndexSpace> s = views::indexSpace(view);
+std::string viewSection(const Type &view, const std::optional<IndexSpace> &s,
+                        const std::vector<int64_t> &strides) {
   if (!s)
     return "";
   std::string md = spaceSummary(view, *s);
@@ -309,7 +317,12 @@ std::string viewSection(const Type &view) {
     return md + "\n\nno tile grid: `?` extents depend on the tensor's "
                 "dynamic sizes";
   TileGrid grid(*s);
-  return md + "\n\n" + grid.caption() + "\n\n" + grid.render();
+  md += "\n\n" + grid.caption() + "\n\n" + grid.render();
+  bool stridesKnown = strides.size() == view.shape.size() &&
+                      std::none_of(strides.begin(), strides.end(), [](int64_t x) { return x == kDynamic; });
+  if (view.kind == TypeKind::PartitionView && stridesKnown)
+    md += "\n\nthe element offset each tile starts at (same grid):\n\n" + TileGrid(*s, strides).render();
+  return md;
 }
 
 } // namespace
@@ -355,8 +368,13 @@ std::string typeHover(const Type &t) {
   if (t.kind == TypeKind::TensorView)
     section = tensorViewSection(t);
   else if (t.isView())
-    section = viewSection(t);
+    section = viewSection(t, views::indexSpace(t), {});
   return section.empty() ? md : md + "\n\n" + section;
+}
+
+std::string launchViewHover(const Type &view, const views::IndexSpace &space,
+                            const std::vector<int64_t> &strides) {
+  return "`" + view.text + "`\n\n" + describeType(view) + "\n\n" + viewSection(view, space, strides);
 }
 
 } // namespace tilesight::lsp

@@ -4,6 +4,7 @@
 // their index space and a picture of the tile grid.
 #include <string>
 
+#include "analysis/checks/views.h"
 #include "analysis/ir/types.h"
 
 namespace tilesight::lsp {
@@ -18,5 +19,10 @@ std::string describeType(const Type &t);
 
 // The hover markdown for a type occurrence.
 std::string typeHover(const Type &t);
+// A view's hover with its index space resolved by a launch (`space`: the
+// tensor's dynamic sizes fixed) and the tensor's strides (kDynamic where
+// unknown): its tile grid, and for a partition view the element offset each
+// tile starts at.
+std::string launchViewHover(const Type &view, const views::IndexSpace &space, const std::vector<int64_t> &strides);
 
 } // namespace tilesight::lsp

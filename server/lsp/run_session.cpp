@@ -107,8 +107,18 @@ RunOutcome executeRun(const std::string &executable, const RunSpec &spec,
   if (executable.empty())
     return failure(error_code::RequestFailed, "this server cannot start runs: it was not told its executable");
   std::vector<std::string> argv = {executable, "run", "-", "--format=json", "--progress"};
-  for (const std::string &a : spec.run.config.argv(spec.device, spec.sanitize))
-    argv.push_back(a);
+  if (!spec.pythonFile.empty()) {  // the editor's text of a cuTile file, its launch with random inputs
+    argv[2] = spec.pythonFile;
+    argv.insert(argv.end(), {"--source-on-stdin", "--line", std::to_string(spec.line), "--inputs=random",
+                             "--device", "cpu"});
+    if (spec.sanitize)
+      argv.push_back("--sanitize");
+    if (!spec.python.empty())
+      argv.insert(argv.end(), {"--python", spec.python});
+  } else {
+    for (const std::string &a : spec.run.config.argv(spec.device, spec.sanitize))
+      argv.push_back(a);
+  }
   auto start = std::chrono::steady_clock::now();
   PrintedCap out;
   ChildResult c = runChild(

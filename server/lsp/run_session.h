@@ -33,6 +33,11 @@ struct RunSpec {
   bool sanitize = false;
   ResolvedRun run;
   std::string folder;  // working folder: the file's (paths in the options are relative to it)
+  // A cuTile .py document: its path, the directive line of the launch to
+  // run (with random inputs) and the tilesight.python setting.
+  std::string pythonFile;
+  uint32_t line = 0;
+  std::string python;
 };
 
 struct RunOutcome {

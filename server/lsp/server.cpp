@@ -158,10 +158,16 @@ LspServer::LspServer(MessageWriter &out, Logger &log, ServeOptions options)
                      &LspServer::didChangeConfiguration},
                     {"textDocument/didOpen", &LspServer::didOpen},
                     {"textDocument/didChange", &LspServer::didChange},
-                    {"textDocument/didClose", &LspServer::didClose}};
+                    {"textDocument/didClose", &LspServer::didClose},
+                    {"textDocument/didSave", &LspServer::didSave}};
+  cutileCompiler_ = std::make_unique<CutileCompiler>(
+      [this](const std::string &uri, int64_t version, std::shared_ptr<const SourceText> text, CutileCompiled result) {
+        cutileCompiled(uri, version, std::move(text), std::move(result));
+      });
 }
 
 LspServer::~LspServer() {
+  cutileCompiler_.reset();  // its thread queues work on the scheduler
   // Runs end first: their threads answer through the connection and queue
   // work on the scheduler.
   cancelRuns([](const RunJob &) { return true; });
@@ -318,7 +324,8 @@ void LspServer::initialize(const json &params, Reply &reply) {
   json capabilities = {
       {"positionEncoding", encodingName(encoding_)},
       {"textDocumentSync",
-       {{"openClose", true}, {"change", 2}}}, // 2 = incremental
+       {{"openClose", true}, {"change", 2}, // 2 = incremental
+        {"save", {{"includeText", false}}}}}, // a saved .py compiles at once
       {"hoverProvider", true},
       {"definitionProvider", true},
       {"referencesProvider", true},
@@ -476,6 +483,8 @@ LayoutAliasCache *LspServer::aliasCacheOf(const std::string &uri) {
 void LspServer::analyzeAndPublish(const std::string &uri, int64_t version,
                                   std::shared_ptr<const SourceText> text,
                                   std::shared_ptr<const Settings> settings) {
+  if (isPythonDocument(uri))
+    return snapshotPython(uri, version, std::move(text));
   auto start = std::chrono::steady_clock::now();
   // Features run on this thread too, so nothing reads the old snapshot while
   // the new one is built: it is taken out of the map and handed over, to be
@@ -550,8 +559,10 @@ void LspServer::didOpen(const json &params) {
   const json &td = member(params, "textDocument");
   std::string uri = stringMember(td, "uri");
   int64_t version = versionMember(td);
-  scheduleAnalysis(docs_.open(uri, version, stringMember(td, "text")),
-                   std::chrono::microseconds(0));
+  const Document &doc = docs_.open(uri, version, stringMember(td, "text"));
+  scheduleAnalysis(doc, std::chrono::microseconds(0));
+  if (isPythonDocument(uri))
+    requestCutileCompile(doc, std::chrono::milliseconds(0));
 }
 
 void LspServer::didChange(const json &params) {
@@ -593,6 +604,8 @@ void LspServer::didChange(const json &params) {
       now - doc->lastChange);
   doc->lastChange = now;
   scheduleAnalysis(*doc, debounceFor(uri, sinceLastChange));
+  if (isPythonDocument(uri) && !unchanged)
+    requestCutileCompile(*doc, std::chrono::milliseconds(settings()->cutileIdleMs));
 }
 
 void LspServer::didClose(const json &params) {
@@ -607,8 +620,10 @@ void LspServer::didClose(const json &params) {
   }
   // An update of its own: queued analyses of the document become stale and
   // queued requests about it answer ContentModified.
+  cutileCompiler_->forget(uri);
   scheduler_.update(uri, std::chrono::microseconds(0), [this, uri] {
     snapshots_.erase(uri);
+    cutileResults_.erase(uri);
     aliasCaches_.erase(uri);
     tokenHistory_.forget(uri);
     if (!client_.pullsDiagnostics) // a pulling client drops a closed document's own
@@ -665,7 +680,8 @@ void LspServer::answerDocumentRequest(FeatureFn feature, const Incoming &m,
   if (run)
     cx.runFindings = &run->findings, cx.runId = run->runId;
   try {
-    FeatureResult result = feature(cx, m.params);
+    FeatureResult result =
+        snap->second->python ? answerPythonRequest(m.method, feature, cx, m.params) : feature(cx, m.params);
     if (auto *raw = std::get_if<RawJson>(&result))
       reply.rawResult(std::move(raw->text));
     else

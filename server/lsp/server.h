@@ -18,7 +18,10 @@
 #include <thread>
 #include <vector>
 
+#include "server/lsp/cutile_compiler.h"
+#include "server/lsp/cutile_documents.h"
 #include "server/lsp/documents.h"
+#include "server/lsp/run_session.h"
 #include "server/lsp/feature.h"
 #include "server/lsp/jsonrpc.h"
 #include "server/lsp/logger.h"
@@ -78,7 +81,27 @@ private:
   void didOpen(const json &params);
   void didChange(const json &params);
   void didClose(const json &params);
+  void didSave(const json &params);
   void didChangeConfiguration(const json &params);
+
+  // cuTile Python documents (cutile_documents.h, server_cutile.cpp): their
+  // launches compiled on the compiler's thread after `wait`, analysed on the
+  // worker, published while the document is still at that version.
+  void requestCutileCompile(const Document &doc, std::chrono::milliseconds wait);
+  void cutileCompiled(const std::string &uri, int64_t version, std::shared_ptr<const SourceText> text,
+                      CutileCompiled result);
+  // On the worker: the snapshot of a Python document version.
+  void snapshotPython(const std::string &uri, int64_t version, std::shared_ptr<const SourceText> text);
+  // A document request on a Python document: hover, code lenses and pulled
+  // diagnostics are tilesight's; every other feature is the user's Python
+  // language server's, and gets an empty answer.
+  FeatureResult answerPythonRequest(const std::string &method, FeatureFn feature, const FeatureContext &cx,
+                                    const json &params);
+  // A tilesight.run of a directive's launch (its `line`).
+  void startCutileRun(const json &arg, const json &token, std::shared_ptr<Reply> reply,
+                      std::shared_ptr<const Snapshot> snap);
+  // Starts a resolved run on a job thread; its findings are published.
+  void launchRun(RunSpec spec, std::shared_ptr<Reply> reply, const json &token);
 
   // workspace/executeCommand: tilesight.run, tilesight.devices,
   // tilesight.cancelRun and tilesight.translate (bytecode_documents.h). A
@@ -150,6 +173,9 @@ private:
 
   // Worker only: the latest analysis of each open document.
   std::map<std::string, std::shared_ptr<const Snapshot>> snapshots_;
+  // Worker only: per Python document, its last compile's analysis and the
+  // version it was of.
+  std::map<std::string, std::pair<int64_t, std::shared_ptr<const CutileAnalysis>>> cutileResults_;
   // Per open document, its #layout alias results across versions (the
   // worker's, like the snapshots): an edit elsewhere does not redo them.
   std::map<std::string, std::unique_ptr<LayoutAliasCache>> aliasCaches_;
@@ -172,7 +198,9 @@ private:
   // A copy of the document's findings (for a feature on the worker).
   std::optional<RunFindings> findingsOf(const std::string &uri, int64_t version);
 
-  Scheduler scheduler_; // last: its worker uses the members above
+  Scheduler scheduler_; // its worker uses the members above
+  // Last of all: its thread queues work on the scheduler, so it ends first.
+  std::unique_ptr<CutileCompiler> cutileCompiler_;
 };
 
 // Serves one client on `stream` until `exit` or the end of input; returns

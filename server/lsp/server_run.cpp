@@ -77,6 +77,8 @@ void LspServer::executeCommand(const json &params, Reply &reply) {
     for (const char *key : {"entry", "device"})
       if (arg.contains(key) && !arg[key].is_string())
         throw RpcError(error_code::InvalidParams, std::string("tilesight.run: \"") + key + "\" must be a string");
+    if (arg.contains("line") && !(arg["line"].is_number_unsigned() && arg["line"].get<uint64_t>() > 0))
+      throw RpcError(error_code::InvalidParams, "tilesight.run: \"line\" must be a directive's line (a positive integer)");
     if (arg.contains("sanitize") && !arg["sanitize"].is_boolean())
       throw RpcError(error_code::InvalidParams, "tilesight.run: \"sanitize\" must be true or false");
     if (arg.contains("device"))
@@ -126,6 +128,8 @@ void LspServer::startRun(const json &arg, const json &token, std::shared_ptr<Rep
   if (it == snapshots_.end())
     return reply->error(error_code::InvalidParams, "tilesight.run: " + uri + " is not open");
   std::shared_ptr<const Snapshot> snap = it->second;
+  if (snap->python)
+    return startCutileRun(arg, token, reply, snap);
   // A program with errors of the language does not run (DESIGN §3).
   if (auto errors = std::count_if(snap->analysis.diagnostics.begin(), snap->analysis.diagnostics.end(), isLanguageError))
     return reply->error(error_code::RequestFailed, "the file has " + std::to_string(errors) +
@@ -162,14 +166,19 @@ void LspServer::startRun(const json &arg, const json &token, std::shared_ptr<Rep
   spec.folder = folderOfUri(uri);
   if (std::string problem = runFilesProblem(spec.folder, spec.run.config); !problem.empty())
     return reply->error(error_code::RequestFailed, problem);
+  launchRun(std::move(spec), reply, token);
+}
+
+void LspServer::launchRun(RunSpec spec, std::shared_ptr<Reply> reply, const json &token) {
   {
     std::lock_guard<std::mutex> lock(runMu_);
     for (const auto &job : runJobs_)
-      if (!job->done && job->uri == uri)
+      if (!job->done && job->uri == spec.uri)
         return reply->error(error_code::RequestFailed,
                             "a run of this file is in progress: wait for it or cancel it (tilesight.cancelRun)");
   }
-  std::string title = "tilesight run: " + entry + " on " + spec.device + (spec.sanitize ? " (sanitized)" : "");
+  std::string title = "tilesight run: " + spec.entry + " on " + spec.device + (spec.sanitize ? " (sanitized)" : "");
+  std::string uri = spec.uri;
   launchJob(uri, reply->id(), token, title, [this, spec, reply](RunJob &job) {
     RunOutcome o = executeRun(
         options_.executable, spec,

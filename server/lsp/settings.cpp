@@ -133,6 +133,18 @@ std::vector<std::string> applySettings(Settings &s, const json &input) {
       problems.push_back("tilesight.debounceMs must be an integer from 0 to "
                          "10000, not " + it->dump());
   }
+  if (auto it = j->find("python"); it != j->end()) {
+    if (it->is_string())
+      s.python = it->get<std::string>();
+    else
+      problems.push_back("tilesight.python must be the path of a Python interpreter (a string), not " + it->dump());
+  }
+  if (auto it = j->find("cutileIdleMs"); it != j->end()) {
+    if (it->is_number_integer() && *it >= 100 && *it <= 60000)
+      s.cutileIdleMs = it->get<int>();
+    else
+      problems.push_back("tilesight.cutileIdleMs must be an integer from 100 to 60000, not " + it->dump());
+  }
   return problems;
 }
 

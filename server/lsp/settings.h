@@ -31,6 +31,13 @@ struct Settings {
   // analysis/run_directive.h) for entries without a `// tilesight-run:`
   // directive; with --entry, for that entry only. None: not configured.
   std::optional<RunConfig> run;
+  // `tilesight.python`: the interpreter that has cuTile, for cuTile .py
+  // files (empty: $TILESIGHT_PYTHON, else python3; cutile_compile.h).
+  std::string python;
+  // `tilesight.cutileIdleMs`: how long a .py file rests after an edit before
+  // its launches are compiled again (compiling takes seconds: never per
+  // keystroke). Opening and saving compile at once.
+  int cutileIdleMs = 1500;
 };
 
 // Applies the keys present in `j` to `s`; returns one line per problem.
