@@ -37,13 +37,13 @@ TEST(BytecodeRun, FindingsAtThePythonLineWithPythonNames) {
   CliRun r = runIn(std::string(TILESIGHT_TESTS_DIR) + "/..",
                    "run tests/corpus/cutile/bugs/stencil3_bug1.stencil3.13_3.tilebc");
   EXPECT_EQ(r.status, 1) << r.out;
-  EXPECT_NE(r.out.find("stencil3_bug1.py:12:13: error: tile block (15, 0, 0): a load of 4 bytes at %x + 16384 bytes"),
+  EXPECT_NE(r.out.find("stencil3_bug1.py:13:13: error: tile block (15, 0, 0): a load of 4 bytes at %x + 16384 bytes"),
             std::string::npos)
       << r.out;
   CliRun s = runIn(std::string(TILESIGHT_TESTS_DIR) + "/..",
                    "run --sanitize tests/corpus/cutile/bugs/block_sum_atomic_bug1.block_sum_atomic.13_3.tilebc");
   EXPECT_EQ(s.status, 1) << s.out;
-  EXPECT_NE(s.out.find("block_sum_atomic_bug1.py:12:5: error: store_view_tko at line 12 in tile block"),
+  EXPECT_NE(s.out.find("block_sum_atomic_bug1.py:13:5: error: store_view_tko at line 13 in tile block"),
             std::string::npos)
       << s.out;
   EXPECT_NE(s.out.find("writes %total + 0 bytes"), std::string::npos) << s.out;

@@ -18,7 +18,7 @@ const std::string kKernels = "tests/corpus/cutile/kernels/";
 TEST(BytecodeCli, CheckReportsAtThePythonLine) {
   CliRun r = runIn(kRoot, "check " + kBugs + "vec_add_bug1.vec_add.13_3.tilebc");
   EXPECT_EQ(r.status, 1) << r.out;
-  EXPECT_NE(r.out.find(kBugs + "vec_add_bug1.py:10:9: error: index 16 of dimension 0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(kBugs + "vec_add_bug1.py:11:9: error: index 16 of dimension 0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("[bounds.index]"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("    y = ct.load(b, index=(i + 1,), shape=(TILE,))"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("note: Tile IR (line 28 of the text form): %28, %29 = load_view_tko weak"), std::string::npos)
@@ -30,12 +30,12 @@ TEST(BytecodeCli, CheckReportsAtThePythonLine) {
 TEST(BytecodeCli, MessagesNameOtherPlacesByTheirPythonLine) {
   CliRun r = runIn(kRoot, "check " + kBugs + "col_max_bug1.col_max.13_3.tilebc");
   EXPECT_EQ(r.status, 1) << r.out;
-  EXPECT_NE(r.out.find("when %29 = 4 in the loop at line 11; %29 ranges over [0, 4] from the loop at line 11,"),
+  EXPECT_NE(r.out.find("when %29 = 4 in the loop at line 12; %29 ranges over [0, 4] from the loop at line 12,"),
             std::string::npos)
       << r.out;
   CliRun lock = runIn(kRoot, "check " + kBugs + "splitk_locked_bug1.splitk_locked.13_3.tilebc");
-  EXPECT_NE(lock.out.find("and the 'load_view_tko' at line 21 in tile block"), std::string::npos) << lock.out;
-  EXPECT_NE(lock.out.find("the lock acquired at line 19 and released at line"), std::string::npos) << lock.out;
+  EXPECT_NE(lock.out.find("and the 'load_view_tko' at line 22 in tile block"), std::string::npos) << lock.out;
+  EXPECT_NE(lock.out.find("the lock acquired at line 20 and released at line"), std::string::npos) << lock.out;
 }
 
 // With the launch beside, the entry's parameters carry the Python names:
@@ -55,10 +55,10 @@ TEST(BytecodeCli, JsonAndSarifCarryThePythonLocation) {
   CliRun j = runIn(kRoot, "check --format=json " + kBugs + "vec_add_bug1.vec_add.13_3.tilebc");
   EXPECT_EQ(j.status, 1);
   EXPECT_NE(j.out.find("\"file\": \"" + kBugs + "vec_add_bug1.py\""), std::string::npos) << j.out;
-  EXPECT_NE(j.out.find("\"line\": 10"), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"line\": 11"), std::string::npos) << j.out;
   CliRun s = runIn(kRoot, "check --format=sarif " + kBugs + "vec_add_bug1.vec_add.13_3.tilebc");
   EXPECT_NE(s.out.find("vec_add_bug1.py"), std::string::npos) << s.out;
-  EXPECT_NE(s.out.find("\"startLine\": 10"), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("\"startLine\": 11"), std::string::npos) << s.out;
 }
 
 // Without the launch the sizes are unknown: no error; --launch names the file.
@@ -68,7 +68,7 @@ TEST(BytecodeCli, LaunchFileGivesGridAndArgs) {
   EXPECT_EQ(runIn(kRoot, "check " + copy).status, 0);
   CliRun r = runIn(kRoot, "check --launch " + kBugs + "vec_add_bug1.vec_add.launch.json " + copy);
   EXPECT_EQ(r.status, 1) << r.out;
-  EXPECT_NE(r.out.find("vec_add_bug1.py:10:9: error:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("vec_add_bug1.py:11:9: error:"), std::string::npos) << r.out;
   EXPECT_EQ(runIn(kRoot, "check --launch " + tempPath("none.json") + " " + copy).status, 2);
 }
 
@@ -78,7 +78,7 @@ TEST(BytecodeCli, TranslatePrintsText) {
   EXPECT_EQ(r.out.rfind("cuda_tile.module @kernels {\n  entry @vec_add_", 0), 0u) << r.out;
   EXPECT_NE(r.out.find("%28 = addf %23, %26 : tile<256xf32>\n"), std::string::npos) << r.out;
   CliRun l = runIn(kRoot, "translate --locations " + kKernels + "elementwise.vec_add.13_4.tilebc");
-  EXPECT_NE(l.out.find("%28 = addf %23, %26 : tile<256xf32>  // loc(\"tests/corpus/cutile/kernels/elementwise.py\":11:36)"),
+  EXPECT_NE(l.out.find("%28 = addf %23, %26 : tile<256xf32>  // loc(\"tests/corpus/cutile/kernels/elementwise.py\":12:36)"),
             std::string::npos)
       << l.out;
   // The text with locations is still a program that checks cleanly.

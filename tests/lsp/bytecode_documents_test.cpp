@@ -25,7 +25,7 @@ using nlohmann::json;
 const std::string kBugs =
     std::filesystem::weakly_canonical(std::string(TILESIGHT_LSP_TESTS_DIR) + "/../corpus/cutile/bugs").string();
 // Its launch file (grid 4) makes the race between tile blocks visible; the
-// mistake is on line 10 of the Python file, column 5.
+// mistake is on line 11 of the Python file, column 5.
 const std::string kBytecode = kBugs + "/argmax_rows_bug1.argmax_rows.13_3.tilebc";
 const std::string kPython = kBugs + "/argmax_rows_bug1.py";
 
@@ -97,8 +97,8 @@ void expectRaceAtPythonLine(const json &diagnostics) {
   bool located = false;
   for (const json &r : (*race)["relatedInformation"])
     if (r["location"]["uri"] == fileUri(kPython)) {
-      EXPECT_EQ(r["location"]["range"]["start"], json({{"line", 9}, {"character", 4}}));
-      EXPECT_NE(r["message"].get<std::string>().find("argmax_rows_bug1.py:10:5"), std::string::npos) << r.dump();
+      EXPECT_EQ(r["location"]["range"]["start"], json({{"line", 10}, {"character", 4}}));
+      EXPECT_NE(r["message"].get<std::string>().find("argmax_rows_bug1.py:11:5"), std::string::npos) << r.dump();
       located = true;
     }
   EXPECT_TRUE(located) << "no related information at " << kPython << ": " << race->dump();

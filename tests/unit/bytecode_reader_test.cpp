@@ -301,7 +301,7 @@ TEST(BytecodeReader, LocationsAreOneBasedAndSkipCutileStubs) {
   Decoded d = readBytecode(readCorpus("elementwise.gelu_f16.13_3.tilebc"));
   ASSERT_TRUE(d.ok());
   ASSERT_TRUE(d.hasDebugInfo);
-  // The two `.astype` (lines 37 and 40) are located in cuTile's _stub.py,
+  // The two `.astype` (lines 41 and 44) are located in cuTile's _stub.py,
   // called from the user's lines: `ct.load` at column 9 (0-based 8), `g` at 36.
   std::vector<std::string> ftofs;
   std::vector<OpId> order = preorder(d.program);
@@ -309,8 +309,8 @@ TEST(BytecodeReader, LocationsAreOneBasedAndSkipCutileStubs) {
     if (d.program.op(order[i]).name == "cuda_tile.ftof")
       ftofs.push_back(d.locations[i].at.file + ":" + std::to_string(d.locations[i].at.line) + ":" +
                       std::to_string(d.locations[i].at.column));
-  EXPECT_EQ(ftofs, (std::vector<std::string>{"tests/corpus/cutile/kernels/elementwise.py:37:9",
-                                             "tests/corpus/cutile/kernels/elementwise.py:40:36"}));
+  EXPECT_EQ(ftofs, (std::vector<std::string>{"tests/corpus/cutile/kernels/elementwise.py:41:9",
+                                             "tests/corpus/cutile/kernels/elementwise.py:44:36"}));
 }
 
 }  // namespace

@@ -263,8 +263,8 @@ local function check_bytecode()
       python = r
     end
   end
-  check(python ~= nil and python.location.range.start.line == 9,
-    'its related information is line 10 of argmax_rows_bug1.py', json(lsp.relatedInformation))
+  check(python ~= nil and python.location.range.start.line == 10,
+    'its related information is line 11 of argmax_rows_bug1.py', json(lsp.relatedInformation))
   local line = vim.api.nvim_buf_get_lines(buf, race.lnum, race.lnum + 1, false)[1]
   local op = line:find('store_view_tko', 1, true)
   check(op ~= nil, 'the diagnostic is on the store_view_tko', line)

@@ -4,6 +4,7 @@ import math
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(2,) Q=f16[64,32] K=f16[100,32] V=f16[100,32] O=f32[64,32] scale=0.17677669529663687 TM=32 TN=32 D=32
 @ct.kernel
 def attention_padded(Q, K, V, O, scale, TM: ct.Constant[int], TN: ct.Constant[int],
                      D: ct.Constant[int]):

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(2,1,4) A=f32[4,64,96] B=f32[4,96,32] C=f32[4,64,32] TM=32 TN=32 TK=32
 @ct.kernel
 def batched_matmul(A, B, C, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.Constant[int]):
     bm = ct.bid(0)

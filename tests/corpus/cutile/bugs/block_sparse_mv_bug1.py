@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(4,) A=f32[64,256] nz=i32[4,8] x=f32[256] y=f32[64] TM=16 TN=32
 @ct.kernel
 def block_sparse_mv(A, nz, x, y, TM: ct.Constant[int], TN: ct.Constant[int]):
     bm = ct.bid(0)

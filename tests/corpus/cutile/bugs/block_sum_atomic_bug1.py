@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(8,) x=i32[4096] total=i32[1] TILE=512
 @ct.kernel
 def block_sum_atomic(x, total, TILE: ct.Constant[int]):
     i = ct.bid(0)

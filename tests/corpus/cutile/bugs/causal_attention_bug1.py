@@ -4,6 +4,7 @@ import math
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(4,2) Q=f16[2,128,64] K=f16[2,128,64] V=f16[2,128,64] O=f32[2,128,64] scale=0.125 TM=32 TN=32 D=64
 @ct.kernel
 def causal_attention(Q, K, V, O, scale, TM: ct.Constant[int], TN: ct.Constant[int],
                      D: ct.Constant[int]):

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(16,) x=i32[4096] y=i32[4096] flags=i32[16] partial=i32[16] TILE=256
 @ct.kernel
 def chained_scan(x, y, flags, partial, TILE: ct.Constant[int]):
     b = ct.bid(0)

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(3,) x=f32[200,48] out=f32[48] TM=64 TN=16
 @ct.kernel
 def col_max(x, out, TM: ct.Constant[int], TN: ct.Constant[int]):
     bn = ct.bid(0)

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(1,) x=i32[2048] y=i32[2048] TILE=256
 @ct.kernel
 def cumsum_single_block(x, y, TILE: ct.Constant[int]):
     carry = ct.zeros((1,), dtype=ct.int32)

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(6,) x=f32[3000] out=f32[3000] counter=i32[1] TILE=128
 @ct.kernel
 def dynamic_queue(x, out, counter, TILE: ct.Constant[int]):
     ntiles = ct.cdiv(x.shape[0], TILE)

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(4,) table=f32[100,32] ids=i32[64] out=f32[64,32] TB=16 D=32
 @ct.kernel
 def embedding_gather(table, ids, out, TB: ct.Constant[int], D: ct.Constant[int]):
     b = ct.bid(0)

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(4,) x=f32[4096] found=i32[4] thresh=0.999 SEG=1024 TILE=256
 @ct.kernel
 def first_above(x, found, thresh, SEG: ct.Constant[int], TILE: ct.Constant[int]):
     b = ct.bid(0)

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(10,) x=f32[2000] out=f32[2000] TILE=256
 @ct.kernel
 def guarded_tail(x, out, TILE: ct.Constant[int]):
     b = ct.bid(0)

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(16,) vals=i32[4096] hist=i32[64] TILE=256
 @ct.kernel
 def histogram(vals, hist, TILE: ct.Constant[int]):
     i = ct.bid(0)

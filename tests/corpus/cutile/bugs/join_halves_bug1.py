@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(6,) version=13.4 a=f32[768] b=f32[768] out=f32[1536] T=128 T2=256
 @ct.kernel
 def join_halves(a, b, out, T: ct.Constant[int], T2: ct.Constant[int]):
     i = ct.bid(0)

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(16,) x=f32[16,512] w=f32[512] b=f32[512] out=f32[16,512] eps=1e-05 TN=128
 @ct.kernel
 def layer_norm(x, w, b, out, eps, TN: ct.Constant[int]):
     row = ct.bid(0)

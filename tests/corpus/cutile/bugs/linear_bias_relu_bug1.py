@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(2,3) X=bf16[64,128] W=bf16[96,128] bias=f32[96] Y=f32[64,96] TM=32 TN=32 TK=32
 @ct.kernel
 def linear_bias_relu(X, W, bias, Y, TM: ct.Constant[int], TN: ct.Constant[int],
                      TK: ct.Constant[int]):

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(2,3) X=bf16[64,128] W=bf16[96,128] bias=f32[96] Y=f32[64,96] TM=32 TN=32 TK=32
 @ct.kernel
 def linear_bias_relu(X, W, bias, Y, TM: ct.Constant[int], TN: ct.Constant[int],
                      TK: ct.Constant[int]):
@@ -12,7 +13,7 @@ def linear_bias_relu(X, W, bias, Y, TM: ct.Constant[int], TN: ct.Constant[int],
     for k in range(X.shape[1] // TK):
         x = ct.load(X, index=(bm, k), shape=(TM, TK))
         wt = ct.load(W, index=(k, bn), shape=(TK, TN), order=(1, 0))
-        # cuTile: TypeCheckingError: Unsupported acc dtype float16, supported dtypes are (<DType 'float32'>,) (line 16, col 15-32)
+        # cuTile: TypeCheckingError: Unsupported acc dtype float16, supported dtypes are (<DType 'float32'>,) (line 17, col 15-32)
         acc = ct.mma(x, wt, acc)  # BUG: cutile-error
     bt = ct.load(bias, index=(bn,), shape=(TN,))
     ct.store(Y, index=(bm, bn), tile=ct.maximum(acc + bt, 0.0))

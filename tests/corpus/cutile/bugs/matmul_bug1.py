@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(2,2) A=f16[128,256] B=f16[256,128] C=f32[128,128] TM=64 TN=64 TK=32
 @ct.kernel
 def matmul(A, B, C, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.Constant[int]):
     bm = ct.bid(0)

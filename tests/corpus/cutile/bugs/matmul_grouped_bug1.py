@@ -3,6 +3,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(12,) A=f16[256,128] B=f16[128,192] C=f16[256,192] TM=64 TN=64 TK=32 GROUP_M=3
 @ct.kernel
 def matmul_grouped(A, B, C, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.Constant[int],
                    GROUP_M: ct.Constant[int]):

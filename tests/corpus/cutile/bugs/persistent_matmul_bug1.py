@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(6,) A=f16[128,128] B=f16[128,128] C=f32[128,128] TM=32 TN=32 TK=32
 @ct.kernel
 def persistent_matmul(A, B, C, TM: ct.Constant[int], TN: ct.Constant[int],
                       TK: ct.Constant[int]):

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(4,) x=f32[5000] out=f32[5000] alpha=-1.5 TILE=256
 @ct.kernel
 def persistent_scale(x, out, alpha, TILE: ct.Constant[int]):
     ntiles = ct.num_tiles(x, axis=0, shape=(TILE,))

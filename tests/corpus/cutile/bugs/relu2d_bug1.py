@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(3,5) x=f32[96,160] out=f32[96,160] TM=32 TN=32
 @ct.kernel
 def relu2d(x, out, TM: ct.Constant[int], TN: ct.Constant[int]):
     bm = ct.bid(0)

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(24,) x=f32[24,384] w=f32[384] out=f32[24,384] eps=1e-06 TN=512
 @ct.kernel
 def rms_norm(x, w, out, eps, TN: ct.Constant[int]):
     row = ct.bid(0)

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(16,) x=f32[64,1000] out=f32[64] TM=4 TN=256
 @ct.kernel
 def row_sum(x, out, TM: ct.Constant[int], TN: ct.Constant[int]):
     bm = ct.bid(0)

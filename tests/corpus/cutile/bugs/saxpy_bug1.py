@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(12,) x=f32[3000] y=f32[3000] out=f32[3000] alpha=2.5 TILE=256
 @ct.kernel
 def saxpy(x, y, out, alpha, TILE: ct.Constant[int]):
     i = ct.bid(0)

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(8,) x=f32[1000] perm=i32[1000] out=f32[1000] TILE=128
 @ct.kernel
 def scatter_perm(x, perm, out, TILE: ct.Constant[int]):
     b = ct.bid(0)

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(8,) x=f32[2048] seg=i32[2048] out=f32[32] TILE=256
 @ct.kernel
 def segment_sum(x, seg, out, TILE: ct.Constant[int]):
     b = ct.bid(0)

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(16,) x=f32[64,200] out=f32[64,200] TM=4 TN=256
 @ct.kernel
 def softmax_rows(x, out, TM: ct.Constant[int], TN: ct.Constant[int]):
     bm = ct.bid(0)

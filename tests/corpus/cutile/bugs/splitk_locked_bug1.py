@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(1,2,4) A=f16[64,512] B=f16[512,128] C=f32[64,128] locks=i32[2] TM=64 TN=64 TK=32 SPLITS=4
 @ct.kernel
 def splitk_locked(A, B, C, locks, TM: ct.Constant[int], TN: ct.Constant[int],
                   TK: ct.Constant[int], SPLITS: ct.Constant[int]):

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(16,) x=f32[4096] y=f32[4096] TILE=256
 @ct.kernel
 def stencil3(x, y, TILE: ct.Constant[int]):
     b = ct.bid(0)

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(2,3) x=f32[64,96] out=f32[96,64] T=32
 @ct.kernel
 def transpose_tile(x, out, T: ct.Constant[int]):
     i = ct.bid(0)

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(16,) a=f32[4096] b=f32[4096] out=f32[4096] TILE=256
 @ct.kernel
 def vec_add(a, b, out, TILE: ct.Constant[int]):
     i = ct.bid(0)

@@ -5,6 +5,7 @@ import math
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(4,2) Q=f16[2,128,64] K=f16[2,128,64] V=f16[2,128,64] O=f32[2,128,64] scale=0.125 TM=32 TN=32 D=64
 @ct.kernel
 def causal_attention(Q, K, V, O, scale, TM: ct.Constant[int], TN: ct.Constant[int],
                      D: ct.Constant[int]):
@@ -32,6 +33,7 @@ def causal_attention(Q, K, V, O, scale, TM: ct.Constant[int], TN: ct.Constant[in
     ct.store(O, index=(h, qb, 0), tile=(acc / l).reshape((1, TM, D)))
 
 
+# tilesight: launch grid=(2,) Q=f16[64,32] K=f16[100,32] V=f16[100,32] O=f32[64,32] scale=0.17677669529663687 TM=32 TN=32 D=32
 @ct.kernel
 def attention_padded(Q, K, V, O, scale, TM: ct.Constant[int], TN: ct.Constant[int],
                      D: ct.Constant[int]):

@@ -3,6 +3,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(4,) x=f32[4096] found=i32[4] thresh=0.999 SEG=1024 TILE=256
 @ct.kernel
 def first_above(x, found, thresh, SEG: ct.Constant[int], TILE: ct.Constant[int]):
     # Each block scans its segment of SEG elements tile by tile and records the index of the
@@ -21,6 +22,7 @@ def first_above(x, found, thresh, SEG: ct.Constant[int], TILE: ct.Constant[int])
     ct.store(found, index=(b,), tile=result)
 
 
+# tilesight: launch grid=(4,) A=f32[64,256] nz=i32[4,8] x=f32[256] y=f32[64] TM=16 TN=32
 @ct.kernel
 def block_sparse_mv(A, nz, x, y, TM: ct.Constant[int], TN: ct.Constant[int]):
     # y = A @ x where A's (TM, TN) blocks with nz[bm, bn] == 0 are zero and never read.
@@ -35,6 +37,7 @@ def block_sparse_mv(A, nz, x, y, TM: ct.Constant[int], TN: ct.Constant[int]):
     ct.store(y, index=(bm,), tile=ct.sum(acc, axis=1))
 
 
+# tilesight: launch grid=(10,) x=f32[2000] out=f32[2000] TILE=256
 @ct.kernel
 def guarded_tail(x, out, TILE: ct.Constant[int]):
     # Launched on a fixed grid that may be larger than needed: blocks past the last tile

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(16,) a=f32[4096] b=f32[4096] out=f32[4096] TILE=256
 @ct.kernel
 def vec_add(a, b, out, TILE: ct.Constant[int]):
     # One block per tile of TILE elements; the launch uses exactly len(a) / TILE blocks.
@@ -11,6 +12,7 @@ def vec_add(a, b, out, TILE: ct.Constant[int]):
     ct.store(out, index=(i,), tile=x + y)
 
 
+# tilesight: launch grid=(12,) x=f32[3000] y=f32[3000] out=f32[3000] alpha=2.5 TILE=256
 @ct.kernel
 def saxpy(x, y, out, alpha, TILE: ct.Constant[int]):
     # len(x) need not be a multiple of TILE: the last tile is padded with zeros on load and
@@ -21,6 +23,7 @@ def saxpy(x, y, out, alpha, TILE: ct.Constant[int]):
     ct.store(out, index=(i,), tile=alpha * tx + ty)
 
 
+# tilesight: launch grid=(3,5) x=f32[96,160] out=f32[96,160] TM=32 TN=32
 @ct.kernel
 def relu2d(x, out, TM: ct.Constant[int], TN: ct.Constant[int]):
     # 2D grid: (rows / TM, cols / TN); both divide the array exactly.
@@ -30,6 +33,7 @@ def relu2d(x, out, TM: ct.Constant[int], TN: ct.Constant[int]):
     ct.store(out, index=(bm, bn), tile=ct.maximum(t, 0.0))
 
 
+# tilesight: launch grid=(16,) x=f16[2048] out=f16[2048] TILE=128
 @ct.kernel
 def gelu_f16(x, out, TILE: ct.Constant[int]):
     # fp16 in and out, the math in fp32 (tanh approximation of GELU).
@@ -40,6 +44,7 @@ def gelu_f16(x, out, TILE: ct.Constant[int]):
     ct.store(out, index=(i,), tile=g.astype(ct.float16))
 
 
+# tilesight: launch grid=(8,) x=f32[2048] q=i8[2048] inv_scale=50.0 TILE=256
 @ct.kernel
 def quantize_i8(x, q, inv_scale, TILE: ct.Constant[int]):
     # Symmetric int8 quantization: round half up, clamp to [-127, 127].

@@ -2,6 +2,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(4,) table=f32[100,32] ids=i32[64] out=f32[64,32] TB=16 D=32
 @ct.kernel
 def embedding_gather(table, ids, out, TB: ct.Constant[int], D: ct.Constant[int]):
     # out[i, :] = table[ids[i], :]; TB ids per block, rows of exactly D elements.
@@ -12,6 +13,7 @@ def embedding_gather(table, ids, out, TB: ct.Constant[int], D: ct.Constant[int])
     ct.store(out, index=(b, 0), tile=emb)
 
 
+# tilesight: launch grid=(8,) x=f32[1000] perm=i32[1000] out=f32[1000] TILE=128
 @ct.kernel
 def scatter_perm(x, perm, out, TILE: ct.Constant[int]):
     # out[perm[i]] = x[i] for a permutation perm; n need not be a multiple of TILE, so the
@@ -25,6 +27,7 @@ def scatter_perm(x, perm, out, TILE: ct.Constant[int]):
     ct.scatter(out, p, v, mask=valid)
 
 
+# tilesight: launch grid=(8,) x=f32[2048] seg=i32[2048] out=f32[32] TILE=256
 @ct.kernel
 def segment_sum(x, seg, out, TILE: ct.Constant[int]):
     # out[seg[i]] += x[i]; segments ids are in range, many i share a segment.
@@ -34,6 +37,7 @@ def segment_sum(x, seg, out, TILE: ct.Constant[int]):
     ct.atomic_add(out, s, v, memory_order=ct.MemoryOrder.RELAXED)
 
 
+# tilesight: launch grid=(16,) x=f32[4096] y=f32[4096] TILE=256
 @ct.kernel
 def stencil3(x, y, TILE: ct.Constant[int]):
     # y[i] = (x[i-1] + 2 x[i] + x[i+1]) / 4 with zeros outside the array: the neighbours are

@@ -3,6 +3,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(2,2) A=f16[128,256] B=f16[256,128] C=f32[128,128] TM=64 TN=64 TK=32
 @ct.kernel
 def matmul(A, B, C, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.Constant[int]):
     # C[M, N] = A[M, K] @ B[K, N]; fp16 inputs, fp32 accumulator and output.
@@ -17,6 +18,7 @@ def matmul(A, B, C, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.Constant[
     ct.store(C, index=(bm, bn), tile=acc)
 
 
+# tilesight: launch grid=(12,) A=f16[256,128] B=f16[128,192] C=f16[256,192] TM=64 TN=64 TK=32 GROUP_M=2
 @ct.kernel
 def matmul_grouped(A, B, C, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.Constant[int],
                    GROUP_M: ct.Constant[int]):
@@ -39,6 +41,7 @@ def matmul_grouped(A, B, C, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.C
     ct.store(C, index=(bm, bn), tile=acc.astype(C.dtype))
 
 
+# tilesight: launch grid=(2,1,4) A=f32[4,64,96] B=f32[4,96,32] C=f32[4,64,32] TM=32 TN=32 TK=32
 @ct.kernel
 def batched_matmul(A, B, C, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.Constant[int]):
     # C[b] = A[b] @ B[b]; grid (M / TM, N / TN, batch).
@@ -53,6 +56,7 @@ def batched_matmul(A, B, C, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.C
     ct.store(C, index=(bb, bm, bn), tile=acc.reshape((1, TM, TN)))
 
 
+# tilesight: launch grid=(2,3) X=bf16[64,128] W=bf16[96,128] bias=f32[96] Y=f32[64,96] TM=32 TN=32 TK=32
 @ct.kernel
 def linear_bias_relu(X, W, bias, Y, TM: ct.Constant[int], TN: ct.Constant[int],
                      TK: ct.Constant[int]):

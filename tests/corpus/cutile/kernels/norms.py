@@ -3,6 +3,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(16,) x=f32[16,512] w=f32[512] b=f32[512] out=f32[16,512] eps=1e-05 TN=128
 @ct.kernel
 def layer_norm(x, w, b, out, eps, TN: ct.Constant[int]):
     # One row per block; the row length is a multiple of TN.
@@ -25,6 +26,7 @@ def layer_norm(x, w, b, out, eps, TN: ct.Constant[int]):
         ct.store(out, index=(row, j), tile=(t - mean) * rstd * tw + tb)
 
 
+# tilesight: launch grid=(24,) x=f32[24,384] w=f32[384] out=f32[24,384] eps=1e-06 TN=512
 @ct.kernel
 def rms_norm(x, w, out, eps, TN: ct.Constant[int]):
     # One row per block, the row (not a power of two) in one tile padded with zeros.

@@ -3,6 +3,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(4,) x=f32[5000] out=f32[5000] alpha=-1.5 TILE=256
 @ct.kernel
 def persistent_scale(x, out, alpha, TILE: ct.Constant[int]):
     # Any grid size works; len(x) need not be a multiple of TILE.
@@ -12,6 +13,7 @@ def persistent_scale(x, out, alpha, TILE: ct.Constant[int]):
         ct.store(out, index=(t,), tile=v * alpha)
 
 
+# tilesight: launch grid=(6,) A=f16[128,128] B=f16[128,128] C=f32[128,128] TM=32 TN=32 TK=32
 @ct.kernel
 def persistent_matmul(A, B, C, TM: ct.Constant[int], TN: ct.Constant[int],
                       TK: ct.Constant[int]):
@@ -29,6 +31,7 @@ def persistent_matmul(A, B, C, TM: ct.Constant[int], TN: ct.Constant[int],
         ct.store(C, index=(bm, bn), tile=acc)
 
 
+# tilesight: launch grid=(6,) x=f32[3000] out=f32[3000] counter=i32[1] TILE=128
 @ct.kernel
 def dynamic_queue(x, out, counter, TILE: ct.Constant[int]):
     # counter: one int32, 0 at launch. Each block repeatedly claims the next tile index and

@@ -3,6 +3,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(16,) x=f32[64,1000] out=f32[64] TM=4 TN=256
 @ct.kernel
 def row_sum(x, out, TM: ct.Constant[int], TN: ct.Constant[int]):
     # Each block sums TM rows; the columns are walked in chunks of TN, the last one padded
@@ -15,6 +16,7 @@ def row_sum(x, out, TM: ct.Constant[int], TN: ct.Constant[int]):
     ct.store(out, index=(bm,), tile=ct.sum(acc, axis=1))
 
 
+# tilesight: launch grid=(8,) x=i32[4096] total=i32[1] TILE=512
 @ct.kernel
 def block_sum_atomic(x, total, TILE: ct.Constant[int]):
     # Integer sum of the whole array: each block reduces its tile and adds it to total[0].
@@ -24,6 +26,7 @@ def block_sum_atomic(x, total, TILE: ct.Constant[int]):
     ct.atomic_add(total, 0, s, memory_order=ct.MemoryOrder.RELAXED)
 
 
+# tilesight: launch grid=(3,) x=f32[200,48] out=f32[48] TM=64 TN=16
 @ct.kernel
 def col_max(x, out, TM: ct.Constant[int], TN: ct.Constant[int]):
     # Maximum of every column: one block per strip of TN columns, walking down the rows.
@@ -36,6 +39,7 @@ def col_max(x, out, TM: ct.Constant[int], TN: ct.Constant[int]):
     ct.store(out, index=(bn,), tile=m)
 
 
+# tilesight: launch grid=(4,) x=f32[32,128] idx=i32[32] TM=8 TN=128
 @ct.kernel
 def argmax_rows(x, idx, TM: ct.Constant[int], TN: ct.Constant[int]):
     # Index of the largest element of each row; a row fits in one tile (TN == cols).
@@ -44,6 +48,7 @@ def argmax_rows(x, idx, TM: ct.Constant[int], TN: ct.Constant[int]):
     ct.store(idx, index=(bm,), tile=ct.argmax(t, axis=1).astype(ct.int32))
 
 
+# tilesight: launch grid=(16,) vals=i32[4096] hist=i32[64] TILE=256
 @ct.kernel
 def histogram(vals, hist, TILE: ct.Constant[int]):
     # Counts of values in [0, len(hist)); vals are known to be in range.

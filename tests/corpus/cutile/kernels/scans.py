@@ -4,6 +4,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(1,) x=i32[2048] y=i32[2048] TILE=256
 @ct.kernel
 def cumsum_single_block(x, y, TILE: ct.Constant[int]):
     # Launched with one block; len(x) is a multiple of TILE.
@@ -14,6 +15,7 @@ def cumsum_single_block(x, y, TILE: ct.Constant[int]):
         carry = carry + ct.sum(t, axis=0, keepdims=True)
 
 
+# tilesight: launch grid=(4,) x=f32[32,128] y=f32[32,128] TM=8 TN=128
 @ct.kernel
 def scan_rows(x, y, TM: ct.Constant[int], TN: ct.Constant[int]):
     # Inclusive cumulative sum of every row; a row is one tile wide.
@@ -22,6 +24,7 @@ def scan_rows(x, y, TM: ct.Constant[int], TN: ct.Constant[int]):
     ct.store(y, index=(bm, 0), tile=ct.cumsum(t, axis=1))
 
 
+# tilesight: launch grid=(16,) x=i32[4096] y=i32[4096] flags=i32[16] partial=i32[16] TILE=256
 @ct.kernel
 def chained_scan(x, y, flags, partial, TILE: ct.Constant[int]):
     # flags and partial: one int32 per block, flags 0 at launch. Block b waits for block b-1
@@ -42,6 +45,7 @@ def chained_scan(x, y, flags, partial, TILE: ct.Constant[int]):
     ct.store(y, index=(b,), tile=ct.cumsum(t, axis=0) + prefix)
 
 
+# tilesight: launch grid=(4,) x=f32[16,256] y=f32[16,256] TM=4 TN=256
 @ct.kernel
 def cummax_rows(x, y, TM: ct.Constant[int], TN: ct.Constant[int]):
     # Running maximum along each row with a custom scan.

@@ -3,6 +3,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(16,) x=f32[64,200] out=f32[64,200] TM=4 TN=256
 @ct.kernel
 def softmax_rows(x, out, TM: ct.Constant[int], TN: ct.Constant[int]):
     # TN is the next power of two >= the row length; the padding is -inf so that it does not
@@ -15,6 +16,7 @@ def softmax_rows(x, out, TM: ct.Constant[int], TN: ct.Constant[int]):
     ct.store(out, index=(bm, 0), tile=e / s)
 
 
+# tilesight: launch grid=(16,) x=f32[16,1500] out=f32[16,1500] TN=256
 @ct.kernel
 def softmax_online(x, out, TN: ct.Constant[int]):
     # One row per block; rows longer than a tile. Pass 1 keeps a running max and a running
@@ -34,6 +36,7 @@ def softmax_online(x, out, TN: ct.Constant[int]):
         ct.store(out, index=(row, j), tile=ct.exp(t - m) / s)
 
 
+# tilesight: launch grid=(4,) x=f32[32,64] out=f32[32,64] TM=8 TN=64
 @ct.kernel
 def log_softmax(x, out, TM: ct.Constant[int], TN: ct.Constant[int]):
     # Rows of exactly TN elements.

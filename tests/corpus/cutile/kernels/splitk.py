@@ -5,6 +5,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(1,2,4) A=f16[64,512] B=f16[512,128] C=f32[64,128] TM=64 TN=64 TK=32 SPLITS=4
 @ct.kernel
 def splitk_atomic(A, B, C, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.Constant[int],
                   SPLITS: ct.Constant[int]):
@@ -23,6 +24,7 @@ def splitk_atomic(A, B, C, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.Co
     ct.atomic_add(C, (rows, cols), acc, memory_order=ct.MemoryOrder.RELAXED)
 
 
+# tilesight: launch grid=(1,2,4) A=f16[64,512] B=f16[512,128] C=f32[64,128] locks=i32[2] TM=64 TN=64 TK=32 SPLITS=4
 @ct.kernel
 def splitk_locked(A, B, C, locks, TM: ct.Constant[int], TN: ct.Constant[int],
                   TK: ct.Constant[int], SPLITS: ct.Constant[int]):
@@ -45,6 +47,7 @@ def splitk_locked(A, B, C, locks, TM: ct.Constant[int], TN: ct.Constant[int],
     ct.atomic_xchg(locks, lock, 0, memory_order=ct.MemoryOrder.RELEASE)
 
 
+# tilesight: launch grid=(1,2,4) A=f16[64,512] B=f16[512,128] C=f32[64,128] turn=i32[2] TM=64 TN=64 TK=32 SPLITS=4
 @ct.kernel
 def splitk_serial(A, B, C, turn, TM: ct.Constant[int], TN: ct.Constant[int],
                   TK: ct.Constant[int], SPLITS: ct.Constant[int]):

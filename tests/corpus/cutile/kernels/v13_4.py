@@ -4,6 +4,7 @@
 import cuda.tile as ct
 
 
+# tilesight: launch grid=(8,) x=f32[8,256] out=f32[8] TN=256
 @ct.kernel
 def row_variance(x, out, TN: ct.Constant[int]):
     # One block per row; a row is one tile of TN elements.
@@ -14,6 +15,7 @@ def row_variance(x, out, TN: ct.Constant[int]):
     ct.store(out, index=(r,), tile=var)
 
 
+# tilesight: launch grid=(6,) version=13.4 a=f32[768] b=f32[768] out=f32[1536] T=128 T2=256
 @ct.kernel
 def join_halves(a, b, out, T: ct.Constant[int], T2: ct.Constant[int]):
     # Tile i of out (2T elements) is tile i of a followed by tile i of b.
@@ -26,6 +28,7 @@ def join_halves(a, b, out, T: ct.Constant[int], T2: ct.Constant[int]):
     ct.store(out, index=(i,), tile=both)
 
 
+# tilesight: launch grid=(4,) version=13.4 x=f32[1024] out=f32[1024] alpha=3.0 TILE=256
 @ct.kernel
 def scale_dependent(x, out, alpha, TILE: ct.Constant[int]):
     # Launched as a programmatic dependent of the kernel that writes x: wait for it,
