@@ -1,8 +1,15 @@
 #!/usr/bin/env python3
-"""How tilesight does on the cuTile bytecode corpus (issue 34, acceptance 1).
+"""How tilesight does on the cuTile bytecode corpus (issue 34, acceptance 1), or with --python on
+its Python files (issue 35, acceptance 1: `tilesight check FILE.py` compiles each launch directive
+with cuTile, then checks it).
 
-usage: scripts/measure_cutile_corpus.py [DIR] [--tilesight build/tilesight]
+usage: scripts/measure_cutile_corpus.py [DIR] [--tilesight build/tilesight] [--python]
            [--exceptions scripts/cutile_corpus_exceptions.txt] [--jobs N] [--verbose]
+
+--python checks kernels/*.py and bugs/*.py (those with a `# tilesight: launch` directive) instead of
+the bytecode; a twin that cuTile refuses (`# BUG: cutile-error`) must then get cuTile's error as a
+cutile.compile diagnostic at that line. cuTile must be importable by TILESIGHT_PYTHON (else
+python3), with TILESIGHT_CUTILE_PKG put on its PYTHONPATH; exit 77 (skipped) when it is not.
 
 DIR (default tests/corpus/cutile, README there) holds correct kernels compiled at
 four versions (kernels/*.tilebc) and buggy twins compiled at 13.3
@@ -28,6 +35,7 @@ Run from the repository root (the debug info names files relative to it).
 import argparse
 import concurrent.futures
 import json
+import os
 import pathlib
 import re
 import subprocess
@@ -39,10 +47,21 @@ REJECTED = re.compile(r"#\s*BUG:\s*cutile-error\b")  # cuTile refuses the twin: 
 CONTEXT_NOTE = re.compile(r"^(Tile IR \(line|inlined from here)")
 
 
-def check(tilesight, path):
-    """The diagnostics of `tilesight check` on one bytecode file."""
+def cutile_env():
+    """The environment in which tilesight's Python finds cuTile; None when it cannot."""
+    env = dict(os.environ)
+    pkg = env.get("TILESIGHT_CUTILE_PKG")
+    if pkg:
+        env["PYTHONPATH"] = pkg + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    python = env.get("TILESIGHT_PYTHON", "python3")
+    ok = subprocess.run([python, "-c", "import cuda.tile"], env=env, capture_output=True).returncode == 0
+    return env if ok else None
+
+
+def check(tilesight, path, env=None):
+    """The diagnostics of `tilesight check` on one bytecode (or Python) file."""
     out = subprocess.run([tilesight, "check", "--format=json", str(path)],
-                         capture_output=True, text=True, timeout=300)
+                         capture_output=True, text=True, timeout=300, env=env)
     if out.returncode not in (0, 1):
         return [{"code": "exit", "severity": "error", "file": str(path), "line": 0,
                  "message": f"exit {out.returncode}: {out.stderr.strip()[:200]}", "notes": []}]
@@ -93,14 +112,26 @@ def main():
     ap.add_argument("--exceptions", default="scripts/cutile_corpus_exceptions.txt")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--python", action="store_true", help="check the Python files (issue 35)")
     a = ap.parse_args()
     root = pathlib.Path(a.dir)
     exceptions = read_exceptions(pathlib.Path(a.exceptions))
     used = set()
-    kernels = sorted((root / "kernels").glob("*.tilebc"))
-    twins = sorted((root / "bugs").glob("*.tilebc"))
+    env = None
+    if a.python:
+        env = cutile_env()
+        if env is None:
+            print("SKIP: cuda.tile is not importable by", os.environ.get("TILESIGHT_PYTHON", "python3"),
+                  "(set TILESIGHT_CUTILE_PKG or TILESIGHT_PYTHON)")
+            return 77
+        directed = [p for p in sorted(root.glob("*/*.py")) if "# tilesight: launch" in p.read_text()]
+        kernels = [p for p in directed if p.parent.name == "kernels"]
+        twins = [p for p in directed if p.parent.name == "bugs"]
+    else:
+        kernels = sorted((root / "kernels").glob("*.tilebc"))
+        twins = sorted((root / "bugs").glob("*.tilebc"))
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        results = dict(zip(kernels + twins, pool.map(lambda p: check(a.tilesight, p), kernels + twins)))
+        results = dict(zip(kernels + twins, pool.map(lambda p: check(a.tilesight, p, env), kernels + twins)))
 
     failures, excused = [], []
 
@@ -124,9 +155,14 @@ def main():
     for py in sorted((root / "bugs").glob("*.py")):
         if REJECTED.search(py.read_text()):
             rejected += 1
+            if a.python:  # cuTile's own error, at the marked line
+                line = next(i + 1 for i, t in enumerate(py.read_text().split("\n")) if REJECTED.search(t))
+                if not any(d["code"] == "cutile.compile" and d["line"] == line for d in results.get(py, [])):
+                    failures.append(f"miss: bugs/{py.name}:{line}: cuTile's error not reported there: "
+                                    f"{[describe(d) for d in results.get(py, [])]}")
             continue
         marks = markers(py)
-        files = [p for p in twins if p.name.startswith(py.stem + ".")]
+        files = [p for p in twins if p == py or p.name.startswith(py.stem + ".")]
         if not files:
             failures.append(f"missing: bugs/{py.name} has markers but no bytecode")
             continue

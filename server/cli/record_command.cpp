@@ -92,10 +92,17 @@ void summarize(const std::string& dir) {
   size_t launches = j.value("launches", nlohmann::json::array()).size();
   llvm::errs() << "tilesight record: " << launches << (launches == 1 ? " launch" : " launches") << " recorded in '"
                << dir << "'";
-  if (size_t skipped = j.value("skipped", 0)) llvm::errs() << " (" << skipped << " more not recorded: see record.json)";
+  const nlohmann::json& skipped = j.contains("skipped") ? j["skipped"] : nlohmann::json();
+  if (skipped.is_object() && skipped.value("count", 0) > 0)
+    llvm::errs() << " (" << skipped.value("count", 0) << " more not recorded: " << skipped.value("why", "see record.json")
+                 << ")";
   llvm::errs() << "; check them with: tilesight check " << dir << "\n";
-  for (const auto& e : j.value("errors", nlohmann::json::array()))
-    llvm::errs() << "tilesight record: not recorded: " << (e.is_string() ? e.get<std::string>() : e.dump()) << "\n";
+  for (const auto& e : j.value("errors", nlohmann::json::array())) {
+    if (!e.is_object()) continue;
+    llvm::errs() << "tilesight record: a launch of " << e.value("kernel", "a kernel") << " not recorded";
+    if (e.value("count", 1) > 1) llvm::errs() << " (" << e.value("count", 1) << " times)";
+    llvm::errs() << ": " << e.value("message", "") << "\n";
+  }
 }
 
 }  // namespace
