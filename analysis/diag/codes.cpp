@@ -49,6 +49,22 @@ const std::vector<CodeInfo>& diagnosticCodes() {
        "`tilesight run --check` on a GPU ran the CPU reference from the same inputs, and an output differs from "
        "it beyond its format's tolerance (error), or the reference itself stopped (warning).",
        true},
+      {"cutile.directive", "A launch directive cannot describe a launch",
+       "A `# tilesight: launch` comment in a cuTile Python file (docs/cutile.md) names a parameter the kernel "
+       "does not have, misses one, or gives a value that is not an array, list or scalar of its kind.",
+       true},
+      {"cutile.compile", "cuTile cannot compile the kernel for a directed launch",
+       "cuTile's own compiler refused the kernel for the launch a directive describes (a TileTypeError, a "
+       "TileSyntaxError, ...): the message is cuTile's, at the place it names.",
+       true},
+      {"cutile.import", "The Python file cannot be imported",
+       "Importing the cuTile Python file to compile its directed launches raised an exception (a syntax error, "
+       "a missing module): no launch of the file is checked.",
+       true},
+      {"cutile.unavailable", "cuTile is not available to compile the file",
+       "The language server could not compile a cuTile file's directed launches: no Python interpreter, or "
+       "one that cannot import cuda.tile. Set tilesight.python to an interpreter that has cuTile.",
+       false},
       {"run.print", "A device's print buffer overflowed",
        "`tilesight run` on a GPU: the kernel printed more than the device's print buffer holds, so the later "
        "prints are missing. `--device cpu` prints them all.",

@@ -3,7 +3,7 @@
 _tilesight() {
   local cur prev words cword
   _init_completion -n = || return
-  local commands="check layout lsp run emit translate devices explain help"
+  local commands="check layout lsp run emit translate devices record explain help"
   if [[ $cword -eq 1 ]]; then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -11,14 +11,16 @@ _tilesight() {
   local cmd=${words[1]} opts=""
   case $cmd in
     check) opts="--format= --Werror --fix --color= --grid= --arg= --assume-aliasing --disable= --launch= --split-input-file
-                 --verify-diagnostics --layout-budget= --no-config --help" ;;
+                 --verify-diagnostics --layout-budget= --no-config --python= --help" ;;
     layout) opts="--format= --at= --max-cells= --banks= --element-bytes= --help" ;;
     lsp) opts="--stdio --listen= --log= --help" ;;
     run) opts="--entry= --grid= --device= --arg= --out= --sanitize --check --format= --repeat= --arch=
-               --no-tensor-cores --threads= --deterministic --max-loop-iterations= --help" ;;
+               --no-tensor-cores --threads= --deterministic --max-loop-iterations= --line= --inputs= --python=
+               --source-on-stdin --help" ;;
     emit) opts="--entry= --target= --arch= --no-tensor-cores -o --help" ;;
     translate) opts="--to= --locations -o --help" ;;
     devices) opts="--format= --help" ;;
+    record) opts="--out= --help" ;;
     explain) COMPREPLY=($(compgen -W "$(tilesight explain 2>/dev/null | awk 'NR > 1 { print $1 }')" -- "$cur")); return ;;
     help) COMPREPLY=($(compgen -W "$commands" -- "$cur")); return ;;
   esac
@@ -34,6 +36,7 @@ _tilesight() {
       "run --device") values="auto cpu cuda cuda:0 hip hip:0 opencl opencl:0" ;;
       "emit --target") values="cuda hip opencl" ;;
       "translate --to") values="text bytecode" ;;
+      "run --inputs") values="zeros random" ;;
     esac
     COMPREPLY=($(compgen -W "$values" -- "$val"))
     return

@@ -29,7 +29,7 @@ cl::SubCommand& explainSubcommand() {
 }
 cl::list<std::string> explainCode(cl::Positional, cl::desc("[CODE]"), cl::sub(explainSubcommand()));
 
-constexpr const char* kCommands[] = {"check", "layout", "lsp", "run", "emit", "translate", "devices", "explain", "help"};
+constexpr const char* kCommands[] = {"check", "layout", "lsp", "run", "emit", "translate", "devices", "record", "explain", "help"};
 
 }  // namespace
 

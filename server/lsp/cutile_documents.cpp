@@ -41,7 +41,7 @@ void addLaunchDiagnostics(const CutileLaunchView &v, const std::string &path, co
   Range at{directive, static_cast<uint32_t>(directive + text.lineText(text.lineCol(directive).line).size())};
   if (!v.decoded->ok()) {
     for (const Diagnostic &d : v.decoded->diagnostics)
-      out.push_back({at, Severity::Error, "bytecode", "the bytecode cuTile wrote for this launch does not decode: " +
+      out.push_back({at, Severity::Error, "syntax", "the bytecode cuTile wrote for this launch does not decode: " +
                                                           d.message, {}, {}});
     return;
   }

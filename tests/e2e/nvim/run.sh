@@ -34,13 +34,13 @@ export TILESIGHT_NVIM_TEST=$here/test.lua
 mkdir -p "$TILESIGHT_E2E_DIR"
 
 # test.lua's own waits end well before this limit, which only stops a Neovim
-# that hangs, in time for the trap to run (ctest's TIMEOUT is 60 s).
+# that hangs, in time for the trap to run (ctest's TIMEOUT is 120 s).
 status=0
-timeout -k 5 45 nvim --headless --clean -i NONE \
+timeout -k 5 100 nvim --headless --clean -i NONE \
   --cmd 'lua vim.opt.runtimepath:prepend(os.getenv("TILESIGHT_NVIM_PLUGIN"))' \
   -c 'lua dofile(os.getenv("TILESIGHT_NVIM_TEST"))' </dev/null || status=$?
 if [[ $status -eq 124 || $status -eq 137 ]]; then
-  echo "FAIL: nvim did not finish within 45 s"
+  echo "FAIL: nvim did not finish within 100 s"
 elif [[ $status -eq 77 ]]; then
   status=1 # not a skip
 fi

@@ -11,6 +11,9 @@ local defaults = {
   log_level = nil, -- 'error', 'info' or 'verbose'
   debounce_ms = nil, -- quiet time after an edit before analysis starts
   run = nil, -- options of `tilesight run` for entries without a `// tilesight-run:` line
+  cutile = true, -- cuTile Python buffers with a `# tilesight: launch` directive (docs/cutile.md)
+  python = nil, -- the Python interpreter that has cuTile (default: $TILESIGHT_PYTHON, else python3)
+  cutile_idle_ms = nil, -- how long a .py buffer rests after an edit before it compiles again
   on_attach = nil, -- function(client, bufnr), e.g. for key maps
   capabilities = nil, -- client capabilities, e.g. from a completion plugin
 }
@@ -37,6 +40,9 @@ local function validate(opts)
     },
     debounce_ms = { opts.debounce_ms, 'number', true },
     run = { opts.run, 'string', true },
+    cutile = { opts.cutile, 'boolean' },
+    python = { opts.python, 'string', true },
+    cutile_idle_ms = { opts.cutile_idle_ms, 'number', true },
     on_attach = { opts.on_attach, 'function', true },
     capabilities = { opts.capabilities, 'table', true },
   })
@@ -57,6 +63,8 @@ local function server_settings()
     logLevel = config.log_level,
     debounceMs = config.debounce_ms,
     run = config.run,
+    python = config.python,
+    cutileIdleMs = config.cutile_idle_ms,
   }
 end
 
@@ -188,6 +196,35 @@ local function show_report(markdown)
   return buf
 end
 
+-- The line (1-based) of the `# tilesight: launch` directive at or above the
+-- cursor in a cuTile Python buffer, else the buffer's first.
+local function directive_at_cursor(bufnr)
+  local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  local cursor = vim.api.nvim_win_get_cursor(0)[1]
+  local found, first
+  for i, line in ipairs(lines) do
+    if line:match('^%s*#%s*tilesight:%s*launch') then
+      first = first or i
+      if i <= cursor then
+        found = i
+      end
+    end
+  end
+  return found or first
+end
+
+-- Runs the server's tilesight.run with `args` and shows the report.
+local function request_run(client, bufnr, args)
+  client.request('workspace/executeCommand', { command = 'tilesight.run', arguments = { args } },
+    function(err, result)
+      if err then
+        vim.notify('tilesight: ' .. err.message, vim.log.levels.ERROR)
+        return
+      end
+      show_report(result.report)
+    end, bufnr)
+end
+
 -- :TilesightRun [device] and :TilesightSanitize: the entry at the cursor
 -- runs (the server's tilesight.run command) as its `// tilesight-run:` line
 -- or the `run` option configures it; the report opens in a split, the
@@ -200,24 +237,29 @@ function M.run(device, sanitize)
     vim.notify('tilesight: no language server is attached to this buffer', vim.log.levels.ERROR)
     return
   end
-  local args = {
-    uri = vim.uri_from_bufnr(bufnr),
-    entry = entry_at_cursor(bufnr),
-    sanitize = sanitize or false,
-  }
+  local args = { uri = vim.uri_from_bufnr(bufnr), sanitize = sanitize or false }
+  if vim.bo[bufnr].filetype == 'python' then -- the launch of the directive at the cursor, on the cpu
+    args.line = directive_at_cursor(bufnr)
+    args.device = 'cpu'
+  else
+    args.entry = entry_at_cursor(bufnr)
+  end
   if device and device ~= '' then
     args.device = device
   end
-  vim.notify(string.format('tilesight: running %s on %s%s…', args.entry or 'the entry',
+  vim.notify(string.format('tilesight: running %s on %s%s…',
+    args.entry or (args.line and 'the launch at line ' .. args.line) or 'the entry',
     args.device or 'the configured device', sanitize and ' with the sanitizer' or ''))
-  client.request('workspace/executeCommand', { command = 'tilesight.run', arguments = { args } },
-    function(err, result)
-      if err then
-        vim.notify('tilesight: ' .. err.message, vim.log.levels.ERROR)
-        return
-      end
-      show_report(result.report)
-    end, bufnr)
+  request_run(client, bufnr, args)
+end
+
+-- A code lens's tilesight.run (vim.lsp.codelens.run()): the run's report
+-- opens as for :TilesightRun.
+vim.lsp.commands['tilesight.run'] = function(command, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  if client then
+    request_run(client, ctx.bufnr, command.arguments[1])
+  end
 end
 
 -- :TilesightRunCancel: ends this buffer's run.
@@ -299,6 +341,17 @@ local function write_bytecode(bufnr, path)
   end
 end
 
+-- Whether a Python buffer asks for tilesight: it carries a launch directive
+-- (other Python files are the user's Python language server's alone).
+local function has_directive(bufnr)
+  for _, line in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)) do
+    if line:match('^%s*#%s*tilesight:%s*launch') then
+      return true
+    end
+  end
+  return false
+end
+
 -- Starts the server for every tileir buffer, now and later. Calling it again
 -- replaces the options for clients started afterwards.
 function M.setup(opts)
@@ -315,6 +368,18 @@ function M.setup(opts)
       attach(args.buf)
     end,
   })
+  if config.cutile then
+    -- A Python buffer attaches when it has a directive, or once it is saved with one.
+    vim.api.nvim_create_autocmd({ 'FileType', 'BufWritePost' }, {
+      group = group,
+      pattern = { 'python', '*.py' },
+      callback = function(args)
+        if vim.bo[args.buf].filetype == 'python' and not client_of(args.buf) and has_directive(args.buf) then
+          attach(args.buf)
+        end
+      end,
+    })
+  end
   -- nested: the filetype set while reading starts the server (FileType above).
   vim.api.nvim_create_autocmd('BufReadCmd', {
     group = group,
