@@ -30,18 +30,22 @@ struct Suppression {
 
 bool isSpace(char c) { return c == ' ' || c == '\t'; }
 
-// The offset of the `//` that starts a comment on [begin, end), skipping
-// string literals (which may hold `//`), or npos.
-size_t commentStart(std::string_view text, size_t begin, size_t end) {
-  bool inString = false;
+size_t openerSize(CommentSyntax syntax) { return syntax == CommentSyntax::Python ? 1 : 2; }
+
+// The offset of the `//` (Python: `#`) that starts a comment on [begin,
+// end), skipping string literals (which may hold one; Python's may be quoted
+// either way), or npos.
+size_t commentStart(std::string_view text, size_t begin, size_t end, CommentSyntax syntax) {
+  char quote = 0;  // the quote of the string we are in
+  bool python = syntax == CommentSyntax::Python;
   for (size_t i = begin; i < end; ++i) {
     char c = text[i];
-    if (inString) {
+    if (quote) {
       if (c == '\\') ++i;
-      else if (c == '"') inString = false;
-    } else if (c == '"') {
-      inString = true;
-    } else if (c == '/' && i + 1 < end && text[i + 1] == '/') {
+      else if (c == quote) quote = 0;
+    } else if (c == '"' || (python && c == '\'')) {
+      quote = c;
+    } else if (python ? c == '#' : (c == '/' && i + 1 < end && text[i + 1] == '/')) {
       return i;
     }
   }
@@ -50,8 +54,8 @@ size_t commentStart(std::string_view text, size_t begin, size_t end) {
 
 // Parses `// tilesight: ignore [CODE[, CODE...]]` at `at`; false when the
 // comment is something else.
-bool parseComment(std::string_view text, size_t at, size_t end, Suppression& s) {
-  size_t i = at + 2;
+bool parseComment(std::string_view text, size_t at, size_t end, Suppression& s, CommentSyntax syntax) {
+  size_t i = at + openerSize(syntax);
   auto skipSpaces = [&] { while (i < end && isSpace(text[i])) ++i; };
   skipSpaces();
   if (text.substr(i, kMarker.size()) != kMarker) return false;
@@ -71,16 +75,16 @@ bool parseComment(std::string_view text, size_t at, size_t end, Suppression& s) 
   return true;
 }
 
-std::vector<Suppression> findSuppressions(std::string_view text) {
+std::vector<Suppression> findSuppressions(std::string_view text, CommentSyntax syntax) {
   std::vector<Suppression> out;
   uint32_t line = 0;
   for (size_t begin = utf8BomLength(text); begin <= text.size(); ++line) {
     size_t end = findLineEnd(text, begin);
     std::string_view lineText = text.substr(begin, end - begin);
     size_t at = lineText.find(kMarker) == std::string_view::npos ? std::string_view::npos
-                                                                  : commentStart(text, begin, end);
+                                                                  : commentStart(text, begin, end, syntax);
     Suppression s;
-    if (at != std::string_view::npos && parseComment(text, at, end, s)) {
+    if (at != std::string_view::npos && parseComment(text, at, end, s, syntax)) {
       bool ownLine = std::all_of(text.begin() + begin, text.begin() + at, isSpace);
       s.line = line + (ownLine ? 1 : 0);
       out.push_back(std::move(s));
@@ -168,9 +172,10 @@ bool mayHoldSuppression(std::string_view text) {
 }  // namespace
 
 void applySuppressions(std::string_view text, std::vector<Diagnostic>& diags,
-                       const std::function<bool(std::string_view)>& enabled, bool judgeUse) {
-  if (!mayHoldSuppression(text)) return;  // the common case
-  std::vector<Suppression> sups = findSuppressions(text);
+                       const std::function<bool(std::string_view)>& enabled, bool judgeUse, CommentSyntax syntax) {
+  bool may = syntax == CommentSyntax::Python ? text.find(kMarker) != std::string_view::npos : mayHoldSuppression(text);
+  if (!may) return;  // the common case
+  std::vector<Suppression> sups = findSuppressions(text, syntax);
   if (sups.empty()) return;
   // The line of each diagnostic: line starts, searched by offset.
   std::vector<uint32_t> starts{0};

@@ -2,7 +2,8 @@
 // Inline suppressions (DESIGN §3): `// tilesight: ignore CODE[, CODE...]` at
 // the end of a line silences those codes on that line; on a line of its own,
 // on the next line. No code: every code. A suppression (or one code of it)
-// that silences nothing is reported as `suppression.unused`.
+// that silences nothing is reported as `suppression.unused`. In a cuTile
+// Python file (docs/cutile.md) the comment is `# tilesight: ignore ...`.
 #include <functional>
 #include <string_view>
 #include <vector>
@@ -18,7 +19,9 @@ namespace tilesight {
 // added when `suppression.unused` itself is off, nor when `judgeUse` is false
 // (the analysis did not see the whole program: `check --fix` must not remove
 // a suppression that may be needed).
+enum class CommentSyntax { TileIR, Python };  // `//` or `#` comments
 void applySuppressions(std::string_view text, std::vector<Diagnostic>& diags,
-                       const std::function<bool(std::string_view)>& enabled, bool judgeUse = true);
+                       const std::function<bool(std::string_view)>& enabled, bool judgeUse = true,
+                       CommentSyntax syntax = CommentSyntax::TileIR);
 
 }  // namespace tilesight

@@ -84,7 +84,7 @@ std::vector<FileReport> checkCutileFile(const std::string& path, const AnalyzeOp
     bytecode::applyLaunch(l.launch, launchOptions.checks, gridGiven);
     addLaunchReports(abs, l, checkBytecode(path, l.bytecode, launchOptions, sources, &l.launch), file, others);
   }
-  lsp::mergeLaunchRepeats(file.diagnostics);
+  lsp::finishCutileDiagnostics(file.source->text(), file.diagnostics, options.checks);
   std::vector<FileReport> out{std::move(file)};
   for (FileReport& r : others) out.push_back(std::move(r));
   return out;

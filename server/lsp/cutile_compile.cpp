@@ -12,6 +12,7 @@
 #include <llvm/Support/Program.h>
 #include <nlohmann/json.hpp>
 
+#include "analysis/diag/suppressions.h"
 #include "server/lsp/child_process.h"
 
 namespace tilesight::lsp {
@@ -225,7 +226,7 @@ std::string launchTitle(const CutileLaunch &l) {
   return "the launch at line " + std::to_string(l.line) + grid;
 }
 
-void mergeLaunchRepeats(std::vector<Diagnostic> &diags) {
+void finishCutileDiagnostics(std::string_view text, std::vector<Diagnostic> &diags, const CheckOptions &checks) {
   std::map<std::tuple<uint32_t, uint32_t, std::string, std::string>, size_t> seen;
   std::vector<Diagnostic> out;
   for (Diagnostic &d : diags) {
@@ -240,6 +241,8 @@ void mergeLaunchRepeats(std::vector<Diagnostic> &diags) {
   std::stable_sort(out.begin(), out.end(),
                    [](const Diagnostic &a, const Diagnostic &b) { return a.range.begin < b.range.begin; });
   diags = std::move(out);
+  applySuppressions(text, diags, [&](std::string_view code) { return checks.enabled(code); }, true,
+                    CommentSyntax::Python);
 }
 
 } // namespace tilesight::lsp

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analysis/bytecode/launch.h"
+#include "analysis/checks/checks.h"
 #include "analysis/diag/diagnostic.h"
 #include "analysis/source/source_text.h"
 
@@ -79,7 +80,8 @@ Diagnostic cutileDiagnostic(const SourceText &src, const CutileMessage &m);
 std::string launchTitle(const CutileLaunch &l);
 
 // Two launches that find the same thing (same range, code and message) say
-// it once, with both launches' notes.
-void mergeLaunchRepeats(std::vector<Diagnostic> &diags);
+// it once, with both launches' notes; then the file's `# tilesight: ignore`
+// comments apply (`checks` says which codes are on).
+void finishCutileDiagnostics(std::string_view text, std::vector<Diagnostic> &diags, const CheckOptions &checks);
 
 } // namespace tilesight::lsp

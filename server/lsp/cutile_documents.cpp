@@ -157,7 +157,7 @@ std::shared_ptr<const CutileAnalysis> analyzeCutile(const CutileCompiled &c, con
     out->launches.push_back(launchView(l, checks));
     addLaunchDiagnostics(out->launches.back(), path, text, out->diagnostics);
   }
-  mergeLaunchRepeats(out->diagnostics);
+  finishCutileDiagnostics(text.text(), out->diagnostics, checks);
   return out;
 }
 

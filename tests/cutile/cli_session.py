@@ -141,6 +141,16 @@ def main():
                results[0]['locations'][0]['physicalLocation']['region']['startLine'] == RACE_LINE,
                'check --format=sarif', results)
 
+        quiet = RACE.replace('.astype(ct.int32))', '.astype(ct.int32))  # tilesight: ignore race.unordered')
+        (t / 'quiet.py').write_text(quiet)
+        r = ts('check', 'quiet.py', cwd=tmp)
+        expect(r.returncode == 0 and r.stdout == '', '# tilesight: ignore CODE silences it on its line',
+               r.stdout + r.stderr)
+        (t / 'quiet.py').write_text(quiet.replace('race.unordered', 'bounds.index'))
+        j = json.loads(ts('check', '--format=json', 'quiet.py', cwd=tmp).stdout)
+        expect(sorted(d['code'] for d in j['diagnostics']) == ['race.unordered', 'suppression.unused'],
+               'a suppression that silences nothing is suppression.unused', j)
+
         r = ts('check', 'kernels/clean.py', cwd=tmp)
         expect(r.returncode == 0 and r.stdout == '', 'a correct kernel with two launches: nothing',
                r.stdout + r.stderr)
