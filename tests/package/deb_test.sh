@@ -29,7 +29,8 @@ for lib in libc6 libstdc++6; do grep -q "$lib" <<<"$depends" || fail "Depends la
 files=$(dpkg-deb --contents "$deb" | awk '{print $6}')
 for f in ./usr/bin/tilesight ./usr/share/man/man1/tilesight.1 ./usr/share/bash-completion/completions/tilesight \
          ./usr/share/zsh/vendor-completions/_tilesight ./usr/share/doc/tilesight/checks.md \
-         ./usr/share/doc/tilesight/user-guide.md; do
+         ./usr/share/doc/tilesight/user-guide.md ./usr/share/tilesight/python/tilesight_cutile/__main__.py \
+         ./usr/share/tilesight/python/tilesight_cutile/record_site/sitecustomize.py; do
   grep -qx -- "$f" <<<"$files" || fail "the package lacks $f"
 done
 
@@ -41,6 +42,12 @@ status=0
 "$bin" check "$src/examples/gemm_with_bugs.tile" >"$work/check.txt" 2>&1 || status=$?
 [[ $status -eq 1 ]] || fail "check of an example with errors exited $status"
 grep -q '\[syntax\]' "$work/check.txt" || fail "check printed no diagnostic"
+# The installed tilesight finds its Python package: a .py file's check gets as far as cuTile.
+printf 'import cuda.tile as ct\n# tilesight: launch grid=(1,) x=f32[16]\n@ct.kernel\ndef k(x):\n    pass\n' >"$work/k.py"
+py_status=0
+TILESIGHT_PYTHON=/usr/bin/python3 PYTHONPATH= "$bin" check "$work/k.py" >"$work/py.txt" 2>&1 || py_status=$?
+if grep -q 'not installed beside' "$work/py.txt"; then fail "the installed tilesight lacks its Python package: $(cat "$work/py.txt")"; fi
+[[ $py_status -eq 0 || $py_status -eq 1 || $py_status -eq 2 ]] || fail "check of a .py exited $py_status: $(cat "$work/py.txt")"
 "$bin" explain race.unordered | head -1 | grep -q '^## `race.unordered`' || fail "explain"
 # Links go to the installed docs, next to the installed executable.
 help_uri=$("$bin" check --format=sarif "$src/examples/gemm_with_bugs.tile" | grep -m1 '"helpUri"' || true)
