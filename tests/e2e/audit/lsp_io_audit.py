@@ -15,6 +15,10 @@ started must be `tilesight run`; of the files under that folder it may open
 only the input (to read) and the output (to write), and the output must be
 the only file it writes.
 
+Then a cuTile session: a Python file with a launch directive and one without. The one program
+started must be the user's Python compiling the first (`-m tilesight_cutile compile FILE --out -
+--stdin`); it may write nothing but the empty temporary folder cuTile's compiler makes and removes.
+
 Then a crash: the server is sent SIGSEGV mid-session. It must say so on
 stderr and end by that signal within seconds, again without writing a file or
 running a program (LLVM's crash handler ran llvm-symbolizer and wrote
@@ -275,6 +279,92 @@ def run_session(strace: str, tilesight: str, tmp: pathlib.Path) -> list:
     return problems
 
 
+CUTILE_KERNEL = """import cuda.tile as ct
+
+
+# tilesight: launch grid=(4,) x=f32[32,128] idx=i32[32] TM=8 TN=128
+@ct.kernel
+def argmax_rows(x, idx, TM: ct.Constant[int], TN: ct.Constant[int]):
+    bm = ct.bid(0)
+    t = ct.load(x, index=(bm, 0), shape=(TM, TN))
+    ct.store(idx, index=(0,), tile=ct.argmax(t, axis=1).astype(ct.int32))
+"""
+
+
+def cutile_session(strace: str, tilesight: str, tmp: pathlib.Path) -> list:
+    """Problems of a session on two Python files (docs/cutile.md): the one with a launch directive
+    is compiled by the user's Python (`-m tilesight_cutile compile FILE --out - --stdin`), the
+    other is not; nothing is written but the empty temporary folder cuTile's compiler makes and
+    removes (in TMPDIR). Skipped, with the reason, when cuTile is not importable."""
+    env = traced_env()
+    python = env.get("TILESIGHT_PYTHON", "python3")
+    if subprocess.run([python, "-c", "import cuda.tile"], env=env, capture_output=True).returncode:
+        print(f"cuTile session left out: cuda.tile is not importable by {python} (TILESIGHT_CUTILE_PKG)")
+        return []
+    work, pytmp = tmp / "py", tmp / "pytmp"
+    work.mkdir()
+    pytmp.mkdir()
+    env["TMPDIR"] = str(pytmp)
+    kernel, plain = work / "kernel.py", work / "plain.py"
+    kernel.write_text(CUTILE_KERNEL)
+    plain.write_text("import os\nprint(os.getcwd())\n")
+    trace = tmp / "cutile-trace"
+    tracer = subprocess.Popen(
+        [strace, "-f", "-qq", "-s", "1024", "-o", str(trace), "-e", "trace=%file,%desc,%process,%network",
+         tilesight, "lsp"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp, env=env)
+
+    def send(message):
+        tracer.stdin.write(frame(message))
+        tracer.stdin.flush()
+
+    send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})
+    send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    for path in (plain, kernel):
+        send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": path.resolve().as_uri(), "languageId": "python", "version": 1, "text": path.read_text()}}})
+    diagnostics = None
+    while diagnostics is None:
+        m = read_message(tracer.stdout)
+        if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["diagnostics"] and \
+                m["params"]["uri"] == kernel.resolve().as_uri():
+            diagnostics = m["params"]["diagnostics"]
+    send({"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": {
+        "textDocument": {"uri": kernel.resolve().as_uri()}, "position": {"line": 7, "character": 10}}})
+    send({"jsonrpc": "2.0", "id": 3, "method": "shutdown"})
+    send({"jsonrpc": "2.0", "method": "exit"})
+    try:
+        tracer.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        tracer.kill()
+        return ["the cuTile session's server did not exit within 60 s"]
+    problems = []
+    if not any(d.get("code") == "race.unordered" for d in diagnostics):
+        problems.append(f"the cuTile session published no race: {json.dumps(diagnostics)[:300]}")
+    lines = trace.read_text().splitlines()
+    started = [l for l in lines if re.search(r"\bexecve\(", l) and "= -1" not in l]
+    compiles = [l for l in started[1:] if '"-m", "tilesight_cutile", "compile"' in l]
+    if len(started) != 2 or len(compiles) != 1 or str(kernel.resolve()) not in compiles[0] or \
+            '"--out", "-", "--stdin"' not in compiles[0]:
+        problems.append("programs started besides the server and one compile of kernel.py: " +
+                        " | ".join(started[1:]))
+    inside = str(pytmp.resolve())
+    for l in lines:
+        if not FORBIDDEN.search(l) or l in started or "= -1" in l:
+            continue
+        m = re.search(r'"([^"]*)"', l)
+        if not m or not m.group(1).startswith(inside):
+            problems.append(f"the cuTile session wrote outside the compile's temporary folder: {l}")
+    left = sorted(p.name for p in pytmp.iterdir())
+    if left:
+        problems.append(f"the compile left files in its temporary folder: {left}")
+    if sorted(p.name for p in work.iterdir()) != ["kernel.py", "plain.py"]:
+        problems.append(f"files beside the Python files afterwards: {sorted(p.name for p in work.iterdir())}")
+    print(f"cuTile session: {len(lines)} system calls traced; programs started: {len(started) - 1} "
+          f"(one compile of kernel.py, none of plain.py)")
+    return problems
+
+
 def main() -> int:
     tilesight, root = os.path.abspath(sys.argv[1]), pathlib.Path(sys.argv[2])
     strace = shutil.which("strace")
@@ -301,6 +391,7 @@ def main() -> int:
         leftovers = sorted(p.name for p in pathlib.Path(tmp).iterdir()
                            if p.name not in ("trace", "crash-trace"))
         run_problems = run_session(strace, tilesight, pathlib.Path(tmp))
+        run_problems += cutile_session(strace, tilesight, pathlib.Path(tmp))
     answers = proc.stdout.count(b'"id":')
     # execve of the server itself is strace starting it: the first line.
     started = [l for l in lines if re.search(r"\bexecve\(", l)]
@@ -323,7 +414,8 @@ def main() -> int:
         return 1
     print("ok: no file opened for writing, created, renamed or removed; "
           "no program executed; after a crash too, and it ended at once; "
-          "a run started only `tilesight run`, which read its input and wrote its output alone")
+          "a run started only `tilesight run`, which read its input and wrote its output alone; "
+          "a cuTile file with a directive started only its compile, which wrote nothing that stayed")
     return 0
 
 
