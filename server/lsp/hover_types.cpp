@@ -120,7 +120,13 @@ std::string spaceSummary(const Type &view, const IndexSpace &s) {
       "index space " + s.shapeText() + " (tiles of " + shapeString(view.shape);
   if (view.kind == TypeKind::StridedView)
     md += " at traversal strides " + listText(view.strides);
-  md += " over " + shapeString(view.tensorView->shape) + ")";
+  // The tensor's shape as the space knows it: a dynamic size a launch fixed
+  // shows as its value.
+  std::vector<int64_t> tensor = view.tensorView->shape;
+  for (const IndexDim &d : s.dims)
+    if (d.tensorSize && static_cast<size_t>(d.tensorDim) < tensor.size())
+      tensor[static_cast<size_t>(d.tensorDim)] = *d.tensorSize;
+  md += " over " + shapeString(tensor) + ")";
   bool identity = true;
   for (size_t i = 0; i < s.dims.size(); ++i)
     identity &= s.dims[i].tensorDim == static_cast<int64_t>(i);
