@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
+#include <thread>
 #include <map>
 #include <tuple>
 #include <cstdlib>
@@ -126,6 +128,10 @@ CutileTools cutileTools(const std::string &given) {
   CutileTools t;
   const char *env = std::getenv("TILESIGHT_PYTHON");
   t.python = !given.empty() ? given : env && *env ? env : "python3";
+  unsigned seconds = 0;
+  if (const char *limit = std::getenv("TILESIGHT_CUTILE_TIMEOUT");
+      limit && !llvm::StringRef(limit).getAsInteger(10, seconds) && seconds > 0)
+    t.timeoutSeconds = seconds;
   std::string exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
   llvm::StringRef bin = llvm::sys::path::parent_path(exe);
   // The build tree has the executable at its root, an install in bin/.
@@ -174,10 +180,28 @@ CutileCompiled compileCutile(const CutileTools &tools, const std::string &file,
   const char *oldPath = std::getenv("PYTHONPATH");
   std::string path = tools.package + (oldPath && *oldPath ? ":" + std::string(oldPath) : "");
   std::string folder = llvm::sys::path::parent_path(file).str();
-  ChildResult r = runChild(argv, folder, text.value_or(""), [](const std::string &) { return false; }, cancel,
+  // The child stops when the caller cancels or the time is up.
+  std::atomic<bool> stop{false}, done{false};
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(tools.timeoutSeconds);
+  std::thread watch([&] {
+    while (!done && !stop) {
+      if (cancel || std::chrono::steady_clock::now() > deadline)
+        stop = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
+  ChildResult r = runChild(argv, folder, text.value_or(""), [](const std::string &) { return false; }, stop,
                            {"PYTHONPATH=" + path, "PYTHONDONTWRITEBYTECODE=1"});
-  if (r.cancelled) {
+  done = true;
+  watch.join();
+  if (r.cancelled && cancel) {
     c.cancelled = true;
+    return c;
+  }
+  if (r.cancelled) {
+    c.problem = "compiling " + file + " did not finish within " + std::to_string(tools.timeoutSeconds) +
+                " s and was stopped (importing the file runs its top level: does it wait for something?); "
+                "TILESIGHT_CUTILE_TIMEOUT sets the limit in seconds";
     return c;
   }
   if (!r.startError.empty()) {

@@ -52,6 +52,9 @@ struct CutileCompiled {
 struct CutileTools {
   std::string python;   // the interpreter (a path, or a name looked up on PATH)
   std::string package;  // the folder holding tilesight_cutile/
+  // A compile that takes longer is stopped (importing a file runs its top
+  // level, which may never end): $TILESIGHT_CUTILE_TIMEOUT seconds, else 300.
+  unsigned timeoutSeconds = 300;
 };
 
 // `given` (--python, the editor's setting), else $TILESIGHT_PYTHON, else
