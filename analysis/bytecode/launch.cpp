@@ -129,7 +129,10 @@ std::optional<Launch> parseLaunch(std::string_view text, const std::string& file
 }
 
 void applyLaunch(const Launch& launch, CheckOptions& checks, bool gridGiven) {
-  if (!gridGiven && launch.grid) checks.grid = *launch.grid;
+  if (!gridGiven && launch.grid) {
+    checks.grid = *launch.grid;
+    checks.gridFrom = llvm::sys::path::filename(launch.file).str();
+  }
   std::vector<std::pair<std::string, int64_t>> found;
   for (const LaunchArg& a : launch.args) {
     if (a.kind == LaunchArg::Scalar && a.intValue) found.push_back({std::to_string(a.position), *a.intValue});

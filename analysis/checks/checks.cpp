@@ -58,6 +58,12 @@ std::vector<CheckUnit> checkUnits(const Program& p) {
   return out;
 }
 
+std::string gridText(const CheckOptions& options) {
+  const auto& g = *options.grid;
+  std::string axes = std::to_string(g[0]) + "," + std::to_string(g[1]) + "," + std::to_string(g[2]);
+  return options.gridFrom.empty() ? "--grid=" + axes : "grid " + axes + " of " + options.gridFrom;
+}
+
 void runChecks(const ParseResult& parsed, const CheckOptions& options, layout::WorkBudget& layoutBudget,
                DiagSink& diags, const std::vector<CheckUnit>* units, std::vector<std::pair<OpId, size_t>>* unitStarts) {
   const Program& p = parsed.program;

@@ -45,9 +45,16 @@ struct CheckOptions {
   // offset): unset, "line N" of the text; `check` on bytecode names the
   // Python line the debug info gives ("kernel.py:12:5").
   std::function<std::string(const Program& program, uint32_t offset)> placeName;
+  // Where `grid` comes from when not from the command line: a launch's
+  // file or directive ("vec_add.launch.json", "kernel.py:4"); empty: --grid.
+  std::string gridFrom;
 
   bool enabled(std::string_view code) const;
 };
+
+// How messages name the grid (`grid` must be set): "--grid=4,1,1", or
+// "grid 4,1,1 of kernel.py:4" when a launch gave it.
+std::string gridText(const CheckOptions& options);
 
 // What every check reads: the program, the options, and the value facts,
 // shared by all checks.

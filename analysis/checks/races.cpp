@@ -287,10 +287,7 @@ void RaceChecker::acrossIterations(const Access& a, const Access& b, OpId loop) 
 
 // --- across tile blocks -------------------------------------------------------------
 
-std::string RaceChecker::gridText() const {
-  const auto& g = *options_.grid;
-  return "--grid=" + std::to_string(g[0]) + "," + std::to_string(g[1]) + "," + std::to_string(g[2]);
-}
+std::string RaceChecker::gridText() const { return tilesight::gridText(options_); }
 
 // Whether x and its twin in the other arm of an `if` are alike for the
 // question across blocks: the same lock sections, so the same blocks order them.

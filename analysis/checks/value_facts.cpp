@@ -1294,14 +1294,6 @@ std::string ValueFacts::rangeText(const ScalarFact& f) {
          (f.hiKnown ? std::to_string(f.range.hi) : std::string("?")) + "]";
 }
 
-namespace {
-
-std::string gridText(const CheckOptions& o) {
-  const auto& g = *o.grid;
-  return "--grid=" + std::to_string(g[0]) + "," + std::to_string(g[1]) + "," + std::to_string(g[2]);
-}
-
-}  // namespace
 
 std::string ValueFacts::describe(ValueId v, OpId user) const {
   std::string p = predicate(v, user);

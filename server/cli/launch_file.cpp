@@ -13,7 +13,12 @@ namespace {
 
 // The buffer `run` makes for an array no --arg names: zeros (or random
 // values) holding every element the launch's shape and strides reach.
+// Random values go only into floating-point arrays: integer and boolean
+// arrays are indices, counters, locks and flags, which random values make
+// meaningless (a lock that starts held spins for ever).
 std::string bufferFor(const bytecode::LaunchArg& a, bool random) {
+  llvm::StringRef dtype(a.dtype);
+  random = random && (dtype.startswith("f") || dtype.startswith("bf"));
   bool cOrder = true;
   int64_t expect = 1, span = 1;
   for (size_t d = a.shape.size(); d-- > 0;) {

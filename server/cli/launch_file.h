@@ -23,7 +23,8 @@ std::optional<bytecode::Launch> findLaunch(const std::string& given, const std::
 // dtype), sizes, strides and scalars from the file; `outs` renamed from
 // Python names to parameters. What `named` gives by position or by a
 // parameter's own name is kept. `problem` names an unknown name. `random`:
-// arrays no --arg names start as rand: (seed 0) instead of zeros.
+// floating-point arrays no --arg names start as rand: (seed 0) instead of
+// zeros (integer and boolean arrays stay zeros).
 std::vector<std::string> runArgs(const bytecode::Launch& launch, const std::vector<std::string>& params,
                                  const std::vector<std::string>& named,
                                  std::vector<std::pair<std::string, std::string>>& outs, std::string& problem,

@@ -1,6 +1,7 @@
 #include "server/lsp/bytecode_reports.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 
@@ -90,6 +91,17 @@ class Destinations {
   std::vector<FileReport> reports_;
 };
 
+// Where the dotted name that starts at `at` ends (`ct.store` of
+// `ct.store(...)`): the range a diagnostic at a Python location covers, so
+// that an editor underlines the call rather than a point.
+uint32_t nameEnd(std::string_view text, uint32_t at) {
+  uint32_t end = at;
+  while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_' ||
+                               text[end] == '.'))
+    ++end;
+  return end;
+}
+
 // The line of the text form at `offset` (1-based) and its text, trimmed.
 std::pair<uint32_t, std::string> textLine(std::string_view text, uint32_t offset) {
   offset = std::min<uint32_t>(offset, static_cast<uint32_t>(text.size()));
@@ -140,7 +152,7 @@ std::vector<FileReport> pythonReports(const std::string& path, const bytecode::D
     }
     uint32_t at = dest.offsetOf(loc->at);
     Diagnostic out = diag;
-    out.range = {at, at};
+    out.range = {at, nameEnd(dest.python(loc->at.file).source->text(), at)};
     out.notes.clear();
     for (const RelatedNote& n : diag.notes) {  // related places: at their own Python line when in this file
       const OpLocation* nl = locationAt(d, parsed, n.range.begin);

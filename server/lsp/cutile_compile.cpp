@@ -83,7 +83,7 @@ std::optional<CutileLaunch> launchOf(const json &l, const std::string &file, std
   out.bytecode = std::move(*bytes);
   out.launchText = l["launch"].dump(1);
   std::optional<bytecode::Launch> launch =
-      bytecode::parseLaunch(out.launchText, file + ":" + std::to_string(out.line), why);
+      bytecode::parseLaunch(out.launchText, llvm::sys::path::filename(file).str() + ":" + std::to_string(out.line), why);
   if (!launch)
     return std::nullopt;
   out.launch = std::move(*launch);
@@ -205,7 +205,7 @@ CutileCompiled compileCutile(const CutileTools &tools, const std::string &file,
     return c;
   }
   if (!r.startError.empty()) {
-    c.problem = "cannot start " + *python + ": " + r.startError;
+    c.problem = r.startError;
     return c;
   }
   if (r.exitCode == kNoCutile) {

@@ -109,8 +109,9 @@ RunOutcome executeRun(const std::string &executable, const RunSpec &spec,
   std::vector<std::string> argv = {executable, "run", "-", "--format=json", "--progress"};
   if (!spec.pythonFile.empty()) {  // the editor's text of a cuTile file, its launch with random inputs
     argv[2] = spec.pythonFile;
+    // A lock that is never released would spin for hours at the default limit.
     argv.insert(argv.end(), {"--source-on-stdin", "--line", std::to_string(spec.line), "--inputs=random",
-                             "--device", "cpu"});
+                             "--device", "cpu", "--max-loop-iterations=1000000"});
     if (spec.sanitize)
       argv.push_back("--sanitize");
     if (!spec.python.empty())
