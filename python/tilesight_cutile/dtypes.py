@@ -19,6 +19,28 @@ TYPESTR = {('f', 2): 'f16', ('f', 4): 'f32', ('f', 8): 'f64', ('V', 2): 'bf16',
            ('u', 1): 'u8', ('u', 2): 'u16', ('u', 4): 'u32', ('u', 8): 'u64', ('b', 1): 'bool'}
 
 
+# torch's dtype names (aliases included) -> the cuda.tile dtype cuTile's foreign dtype registry
+# maps them to (cext/tile_kernel.cpp: foreign_dtype_table), for the stand-in of torch.
+TORCH = {
+    'float16': 'float16', 'half': 'float16', 'bfloat16': 'bfloat16',
+    'float32': 'float32', 'float': 'float32', 'float64': 'float64', 'double': 'float64',
+    'int8': 'int8', 'int16': 'int16', 'short': 'int16', 'int32': 'int32', 'int': 'int32',
+    'int64': 'int64', 'long': 'int64',
+    'uint8': 'uint8', 'uint16': 'uint16', 'uint32': 'uint32', 'uint64': 'uint64', 'bool': 'bool_',
+    'float8_e4m3fn': 'float8_e4m3fn', 'float8_e5m2': 'float8_e5m2', 'float8_e8m0fnu': 'float8_e8m0fnu',
+}
+
+
+def torch_dtype(name):
+    """The cuda.tile dtype cuTile takes for torch.NAME, or None (not a dtype, or one this cuTile
+    lacks)."""
+    attr = TORCH.get(name)
+    if attr is None:
+        return None
+    import cuda.tile as ct
+    return getattr(ct, attr, None)
+
+
 def canonical(name):
     """The short name of dtype `name` (f32 or float32), or None."""
     if name in DTYPES:
