@@ -78,7 +78,7 @@ def _compile_one(d, module, out_dir, remap, ct):
     except S.ArgumentError as e:
         raise D.DirectiveError(d.column, d.end_column, str(e)) from None
     from cuda.tile._exception import TileError
-    fallback = D.Diagnostic(d.line, *d.head, f'cuTile could not compile {d.kernel} for this launch: ',
+    fallback = d.diagnostic(*d.head, f'cuTile could not compile {d.kernel} for this launch: ',
                             code='cutile.compile')
     try:
         with debug_paths(remap):
@@ -125,7 +125,7 @@ def compile_file(path, out_dir, prefix_maps=(), kernel=None, source=None):
         try:
             result = _compile_one(d, module, out_dir, remap, ct)
         except D.DirectiveError as e:
-            result = D.Diagnostic(d.line, e.column, e.end_column, e.message)
+            result = d.diagnostic(e.column, e.end_column, e.message)
         if isinstance(result, D.Diagnostic):
             diags.append(result)
         else:

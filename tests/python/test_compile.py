@@ -181,6 +181,28 @@ class Compile(unittest.TestCase):
         self.assertEqual((d['line'], d['column'], d['end_column']), (2, 30, 40))
         self.assertIn('does not fit in i32', d['message'])
 
+    def test_directive_over_lines_with_expressions_and_a_trailing_comment(self):
+        path = self.write('multi.py', textwrap.dedent('''\
+            import cuda.tile as ct
+
+
+            # tilesight: launch grid=(256 // 64,) \\
+            #   x=f32[4*64] TILE=2**6  # noqa: E501
+            # tilesight: launch grid=1 \\
+            #   x=f32[16] TILE=i32(16)
+            @ct.kernel
+            def k(x, TILE: ct.Constant[int]):
+                ct.store(x, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(TILE,)))
+            '''))
+        index = self.compile(path)
+        self.assertEqual([(x['line'], x['grid']) for x in index['launches']], [(4, [4])])
+        args = self.launch_file('k.L4.launch.json')['args']
+        self.assertEqual((args[0]['shape'], args[1]['value']), ([256], 64))
+        # The second launch's mistake is on its second line.
+        [d] = index['diagnostics']
+        self.assertEqual((d['line'], d['column'], d['end_line'], d['end_column']), (7, 20, 7, 27))
+        self.assertIn('TILE is a ct.Constant', d['message'])
+
     def test_kernel_option_selects(self):
         path = self.write('bad.py', TYPE_ERROR)
         index = self.compile(path, '--kernel', 'good')

@@ -221,6 +221,78 @@ class DirectiveErrors(unittest.TestCase):
         self.error(text, 'é', "'é' is not a parameter of k")
 
 
+class DirectiveLayout(unittest.TestCase):
+    """A trailing comment, continuation lines, integer expressions."""
+
+    def test_trailing_comment_ends_the_directive(self):
+        text = '# tilesight: launch grid=(4,) x=f32[4] y=f32[4]  alpha=1 TILE=8  # noqa: E501 (x=1)'
+        found, diags = parse(text)
+        self.assertEqual(diags, [])
+        [d] = found
+        self.assertEqual((d.grid, d.args['TILE'].value), ([4], 8))
+        self.assertEqual(d.end_column, text.index('  #') + 1)
+
+    def test_hash_inside_brackets_is_not_a_comment(self):
+        text = '# tilesight: launch grid=1 x=f32[4#] y=f32[4] alpha=1 TILE=8'
+        found, [d] = parse(text)
+        self.assertEqual((d.column, d.end_column), columns(text, '#', nth=1))
+
+    def test_continuation_lines(self):
+        found, diags = parse('#tilesight: launch grid=(4,) \\',
+                             '#   x=f32[4, strides=(2,)] y=f32[4] \\',
+                             '#   alpha=1 TILE=8  # noqa: E501')
+        self.assertEqual(diags, [])
+        [d] = found
+        self.assertEqual((d.line, d.kernel_line, d.args['x'].strides, d.args['TILE'].value), (2, 6, [2], 8))
+        self.assertEqual(d.to_json()['args'][0],
+                         {'param': 'x', 'kind': 'array', 'line': 3, 'column': 7, 'end_line': 3,
+                          'end_column': 27, 'dtype': 'f32', 'shape': [4], 'strides': [2]})
+
+    def test_error_on_a_continuation_line_is_at_its_line_and_column(self):
+        second = '#   x=f32[4] y=f32[4] alpha=1 TILE=8 z=1'
+        found, [d] = parse('# tilesight: launch grid=1 \\', second)
+        self.assertEqual((d.line, d.end_line, d.column, d.end_column), (3, 3, *columns(second, 'z')))
+        self.assertIn("'z' is not a parameter", d.message)
+
+    def test_missing_parameters_span_the_lines(self):
+        found, [d] = parse('# tilesight: launch grid=1 \\', '#   x=f32[4]  # y missing')
+        self.assertEqual((d.line, d.column, d.end_line, d.end_column), (2, 1, 3, 13))
+
+    def test_continuation_without_a_next_comment(self):
+        text = '# tilesight: launch grid=1 x=f32[8] \\'
+        found, [d] = parse(text, 'x = 1')
+        self.assertEqual((d.line, d.column, d.end_column), (2, *columns(text, '\\')))
+        self.assertIn('must be a comment of its own', d.message)
+
+    def test_integer_expressions(self):
+        found, diags = parse('# tilesight: launch grid=(256 // 64, 2 * (3 + 1)) x=f32[4*1024, strides=(2**0,)] '
+                             'y=f32[(1 + 2) % 2] alpha=i64(2**40) TILE=2**6')
+        self.assertEqual(diags, [])
+        a = found[0].args
+        self.assertEqual((found[0].grid, a['x'].shape, a['x'].strides, a['y'].shape, a['alpha'].value,
+                          a['TILE'].value), ([4, 8], [4096], [1], [1], 1 << 40, 64))
+        self.assertIs(type(parse('# tilesight: launch grid=1 x=1 y=-(3) alpha=4*1024 TILE=8')[0][0]
+                           .args['alpha'].value), int)
+
+    def test_expression_errors_at_the_token(self):
+        cases = [('grid=8/2', '8/2', '/ makes a float; use //'),
+                 ('grid=(2*1.5,)', '1.5', 'it takes integer literals'),
+                 ('grid=1 x=f32[3//0]', '3//0', 'divides by zero'),
+                 ('grid=1 x=f32[2**-1]', '2**-1', 'a negative power'),
+                 ('grid=1 x=f32[2**99999]', '2**99999', 'too large'),
+                 ('grid=1 x=f32[4*]', '4*', 'is not an integer expression'),
+                 ('grid=1 x=f32[4*n]', 'n', "'n' in an expression"),
+                 ('grid=1 x=f32[-4+1]', '-4+1', 'extent -3 is negative')]
+        for items, token, fragment in cases:
+            with self.subTest(items):
+                text = f'# tilesight: launch {items} y=f32[8] alpha=1 TILE=8'
+                if ' x=' not in text:
+                    text += ' x=f32[8]'
+                found, [d] = parse(text)
+                self.assertEqual((d.column, d.end_column), columns(text, token, nth=text.count(token) - 1), d.message)
+                self.assertIn(fragment, d.message)
+
+
 class DirectivesCommand(unittest.TestCase):
     def test_prints_json_without_cutile(self):
         with tempfile.TemporaryDirectory(prefix='test_directives_command') as tmp:
@@ -236,8 +308,8 @@ class DirectivesCommand(unittest.TestCase):
             self.assertEqual(out['file'], path)
             self.assertEqual([(d['line'], d['kernel'], d['grid']) for d in out['directives']], [(1, 'k', [3])])
             self.assertEqual(out['directives'][0]['args'],
-                             [{'param': 'x', 'kind': 'array', 'column': 30, 'end_column': 36,
-                               'dtype': 'f32', 'shape': [4]}])
+                             [{'param': 'x', 'kind': 'array', 'line': 1, 'column': 30, 'end_line': 1,
+                               'end_column': 36, 'dtype': 'f32', 'shape': [4]}])
             [diag] = out['diagnostics']
             self.assertEqual((diag['line'], diag['column'], diag['end_column'], diag['code'], diag['file']),
                              (5, 26, 27, 'cutile.directive', path))
