@@ -6,6 +6,7 @@ Positions are 1-based lines and 1-based character columns, end exclusive, as the
 the editor want them.
 """
 import ast
+import difflib
 import io
 import re
 import tokenize
@@ -22,6 +23,11 @@ GRID_MAX = (1 << 24) - 1  # what tilesight's launch files take per axis
 OPTIONS = ('grid', 'version', 'sm')
 
 _HEAD = re.compile(r'#\s*tilesight:\s*launch(?=\s|$)')
+# What the C++ side takes for a suppression (analysis/diag/suppressions.cpp): not reported here.
+_IGNORE = re.compile(r'#\s*tilesight:\s*ignore(?=[\s,]|$)')
+# A comment meant for tilesight, spelt or not: its first word after the marker.
+_MARKER = re.compile(r'#\s*tilesight\b\s*:?\s*(\w*)', re.IGNORECASE)
+DIRECTIVE_WORDS = ('launch', 'ignore')
 _NAME = re.compile(r'%?[^\W\d]\w*')
 _WORD = re.compile(r'[A-Za-z_]\w*')
 # A number literal as Python writes one (the sign included); the exponent's sign only after e/E.
@@ -494,6 +500,23 @@ def _comments(source):
         return out
 
 
+def _misspelt(text, line, col):
+    """A warning for comment `text` that starts with 'tilesight' but is neither a launch
+    directive nor a suppression (a typo turns a launch's check off unseen); else None."""
+    m = _MARKER.match(text)
+    if not m or _IGNORE.match(text):
+        return None
+    written = text[:m.end()]
+    guess = difflib.get_close_matches(m.group(1).lower(), DIRECTIVE_WORDS, n=1, cutoff=0.6)
+    if guess:
+        hint = f"did you mean '# tilesight: {guess[0]}'?"
+    else:
+        hint = "tilesight reads '# tilesight: launch NAME=VALUE ...' and '# tilesight: ignore CODE'"
+    return Diagnostic(line, col, col + len(written),
+                      f"'{written}' is not a tilesight directive, so it does nothing: {hint}",
+                      severity='warning')
+
+
 def _defs(tree):
     """{first line (its first decorator's): (qualified name or None when unreachable from the
     module, def line, parameter names, has decorators)} of every def."""
@@ -526,7 +549,12 @@ def parse_source(source):
                 if line <= len(lines) and lines[line - 1].lstrip().startswith('#')}
     continuation = set()
     for text, line, col in comments:
-        if line in continuation or not _HEAD.match(text):
+        if line in continuation:
+            continue
+        if not _HEAD.match(text):
+            warning = _misspelt(text, line, col)
+            if warning:
+                diags.append(warning)
             continue
         text, layout = directive_lines.join(text, line, col, own_line)
         continuation.update(layout.lines()[1:])

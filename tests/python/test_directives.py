@@ -293,6 +293,44 @@ class DirectiveLayout(unittest.TestCase):
                 self.assertIn(fragment, d.message)
 
 
+class MisspeltDirectives(unittest.TestCase):
+    """A comment starting with 'tilesight' that is neither a launch directive nor a suppression
+    is a warning (it would turn a launch's check off unseen)."""
+
+    def warning(self, text):
+        found, diags = parse(text + ' grid=1 x=f32[8] y=f32[8] alpha=1 TILE=8')
+        self.assertEqual(found, [])
+        [d] = diags
+        self.assertEqual((d.line, d.code, d.severity), (2, 'cutile.directive', 'warning'))
+        self.assertEqual((d.column, d.end_column), (1, len(text) + 1))
+        self.assertEqual(d.to_json('f.py')['severity'], 'warning')
+        return d.message
+
+    def test_near_misses_say_what_was_meant(self):
+        for text in ('# tilesight: lanch', '# tilesight launch', '# tilesight: Launch', '# TileSight: launch',
+                     '#tilesight launch'):
+            with self.subTest(text):
+                self.assertEqual(self.warning(text), f"'{text}' is not a tilesight directive, so it does "
+                                                     "nothing: did you mean '# tilesight: launch'?")
+
+    def test_a_misspelt_ignore(self):
+        self.assertIn("did you mean '# tilesight: ignore'?", self.warning('# tilesight: ingore'))
+
+    def test_something_else_names_both_directives(self):
+        self.assertIn("tilesight reads '# tilesight: launch NAME=VALUE ...' and '# tilesight: ignore CODE'",
+                      self.warning('# tilesight: check'))
+
+    def test_directives_and_suppressions_are_not_reported(self):
+        for text in ('#tilesight: launch', '# tilesight:launch', '#  tilesight:  launch'):
+            with self.subTest(text):
+                found, diags = parse(text + ' grid=1 x=f32[8] y=f32[8] alpha=1 TILE=8')
+                self.assertEqual((len(found), diags), (1, []))
+        found, diags = D.parse_source('x = 1  # tilesight: ignore bounds.index\n'
+                                      '# tilesight: ignore\n# tilesight: ignore race.unordered, bounds.index\n'
+                                      '# tilesight_cutile is the package; tilesightful\n')
+        self.assertEqual((found, diags), ([], []))
+
+
 class DirectivesCommand(unittest.TestCase):
     def test_prints_json_without_cutile(self):
         with tempfile.TemporaryDirectory(prefix='test_directives_command') as tmp:
