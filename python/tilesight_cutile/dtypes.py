@@ -7,10 +7,12 @@ DTYPES = {
     'i8': (8, 'int8'), 'i16': (16, 'int16'), 'i32': (32, 'int32'), 'i64': (64, 'int64'),
     'u8': (8, 'uint8'), 'u16': (16, 'uint16'), 'u32': (32, 'uint32'), 'u64': (64, 'uint64'),
     'bool': (8, 'bool_'),
+    # fp8 as Tile IR (and so tilesight's launch files and run's buffers) names them.
+    'f8E4M3FN': (8, 'float8_e4m3fn'), 'f8E5M2': (8, 'float8_e5m2'), 'f8E8M0FNU': (8, 'float8_e8m0fnu'),
 }
 
 ALIASES = {attr: short for short, (_, attr) in DTYPES.items()}
-ALIASES['bool_'] = 'bool'
+ALIASES.update({short.lower(): short for short in DTYPES if short.startswith('f8')})
 
 # __cuda_array_interface__ typestr kind letter and byte size -> short name ('V2' is bfloat16,
 # as cuTile reads it).
@@ -69,4 +71,5 @@ def int_range(short):
 
 
 def cutile_dtype(ct, short):
-    return getattr(ct, DTYPES[short][1])
+    """cuda.tile's dtype for `short`, or None when this cuTile has none (an older one)."""
+    return getattr(ct, DTYPES[short][1], None)

@@ -176,8 +176,16 @@ def _array_constraint(ct, C, arrays, ann, groups):
     if not static:
         del f['shape_constant']  # cuTile releases before static shapes have no such argument
     index = ct.int64 if ann.index_bits == 64 else ct.int32
-    return C.ArrayConstraint(dtypes.cutile_dtype(ct, arrays[0].dtype), len(arrays[0].shape),
+    return C.ArrayConstraint(_cutile_dtype(ct, arrays[0].dtype), len(arrays[0].shape),
                              index_dtype=index, alias_groups=groups, **f), static
+
+
+def _cutile_dtype(ct, short):
+    dtype = dtypes.cutile_dtype(ct, short)
+    if dtype is None:
+        raise ArgumentError(f'this cuTile ({getattr(ct, "__version__", "?")}) has no '
+                            f'{dtypes.DTYPES[short][1]} ({short})')
+    return dtype
 
 
 def _overlapping(args):
@@ -215,7 +223,7 @@ def build(kern, params, args, annots):
                 c = C.ListConstraint(c, alias_groups=(), elements_may_alias=True)
             constraints.append(c)
         elif arg.kind == 'scalar':
-            constraints.append(C.ScalarConstraint(dtypes.cutile_dtype(ct, arg.dtype)))
+            constraints.append(C.ScalarConstraint(_cutile_dtype(ct, arg.dtype)))
         else:
             constraints.append(arg.value)  # a plain value is a constant's constraint
         described.append(launch_arg(param, arg))

@@ -203,6 +203,27 @@ class Compile(unittest.TestCase):
         self.assertEqual((d['line'], d['column'], d['end_line'], d['end_column']), (7, 20, 7, 27))
         self.assertIn('TILE is a ct.Constant', d['message'])
 
+    def test_fp8_arrays_and_scalars(self):
+        path = self.write('fp8.py', textwrap.dedent('''\
+            import cuda.tile as ct
+
+
+            # tilesight: launch grid=2 a=f8e4m3fn[32] b=float8_e5m2[32] s=f8E8M0FNU[32] out=f32[32] alpha=f8E4M3FN(1.5)
+            @ct.kernel
+            def k(a, b, s, out, alpha):
+                i = ct.bid(0)
+                x = ct.load(a, index=(i,), shape=(16,)).astype(ct.float32)
+                y = ct.load(b, index=(i,), shape=(16,)).astype(ct.float32)
+                ct.store(out, index=(i,), tile=x + y + ct.astype(alpha, ct.float32))
+            '''))
+        index = self.compile(path)
+        self.assertEqual(index['diagnostics'], [])
+        launch = self.launch_file('k.L4.launch.json')
+        # Tile IR's names, which tilesight's launch files and run's buffers take.
+        self.assertEqual([a['dtype'] for a in launch['args']], ['f8E4M3FN', 'f8E5M2', 'f8E8M0FNU', 'f32', 'f8E4M3FN'])
+        self.assertEqual(launch['args'][4]['value'], 1.5)
+        self.assertIn('_A1f8m3fn_', launch['symbol'])
+
     def test_kernel_option_selects(self):
         path = self.write('bad.py', TYPE_ERROR)
         index = self.compile(path, '--kernel', 'good')

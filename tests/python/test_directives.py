@@ -72,6 +72,13 @@ class DirectiveValues(unittest.TestCase):
         self.assertEqual((a['alpha'].kind, a['alpha'].dtype, a['alpha'].value), ('scalar', 'i64', -5))
         self.assertIs(a['TILE'].value, True)
 
+    def test_fp8_dtypes_as_tile_ir_cutile_and_lower_case_name_them(self):
+        found, diags = parse('# tilesight: launch grid=1 x=f8e4m3fn[8] y=float8_e5m2[8] alpha=f8E8M0FNU(1) TILE=8')
+        self.assertEqual(diags, [])
+        a = found[0].args
+        self.assertEqual((a['x'].dtype, a['y'].dtype, a['alpha'].dtype, a['alpha'].value),
+                         ('f8E4M3FN', 'f8E5M2', 'f8E8M0FNU', 1.0))
+
     def test_float_and_bool_typed_scalars(self):
         found, _ = parse('# tilesight: launch grid=1 x=f64(0.5) y=bool(1) alpha=f32(2) TILE=1e-5')
         a = found[0].args
