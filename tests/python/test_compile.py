@@ -224,6 +224,39 @@ class Compile(unittest.TestCase):
         self.assertEqual(launch['args'][4]['value'], 1.5)
         self.assertIn('_A1f8m3fn_', launch['symbol'])
 
+    def test_a_float_for_an_int_parameter_is_an_error_at_it(self):
+        text = textwrap.dedent('''\
+            import cuda.tile as ct
+
+
+            # tilesight: launch grid=1 x=f32[16] n=2.0 wide=1 alpha=2 T=16
+            # tilesight: launch grid=1 x=f32[16] n=2 wide=1.5 alpha=2 T=16
+            # tilesight: launch grid=1 x=f32[16] n=2 wide=1 alpha=2 T=16.0
+            # tilesight: launch grid=1 x=f32[16] n=f32(2.0) wide=1 alpha=2 T=16
+            @ct.kernel
+            def k(x, n: int, wide: ct.ScalarInt64, alpha: float, T: ct.Constant[int]):
+                ct.store(x, index=(0,), tile=ct.load(x, index=(0,), shape=(T,)) * alpha + n + wide)
+            ''')
+        index = self.compile(self.write('ann.py', text))
+        lines = text.splitlines()
+        got = [(d['line'], d['column'], d['end_column'], d['message']) for d in index['diagnostics']]
+        self.assertEqual(got, [
+            (4, lines[3].index('2.0') + 1, lines[3].index('2.0') + 4,
+             'n is annotated int, and 2.0 is a float: write an integer, or f32(2.0) if the launch '
+             'really passes a float (cuTile takes it as f32)'),
+            (5, lines[4].index('1.5') + 1, lines[4].index('1.5') + 4,
+             'wide is annotated int, and 1.5 is a float: write an integer (cuTile takes only '
+             'integers for it)'),
+            (6, lines[5].index('16.0') + 1, lines[5].index('16.0') + 5,
+             'T is annotated int, and 16.0 is a float: write an integer')])
+        # A typed scalar says what the launch passes; an int for a float parameter is the i32
+        # cuTile makes of it.
+        [launch] = index['launches']
+        self.assertEqual(launch['line'], 7)
+        args = self.launch_file(launch['launch'])['args']
+        self.assertEqual([(a['param'], a.get('dtype')) for a in args],
+                         [('x', 'f32'), ('n', 'f32'), ('wide', 'i64'), ('alpha', 'i32'), ('T', None)])
+
     def test_kernel_option_selects(self):
         path = self.write('bad.py', TYPE_ERROR)
         index = self.compile(path, '--kernel', 'good')
