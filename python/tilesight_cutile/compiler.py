@@ -123,12 +123,26 @@ def import_error_diagnostic(error, path):
                       code='cutile.import', file=file)
 
 
+def _folders(*paths):
+    return tuple({os.path.join(os.path.abspath(p), '') for p in paths})
+
+
 # Where the frames of an import's traceback come from that say nothing to the user: Python's
-# own library (importlib's frames among them), cuTile, and this package.
-_NOT_THE_USERS = tuple({os.path.join(sysconfig.get_paths()[k], '') for k in ('stdlib', 'platstdlib')}
-                       | {os.path.join(os.path.dirname(os.path.abspath(__file__)), '')})
+# own library (importlib's frames among them), cuTile, and this package; installed packages,
+# which may lie inside the standard library's folder (a virtual environment's lib/pythonX.Y),
+# are the user's.
+_PYTHONS_OWN = _folders(*(sysconfig.get_paths()[k] for k in ('stdlib', 'platstdlib')),
+                        os.path.dirname(__file__))
+_INSTALLED = _folders(*(sysconfig.get_paths()[k] for k in ('purelib', 'platlib')))
 # The most frames of other files an import diagnostic names.
 MAX_FRAMES = 3
+
+
+def _users(filename, cutile):
+    path = os.path.abspath(filename)
+    if filename.startswith('<') or path.startswith(cutile):
+        return False
+    return path.startswith(_INSTALLED) or not path.startswith(_PYTHONS_OWN)
 
 
 def _raised_where(error, path):
@@ -136,11 +150,10 @@ def _raised_where(error, path):
     MAX_FRAMES) below the kernel file's last one that are the user's, '' when there are none.
     Paths are relative to the kernel file's folder when inside it."""
     import cuda.tile
-    skip = _NOT_THE_USERS + (os.path.join(os.path.dirname(os.path.abspath(cuda.tile.__file__)), ''),)
+    cutile = _folders(os.path.dirname(cuda.tile.__file__))
     frames = traceback.extract_tb(error.__traceback__)
     last = max((n for n, f in enumerate(frames) if os.path.abspath(f.filename) == path), default=-1)
-    inner = [f for f in frames[last + 1:]
-             if not f.filename.startswith('<') and not os.path.abspath(f.filename).startswith(skip)]
+    inner = [f for f in frames[last + 1:] if _users(f.filename, cutile)]
     inner = inner[-MAX_FRAMES:][::-1]
     if not inner:
         return ''

@@ -102,10 +102,12 @@ def search_folders(path):
     root = folder
     while os.path.isfile(os.path.join(root, '__init__.py')) and os.path.dirname(root) != root:
         root = os.path.dirname(root)
-    out = [("the file's folder", folder), ('the folder above its package', root),
-           ('the working folder', os.getcwd())]
-    seen = set()
-    return [(what, f) for what, f in out if not (f in seen or seen.add(f))]
+    out = []
+    for what, f in [("the file's folder", folder), ('the folder above its package', root),
+                    ('the working folder', os.getcwd())]:
+        if all(f != known for _, known in out):
+            out.append((what, f))
+    return out
 
 
 def import_file(path, source=None):
