@@ -39,6 +39,8 @@ def directive_args(d, annots):
 
 
 def _arg(param, v, ann, position):
+    if v.kind == 'number' and type(v.value) is float and ann.python_type is int:
+        raise S.ArgumentError(_float_for_int(param, v.value, ann))
     if ann.aggregate:
         raise S.ArgumentError(f'{param} is a tuple or dataclass parameter: launch directives and '
                               'launch files take arrays, lists of arrays and scalars')
@@ -55,6 +57,18 @@ def _arg(param, v, ann, position):
         S.Array(a.dtype, a.shape, a.strides or S.contiguous_strides(a.shape),
                 ALLOCATION_STRIDE * (64 * position + n + 1))
         for n, a in enumerate(arrays)])
+
+
+def _float_for_int(param, value, ann):
+    """Why float `value` is refused for int-annotated `param`. cuTile refuses it for a
+    ct.ScalarInt64; a plain `int` annotation it ignores (a float makes an f32 scalar, or a float
+    constant), but a directive that gives an int parameter a float is almost surely mistyped."""
+    message = f'{param} is annotated int, and {value!r} is a float: write an integer'
+    if ann.scalar_annotated:
+        return message + ' (cuTile takes only integers for it)'
+    if ann.constant:
+        return message
+    return message + f', or f32({value!r}) if the launch really passes a float (cuTile takes it as f32)'
 
 
 def _kernel_object(module, qualname):
@@ -78,7 +92,7 @@ def _compile_one(d, module, out_dir, remap, ct):
     except S.ArgumentError as e:
         raise D.DirectiveError(d.column, d.end_column, str(e)) from None
     from cuda.tile._exception import TileError
-    fallback = D.Diagnostic(d.line, *d.head, f'cuTile could not compile {d.kernel} for this launch: ',
+    fallback = d.diagnostic(*d.head, f'cuTile could not compile {d.kernel} for this launch: ',
                             code='cutile.compile')
     try:
         with debug_paths(remap):
@@ -125,7 +139,7 @@ def compile_file(path, out_dir, prefix_maps=(), kernel=None, source=None):
         try:
             result = _compile_one(d, module, out_dir, remap, ct)
         except D.DirectiveError as e:
-            result = D.Diagnostic(d.line, e.column, e.end_column, e.message)
+            result = d.diagnostic(e.column, e.end_column, e.message)
         if isinstance(result, D.Diagnostic):
             diags.append(result)
         else:

@@ -6,12 +6,14 @@ Positions are 1-based lines and 1-based character columns, end exclusive, as the
 the editor want them.
 """
 import ast
+import difflib
 import io
 import re
 import tokenize
 from dataclasses import dataclass, field
 
-from . import dtypes
+from . import directive_lines, dtypes, int_expressions
+from .directive_lines import Layout
 
 VERSIONS = ('13.1', '13.2', '13.3', '13.4')
 DEFAULT_VERSION = '13.3'
@@ -21,11 +23,17 @@ GRID_MAX = (1 << 24) - 1  # what tilesight's launch files take per axis
 OPTIONS = ('grid', 'version', 'sm')
 
 _HEAD = re.compile(r'#\s*tilesight:\s*launch(?=\s|$)')
+# What the C++ side takes for a suppression (analysis/diag/suppressions.cpp): not reported here.
+_IGNORE = re.compile(r'#\s*tilesight:\s*ignore(?=[\s,]|$)')
+# A comment meant for tilesight, spelt or not: its first word after the marker.
+_MARKER = re.compile(r'#\s*tilesight\b\s*:?\s*(\w*)', re.IGNORECASE)
+DIRECTIVE_WORDS = ('launch', 'ignore')
 _NAME = re.compile(r'%?[^\W\d]\w*')
 _WORD = re.compile(r'[A-Za-z_]\w*')
 # A number literal as Python writes one (the sign included); the exponent's sign only after e/E.
 _NUMBER = re.compile(r'[+-]?(?:\d[\w.]*|\.\d[\w.]*)(?:(?<=[eE])[+-]\d+)?')
 _TOKEN = re.compile(r'[\w.+-]+|\S')
+_OPERATOR = re.compile(r'[-+*/%()]')
 _SM = re.compile(r'sm_\d+[a-z]?$')
 
 
@@ -38,10 +46,11 @@ class Diagnostic:
     code: str = 'cutile.directive'
     end_line: int = 0
     file: str = ''
+    severity: str = 'error'
 
     def to_json(self, default_file):
         return {'line': self.line, 'column': self.column, 'end_line': self.end_line or self.line,
-                'end_column': self.end_column, 'severity': 'error', 'code': self.code,
+                'end_column': self.end_column, 'severity': self.severity, 'code': self.code,
                 'message': self.message, 'file': self.file or default_file}
 
 
@@ -50,6 +59,15 @@ class DirectiveError(Exception):
     def __init__(self, column, end_column, message):
         super().__init__(message)
         self.column, self.end_column, self.message = column, max(end_column, column + 1), message
+
+
+def _diagnostic(layout, column, end_column, message, **kwargs):
+    """A diagnostic at columns [column, end_column) of a directive's joined text."""
+    line, column = layout.place(column)
+    end_line, end_column = layout.place(end_column, end=True)
+    if end_line == line:
+        end_column = max(end_column, column + 1)
+    return Diagnostic(line, column, end_column, message, end_line=end_line, **kwargs)
 
 
 @dataclass
@@ -65,13 +83,16 @@ class Value:
     items: list = None
     value: object = None
 
-    def to_json(self):
-        out = {'kind': self.kind, 'column': self.column, 'end_column': self.end_column}
+    def to_json(self, layout):
+        line, column = layout.place(self.column)
+        end_line, end_column = layout.place(self.end_column, end=True)
+        out = {'kind': self.kind, 'line': line, 'column': column, 'end_line': end_line,
+               'end_column': end_column}
         for key in ('dtype', 'shape', 'strides', 'value'):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
         if self.items is not None:
-            out['items'] = [item.to_json() for item in self.items]
+            out['items'] = [item.to_json(layout) for item in self.items]
         return out
 
 
@@ -87,11 +108,16 @@ class Directive:
     version: str = DEFAULT_VERSION
     sm: str = None
     args: dict = field(default_factory=dict)  # parameter -> Value, in parameter order
+    layout: Layout = None     # where its columns are (they count along its joined lines)
 
     def to_json(self):
         return {'line': self.line, 'kernel': self.kernel, 'kernel_line': self.kernel_line,
                 'grid': self.grid, 'version': self.version, 'sm': self.sm,
-                'args': [dict(param=p, **v.to_json()) for p, v in self.args.items()]}
+                'args': [dict(param=p, **v.to_json(self.layout)) for p, v in self.args.items()]}
+
+    def diagnostic(self, column, end_column, message, **kwargs):
+        """A diagnostic at columns [column, end_column) of the directive."""
+        return _diagnostic(self.layout, column, end_column, message, **kwargs)
 
 
 class _Cursor:
@@ -135,9 +161,33 @@ class _Cursor:
         self.pos = m.end()
         return m.group(), m.start()
 
+    def expression_end(self):
+        """Where the number or expression at the cursor ends: at a ',', ']' or ')' outside its
+        own parentheses, or the end (trailing spaces excluded)."""
+        pos, depth = self.pos, 0
+        while pos < len(self.text):
+            c = self.text[pos]
+            if c == '(':
+                depth += 1
+            elif c in ',])' and depth == 0:
+                break
+            elif c == ')':
+                depth -= 1
+            pos += 1
+        return len(self.text[:pos].rstrip())
+
     def number(self, what):
-        """An int or float literal; returns (value, start, end)."""
+        """An int or float literal, or an integer expression; returns (value, start, end)."""
         self.skip_space()
+        end = self.expression_end()
+        span = self.text[self.pos:end]
+        if not _NUMBER.fullmatch(span) and _OPERATOR.search(span):
+            try:
+                value = int_expressions.evaluate(span)
+            except int_expressions.ExpressionError as e:
+                self.fail(e.message, self.pos + e.start, self.pos + e.end)
+            start, self.pos = self.pos, end
+            return value, start, end
         m = _NUMBER.match(self.text, self.pos)
         if not m:
             self.fail(f'expected {what}, found {self.what()}')
@@ -349,14 +399,36 @@ def _items(text, base):
         yield m.group(), base + start, item[m.end() + 1:], base + start + m.end() + 1
 
 
-def parse_comment(comment, line, column):
+def _comment_start(text, pos):
+    """Where a '#' outside brackets starts a trailing comment in `text` from `pos` (len(text)
+    when none does)."""
+    depth = 0
+    for n in range(pos, len(text)):
+        c = text[n]
+        if c in '([':
+            depth += 1
+        elif c in ')]':
+            depth -= 1
+        elif c == '#' and depth <= 0:
+            return n
+    return len(text)
+
+
+def parse_comment(comment, line, column, layout=None):
     """The directive in comment text `comment` (starting with '#') at `line`, 1-based `column`;
-    None when it is not a launch directive. Raises DirectiveError; the kernel is not known yet,
-    so parameters are checked by bind()."""
+    None when it is not a launch directive. A '#' outside brackets ends it (a trailing comment:
+    `# noqa: E501`). `layout`: where the columns of a directive joined from several lines are
+    (directive_lines). Raises DirectiveError; the kernel is not known yet, so parameters are
+    checked by bind()."""
     head = _HEAD.match(comment)
     if not head:
         return None
-    d = Directive(line, column, column + len(comment.rstrip()))
+    comment = comment[:_comment_start(comment, head.end())].rstrip()
+    if comment.endswith('\\'):
+        at = column + len(comment) - 1
+        raise DirectiveError(at, at + 1, "a directive line ending with '\\' continues on the next "
+                                         'line, which must be a comment of its own (#   NAME=VALUE ...)')
+    d = Directive(line, column, column + len(comment), layout=layout or Layout(line, column))
     d.head = (column + head.start(), column + head.end())
     d.given = []  # (name, column, end_column, Value)
     seen = {}
@@ -428,6 +500,23 @@ def _comments(source):
         return out
 
 
+def _misspelt(text, line, col):
+    """A warning for comment `text` that starts with 'tilesight' but is neither a launch
+    directive nor a suppression (a typo turns a launch's check off unseen); else None."""
+    m = _MARKER.match(text)
+    if not m or _IGNORE.match(text):
+        return None
+    written = text[:m.end()]
+    guess = difflib.get_close_matches(m.group(1).lower(), DIRECTIVE_WORDS, n=1, cutoff=0.6)
+    if guess:
+        hint = f"did you mean '# tilesight: {guess[0]}'?"
+    else:
+        hint = "tilesight reads '# tilesight: launch NAME=VALUE ...' and '# tilesight: ignore CODE'"
+    return Diagnostic(line, col, col + len(written),
+                      f"'{written}' is not a tilesight directive, so it does nothing: {hint}",
+                      severity='warning')
+
+
 def _defs(tree):
     """{first line (its first decorator's): (qualified name or None when unreachable from the
     module, def line, parameter names, has decorators)} of every def."""
@@ -454,28 +543,38 @@ def parse_source(source):
     """(directives, diagnostics) of a kernel file's text. A file Python cannot parse has no
     directives (no kernel to tie them to): its import reports the syntax error."""
     directives, diags = [], []
-    for text, line, col in _comments(source):
-        try:
-            d = parse_comment(text, line, col)
-        except DirectiveError as e:
-            diags.append(Diagnostic(line, e.column, e.end_column, e.message))
+    lines = source.splitlines()
+    comments = _comments(source)
+    own_line = {line: (text, col) for text, line, col in comments
+                if line <= len(lines) and lines[line - 1].lstrip().startswith('#')}
+    continuation = set()
+    for text, line, col in comments:
+        if line in continuation:
             continue
-        if d is not None:
-            directives.append(d)
+        if not _HEAD.match(text):
+            warning = _misspelt(text, line, col)
+            if warning:
+                diags.append(warning)
+            continue
+        text, layout = directive_lines.join(text, line, col, own_line)
+        continuation.update(layout.lines()[1:])
+        try:
+            directives.append(parse_comment(text, line, col, layout))
+        except DirectiveError as e:
+            diags.append(_diagnostic(layout, e.column, e.end_column, e.message))
     if not directives:
         return [], diags
     try:
         defs = _defs(ast.parse(source))
     except (SyntaxError, ValueError):
         return [], diags
-    lines = source.splitlines()
     bound = []
     for d in directives:
         try:
             _bind_below(d, defs, lines)
             bound.append(d)
         except DirectiveError as e:
-            diags.append(Diagnostic(d.line, e.column, e.end_column, e.message))
+            diags.append(d.diagnostic(e.column, e.end_column, e.message))
     diags.sort(key=lambda x: (x.line, x.column))
     return bound, diags
 

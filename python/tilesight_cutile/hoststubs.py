@@ -1,6 +1,8 @@
 """Imports a kernel file without its host-only libraries: torch, cupy and the like need a GPU
 (or take seconds) and a kernel's compilation never uses them, so while the file is imported they
-are stand-ins whose every attribute, call and index is another stand-in."""
+are stand-ins whose every attribute, call and index is another stand-in. The one exception is
+torch's dtypes (torch.int32), which kernels pass to cuTile (ct.arange(n, dtype=torch.int32)): the
+stand-in gives the cuda.tile dtype cuTile itself maps each to."""
 import contextlib
 import importlib.abc
 import importlib.machinery
@@ -9,6 +11,8 @@ import linecache
 import os
 import sys
 import types
+
+from .dtypes import torch_dtype
 
 HOST_ONLY = frozenset({'torch', 'cupy', 'numba', 'triton', 'jax', 'tensorflow', 'pytest'})
 
@@ -53,6 +57,10 @@ class _PlaceholderModule(types.ModuleType):
     def __getattr__(self, item):
         if item.startswith('__'):
             raise AttributeError(item)
+        if self.__name__ == 'torch':
+            dtype = torch_dtype(item)
+            if dtype is not None:
+                return dtype
         return Placeholder(f'{self.__name__}.{item}')
 
 
@@ -85,9 +93,26 @@ def _host_only_stubbed():
         sys.modules.update(real)
 
 
+def search_folders(path):
+    """[(what, folder)] that import_file puts first on sys.path for kernel file `path`, in order:
+    its folder (as `python3 FILE` has it), the folder above its package when the folder is one
+    (has __init__.py, as pytest's rootdir rule has it: `from kernels.matmul import ...` in
+    kernels/moe.py), and the working folder (as `python3 -m` has it)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    root = folder
+    while os.path.isfile(os.path.join(root, '__init__.py')) and os.path.dirname(root) != root:
+        root = os.path.dirname(root)
+    out = []
+    for what, f in [("the file's folder", folder), ('the folder above its package', root),
+                    ('the working folder', os.getcwd())]:
+        if all(f != known for _, known in out):
+            out.append((what, f))
+    return out
+
+
 def import_file(path, source=None):
-    """The module of kernel file `path`, imported with host-only modules stubbed and the file's
-    folder first on sys.path (as `python3 FILE` would have it). Registered in sys.modules under
+    """The module of kernel file `path`, imported with host-only modules stubbed and the folders
+    of search_folders first on sys.path. Registered in sys.modules under
     the file's stem (dataclasses and type hints look their module up there) unless that name is
     taken. `source`: the file's text as an editor has it (unsaved), run instead of the file's,
     and given to linecache so that cuTile reads the kernels' source from it too."""
@@ -96,7 +121,7 @@ def import_file(path, source=None):
     name = stem if stem.isidentifier() and stem not in sys.modules else '_tilesight_kernel_file'
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, os.path.dirname(path))
+    sys.path[:0] = [folder for _, folder in search_folders(path)]
     sys.modules[name] = module
     try:
         with _host_only_stubbed():

@@ -54,6 +54,8 @@ class Annotation:
     static_shape_dims: tuple = ()
     static_stride_dims: tuple = ()
     aggregate: bool = False       # a tuple or dataclass: not supported here
+    python_type: type = None      # int, float or bool when annotated so (ct.Constant[int] too)
+    scalar_annotated: bool = False  # ct.ScalarInt64 and the like: cuTile takes integers only
 
 
 def contiguous_strides(shape):
@@ -70,22 +72,42 @@ def annotations(kern):
     ann = kern._annotated_function
     names = list(_signature_names(ann.pyfunc))
     nodes = getattr(ann, 'parameter_annotations', None)
+    types = _python_types(ann.pyfunc)
     if nodes is None:
-        return {n: Annotation(constant=c) for n, c in zip(names, _constant_hints(ann.pyfunc))}
+        return {n: Annotation(constant=c, python_type=types.get(n))
+                for n, c in zip(names, _constant_hints(ann.pyfunc))}
     out = {}
     for name, node in zip(names, nodes):
         if getattr(node, 'KIND', 'leaf') != 'leaf':
             out[name] = Annotation(aggregate=True)
             continue
-        a = Annotation(constant=bool(node.constant))
+        a = Annotation(constant=bool(node.constant), python_type=types.get(name))
         if node.scalar is not None:
             a.int_bits = _index_bits(node.scalar.dtype)
+            a.python_type, a.scalar_annotated = int, True
         array = node.array if node.array is not None else getattr(node.list, 'element', None)
         if array is not None:
             a.index_bits = _index_bits(array.index_dtype)
             a.static_shape_dims = tuple(getattr(array, 'static_shape_dims', ()))
             a.static_stride_dims = tuple(getattr(array, 'static_stride_dims', ()))
         out[name] = a
+    return out
+
+
+def _python_types(pyfunc):
+    """{parameter: int, float or bool} of the parameters annotated with one of them, alone or
+    inside Annotated (ct.Constant[int], ct.ScalarInt64). cuTile itself ignores them."""
+    import typing
+    try:
+        hints = typing.get_type_hints(pyfunc, include_extras=True)
+    except Exception:  # an annotation that does not resolve: cuTile says so when it compiles
+        return {}
+    out = {}
+    for name, hint in hints.items():
+        if typing.get_origin(hint) is typing.Annotated:
+            hint = typing.get_args(hint)[0]
+        if hint in (int, float, bool):
+            out[name] = hint
     return out
 
 
@@ -176,8 +198,16 @@ def _array_constraint(ct, C, arrays, ann, groups):
     if not static:
         del f['shape_constant']  # cuTile releases before static shapes have no such argument
     index = ct.int64 if ann.index_bits == 64 else ct.int32
-    return C.ArrayConstraint(dtypes.cutile_dtype(ct, arrays[0].dtype), len(arrays[0].shape),
+    return C.ArrayConstraint(_cutile_dtype(ct, arrays[0].dtype), len(arrays[0].shape),
                              index_dtype=index, alias_groups=groups, **f), static
+
+
+def _cutile_dtype(ct, short):
+    dtype = dtypes.cutile_dtype(ct, short)
+    if dtype is None:
+        raise ArgumentError(f'this cuTile ({getattr(ct, "__version__", "?")}) has no '
+                            f'{dtypes.DTYPES[short][1]} ({short})')
+    return dtype
 
 
 def _overlapping(args):
@@ -215,7 +245,7 @@ def build(kern, params, args, annots):
                 c = C.ListConstraint(c, alias_groups=(), elements_may_alias=True)
             constraints.append(c)
         elif arg.kind == 'scalar':
-            constraints.append(C.ScalarConstraint(dtypes.cutile_dtype(ct, arg.dtype)))
+            constraints.append(C.ScalarConstraint(_cutile_dtype(ct, arg.dtype)))
         else:
             constraints.append(arg.value)  # a plain value is a constant's constraint
         described.append(launch_arg(param, arg))

@@ -181,6 +181,82 @@ class Compile(unittest.TestCase):
         self.assertEqual((d['line'], d['column'], d['end_column']), (2, 30, 40))
         self.assertIn('does not fit in i32', d['message'])
 
+    def test_directive_over_lines_with_expressions_and_a_trailing_comment(self):
+        path = self.write('multi.py', textwrap.dedent('''\
+            import cuda.tile as ct
+
+
+            # tilesight: launch grid=(256 // 64,) \\
+            #   x=f32[4*64] TILE=2**6  # noqa: E501
+            # tilesight: launch grid=1 \\
+            #   x=f32[16] TILE=i32(16)
+            @ct.kernel
+            def k(x, TILE: ct.Constant[int]):
+                ct.store(x, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(TILE,)))
+            '''))
+        index = self.compile(path)
+        self.assertEqual([(x['line'], x['grid']) for x in index['launches']], [(4, [4])])
+        args = self.launch_file('k.L4.launch.json')['args']
+        self.assertEqual((args[0]['shape'], args[1]['value']), ([256], 64))
+        # The second launch's mistake is on its second line.
+        [d] = index['diagnostics']
+        self.assertEqual((d['line'], d['column'], d['end_line'], d['end_column']), (7, 20, 7, 27))
+        self.assertIn('TILE is a ct.Constant', d['message'])
+
+    def test_fp8_arrays_and_scalars(self):
+        path = self.write('fp8.py', textwrap.dedent('''\
+            import cuda.tile as ct
+
+
+            # tilesight: launch grid=2 a=f8e4m3fn[32] b=float8_e5m2[32] s=f8E8M0FNU[32] out=f32[32] alpha=f8E4M3FN(1.5)
+            @ct.kernel
+            def k(a, b, s, out, alpha):
+                i = ct.bid(0)
+                x = ct.load(a, index=(i,), shape=(16,)).astype(ct.float32)
+                y = ct.load(b, index=(i,), shape=(16,)).astype(ct.float32)
+                ct.store(out, index=(i,), tile=x + y + ct.astype(alpha, ct.float32))
+            '''))
+        index = self.compile(path)
+        self.assertEqual(index['diagnostics'], [])
+        launch = self.launch_file('k.L4.launch.json')
+        # Tile IR's names, which tilesight's launch files and run's buffers take.
+        self.assertEqual([a['dtype'] for a in launch['args']], ['f8E4M3FN', 'f8E5M2', 'f8E8M0FNU', 'f32', 'f8E4M3FN'])
+        self.assertEqual(launch['args'][4]['value'], 1.5)
+        self.assertIn('_A1f8m3fn_', launch['symbol'])
+
+    def test_a_float_for_an_int_parameter_is_an_error_at_it(self):
+        text = textwrap.dedent('''\
+            import cuda.tile as ct
+
+
+            # tilesight: launch grid=1 x=f32[16] n=2.0 wide=1 alpha=2 T=16
+            # tilesight: launch grid=1 x=f32[16] n=2 wide=1.5 alpha=2 T=16
+            # tilesight: launch grid=1 x=f32[16] n=2 wide=1 alpha=2 T=16.0
+            # tilesight: launch grid=1 x=f32[16] n=f32(2.0) wide=1 alpha=2 T=16
+            @ct.kernel
+            def k(x, n: int, wide: ct.ScalarInt64, alpha: float, T: ct.Constant[int]):
+                ct.store(x, index=(0,), tile=ct.load(x, index=(0,), shape=(T,)) * alpha + n + wide)
+            ''')
+        index = self.compile(self.write('ann.py', text))
+        lines = text.splitlines()
+        got = [(d['line'], d['column'], d['end_column'], d['message']) for d in index['diagnostics']]
+        self.assertEqual(got, [
+            (4, lines[3].index('2.0') + 1, lines[3].index('2.0') + 4,
+             'n is annotated int, and 2.0 is a float: write an integer, or f32(2.0) if the launch '
+             'really passes a float (cuTile takes it as f32)'),
+            (5, lines[4].index('1.5') + 1, lines[4].index('1.5') + 4,
+             'wide is annotated int, and 1.5 is a float: write an integer (cuTile takes only '
+             'integers for it)'),
+            (6, lines[5].index('16.0') + 1, lines[5].index('16.0') + 5,
+             'T is annotated int, and 16.0 is a float: write an integer')])
+        # A typed scalar says what the launch passes; an int for a float parameter is the i32
+        # cuTile makes of it.
+        [launch] = index['launches']
+        self.assertEqual(launch['line'], 7)
+        args = self.launch_file(launch['launch'])['args']
+        self.assertEqual([(a['param'], a.get('dtype')) for a in args],
+                         [('x', 'f32'), ('n', 'f32'), ('wide', 'i64'), ('alpha', 'i32'), ('T', None)])
+
     def test_kernel_option_selects(self):
         path = self.write('bad.py', TYPE_ERROR)
         index = self.compile(path, '--kernel', 'good')

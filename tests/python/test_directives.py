@@ -72,6 +72,13 @@ class DirectiveValues(unittest.TestCase):
         self.assertEqual((a['alpha'].kind, a['alpha'].dtype, a['alpha'].value), ('scalar', 'i64', -5))
         self.assertIs(a['TILE'].value, True)
 
+    def test_fp8_dtypes_as_tile_ir_cutile_and_lower_case_name_them(self):
+        found, diags = parse('# tilesight: launch grid=1 x=f8e4m3fn[8] y=float8_e5m2[8] alpha=f8E8M0FNU(1) TILE=8')
+        self.assertEqual(diags, [])
+        a = found[0].args
+        self.assertEqual((a['x'].dtype, a['y'].dtype, a['alpha'].dtype, a['alpha'].value),
+                         ('f8E4M3FN', 'f8E5M2', 'f8E8M0FNU', 1.0))
+
     def test_float_and_bool_typed_scalars(self):
         found, _ = parse('# tilesight: launch grid=1 x=f64(0.5) y=bool(1) alpha=f32(2) TILE=1e-5')
         a = found[0].args
@@ -221,6 +228,116 @@ class DirectiveErrors(unittest.TestCase):
         self.error(text, 'é', "'é' is not a parameter of k")
 
 
+class DirectiveLayout(unittest.TestCase):
+    """A trailing comment, continuation lines, integer expressions."""
+
+    def test_trailing_comment_ends_the_directive(self):
+        text = '# tilesight: launch grid=(4,) x=f32[4] y=f32[4]  alpha=1 TILE=8  # noqa: E501 (x=1)'
+        found, diags = parse(text)
+        self.assertEqual(diags, [])
+        [d] = found
+        self.assertEqual((d.grid, d.args['TILE'].value), ([4], 8))
+        self.assertEqual(d.end_column, text.index('  #') + 1)
+
+    def test_hash_inside_brackets_is_not_a_comment(self):
+        text = '# tilesight: launch grid=1 x=f32[4#] y=f32[4] alpha=1 TILE=8'
+        found, [d] = parse(text)
+        self.assertEqual((d.column, d.end_column), columns(text, '#', nth=1))
+
+    def test_continuation_lines(self):
+        found, diags = parse('#tilesight: launch grid=(4,) \\',
+                             '#   x=f32[4, strides=(2,)] y=f32[4] \\',
+                             '#   alpha=1 TILE=8  # noqa: E501')
+        self.assertEqual(diags, [])
+        [d] = found
+        self.assertEqual((d.line, d.kernel_line, d.args['x'].strides, d.args['TILE'].value), (2, 6, [2], 8))
+        self.assertEqual(d.to_json()['args'][0],
+                         {'param': 'x', 'kind': 'array', 'line': 3, 'column': 7, 'end_line': 3,
+                          'end_column': 27, 'dtype': 'f32', 'shape': [4], 'strides': [2]})
+
+    def test_error_on_a_continuation_line_is_at_its_line_and_column(self):
+        second = '#   x=f32[4] y=f32[4] alpha=1 TILE=8 z=1'
+        found, [d] = parse('# tilesight: launch grid=1 \\', second)
+        self.assertEqual((d.line, d.end_line, d.column, d.end_column), (3, 3, *columns(second, 'z')))
+        self.assertIn("'z' is not a parameter", d.message)
+
+    def test_missing_parameters_span_the_lines(self):
+        found, [d] = parse('# tilesight: launch grid=1 \\', '#   x=f32[4]  # y missing')
+        self.assertEqual((d.line, d.column, d.end_line, d.end_column), (2, 1, 3, 13))
+
+    def test_continuation_without_a_next_comment(self):
+        text = '# tilesight: launch grid=1 x=f32[8] \\'
+        found, [d] = parse(text, 'x = 1')
+        self.assertEqual((d.line, d.column, d.end_column), (2, *columns(text, '\\')))
+        self.assertIn('must be a comment of its own', d.message)
+
+    def test_integer_expressions(self):
+        found, diags = parse('# tilesight: launch grid=(256 // 64, 2 * (3 + 1)) x=f32[4*1024, strides=(2**0,)] '
+                             'y=f32[(1 + 2) % 2] alpha=i64(2**40) TILE=2**6')
+        self.assertEqual(diags, [])
+        a = found[0].args
+        self.assertEqual((found[0].grid, a['x'].shape, a['x'].strides, a['y'].shape, a['alpha'].value,
+                          a['TILE'].value), ([4, 8], [4096], [1], [1], 1 << 40, 64))
+        self.assertIs(type(parse('# tilesight: launch grid=1 x=1 y=-(3) alpha=4*1024 TILE=8')[0][0]
+                           .args['alpha'].value), int)
+
+    def test_expression_errors_at_the_token(self):
+        cases = [('grid=8/2', '8/2', '/ makes a float; use //'),
+                 ('grid=(2*1.5,)', '1.5', 'it takes integer literals'),
+                 ('grid=1 x=f32[3//0]', '3//0', 'divides by zero'),
+                 ('grid=1 x=f32[2**-1]', '2**-1', 'a negative power'),
+                 ('grid=1 x=f32[2**99999]', '2**99999', 'too large'),
+                 ('grid=1 x=f32[4*]', '4*', 'is not an integer expression'),
+                 ('grid=1 x=f32[4*n]', 'n', "'n' in an expression"),
+                 ('grid=1 x=f32[-4+1]', '-4+1', 'extent -3 is negative')]
+        for items, token, fragment in cases:
+            with self.subTest(items):
+                text = f'# tilesight: launch {items} y=f32[8] alpha=1 TILE=8'
+                if ' x=' not in text:
+                    text += ' x=f32[8]'
+                found, [d] = parse(text)
+                self.assertEqual((d.column, d.end_column), columns(text, token, nth=text.count(token) - 1), d.message)
+                self.assertIn(fragment, d.message)
+
+
+class MisspeltDirectives(unittest.TestCase):
+    """A comment starting with 'tilesight' that is neither a launch directive nor a suppression
+    is a warning (it would turn a launch's check off unseen)."""
+
+    def warning(self, text):
+        found, diags = parse(text + ' grid=1 x=f32[8] y=f32[8] alpha=1 TILE=8')
+        self.assertEqual(found, [])
+        [d] = diags
+        self.assertEqual((d.line, d.code, d.severity), (2, 'cutile.directive', 'warning'))
+        self.assertEqual((d.column, d.end_column), (1, len(text) + 1))
+        self.assertEqual(d.to_json('f.py')['severity'], 'warning')
+        return d.message
+
+    def test_near_misses_say_what_was_meant(self):
+        for text in ('# tilesight: lanch', '# tilesight launch', '# tilesight: Launch', '# TileSight: launch',
+                     '#tilesight launch'):
+            with self.subTest(text):
+                self.assertEqual(self.warning(text), f"'{text}' is not a tilesight directive, so it does "
+                                                     "nothing: did you mean '# tilesight: launch'?")
+
+    def test_a_misspelt_ignore(self):
+        self.assertIn("did you mean '# tilesight: ignore'?", self.warning('# tilesight: ingore'))
+
+    def test_something_else_names_both_directives(self):
+        self.assertIn("tilesight reads '# tilesight: launch NAME=VALUE ...' and '# tilesight: ignore CODE'",
+                      self.warning('# tilesight: check'))
+
+    def test_directives_and_suppressions_are_not_reported(self):
+        for text in ('#tilesight: launch', '# tilesight:launch', '#  tilesight:  launch'):
+            with self.subTest(text):
+                found, diags = parse(text + ' grid=1 x=f32[8] y=f32[8] alpha=1 TILE=8')
+                self.assertEqual((len(found), diags), (1, []))
+        found, diags = D.parse_source('x = 1  # tilesight: ignore bounds.index\n'
+                                      '# tilesight: ignore\n# tilesight: ignore race.unordered, bounds.index\n'
+                                      '# tilesight_cutile is the package; tilesightful\n')
+        self.assertEqual((found, diags), ([], []))
+
+
 class DirectivesCommand(unittest.TestCase):
     def test_prints_json_without_cutile(self):
         with tempfile.TemporaryDirectory(prefix='test_directives_command') as tmp:
@@ -236,8 +353,8 @@ class DirectivesCommand(unittest.TestCase):
             self.assertEqual(out['file'], path)
             self.assertEqual([(d['line'], d['kernel'], d['grid']) for d in out['directives']], [(1, 'k', [3])])
             self.assertEqual(out['directives'][0]['args'],
-                             [{'param': 'x', 'kind': 'array', 'column': 30, 'end_column': 36,
-                               'dtype': 'f32', 'shape': [4]}])
+                             [{'param': 'x', 'kind': 'array', 'line': 1, 'column': 30, 'end_line': 1,
+                               'end_column': 36, 'dtype': 'f32', 'shape': [4]}])
             [diag] = out['diagnostics']
             self.assertEqual((diag['line'], diag['column'], diag['end_column'], diag['code'], diag['file']),
                              (5, 26, 27, 'cutile.directive', path))
