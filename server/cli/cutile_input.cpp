@@ -50,7 +50,12 @@ void addLaunchReports(const std::string& abs, const lsp::CutileLaunch& l, std::v
 
 }  // namespace
 
-lsp::CutileTools cutileToolsFromOptions() { return lsp::cutileTools(pythonOpt); }
+lsp::CutileTools cutileToolsFromOptions() {
+  lsp::CutileTools tools = lsp::cutileTools(pythonOpt);
+  llvm::SmallString<256> cwd;
+  if (!llvm::sys::fs::current_path(cwd)) tools.workingFolder = cwd.str().str();  // as `python3 app.py` here would
+  return tools;
+}
 
 std::vector<FileReport> checkCutileFile(const std::string& path, const AnalyzeOptions& options, bool gridGiven,
                                         std::vector<std::unique_ptr<SourceText>>& sources, std::string& problem) {
@@ -67,7 +72,7 @@ std::vector<FileReport> checkCutileFile(const std::string& path, const AnalyzeOp
     llvm::errs() << "tilesight check: warning: " << path
                  << " has no `# tilesight: launch` directive: none of its kernels was checked (docs/cutile.md)\n";
   };
-  if (llvm::StringRef(*text).find_insensitive("tilesight") == llvm::StringRef::npos) {
+  if (!lsp::mentionsTilesight(*text)) {
     nothingChecked();  // not even a misspelt directive: no need to start Python
     return {};
   }

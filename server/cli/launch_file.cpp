@@ -11,6 +11,14 @@ namespace tilesight::cli {
 
 namespace {
 
+// The Tile IR element type of a launch dtype: Tile IR integers have no sign
+// (cuTile's u8 array is a pointer to i8, its bool array one to i1).
+std::string elementOf(const std::string& dtype) {
+  if (dtype == "bool") return "i1";
+  if (dtype.size() > 1 && dtype[0] == 'u' && std::isdigit(static_cast<unsigned char>(dtype[1]))) return "i" + dtype.substr(1);
+  return dtype;
+}
+
 // The buffer `run` makes for an array no --arg names: zeros (or random
 // values) holding every element the launch's shape and strides reach.
 // Random values go only into floating-point arrays: integer and boolean
@@ -31,7 +39,7 @@ std::string bufferFor(const bytecode::LaunchArg& a, bool random) {
     for (int64_t s : a.shape) shape += (shape.empty() ? "" : "x") + std::to_string(s);
   else
     shape = std::to_string(std::max<int64_t>(span, 1));
-  return (random ? "rand:" : "zeros:") + shape + ":" + a.dtype;
+  return (random ? "rand:" : "zeros:") + shape + ":" + elementOf(a.dtype);
 }
 
 }  // namespace

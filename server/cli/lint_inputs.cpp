@@ -23,12 +23,13 @@ bool holdsTileModule(const std::string& path) {
 }
 
 // A `.py` file is a cuTile kernel file of ours when it imports cuda.tile and
-// carries a launch directive (docs/cutile.md); other Python is not checked.
+// has a comment naming tilesight: a launch directive (docs/cutile.md), or a
+// misspelt one, which its check reports; other Python is not checked.
 bool isDirectedKernelFile(const std::string& path) {
   auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
   if (!buf) return false;
   llvm::StringRef text = (*buf)->getBuffer();
-  return text.contains("cuda.tile") && lsp::hasLaunchDirective(text);
+  return text.contains("cuda.tile") && lsp::mentionsTilesight(text);
 }
 
 bool isTileFile(const std::string& path) {

@@ -157,6 +157,16 @@ bool hasLaunchDirective(std::string_view text) {
   return false;
 }
 
+bool mentionsTilesight(std::string_view text) {
+  for (size_t at = llvm::StringRef(text).find_insensitive("tilesight"); at != std::string_view::npos;
+       at = llvm::StringRef(text).find_insensitive("tilesight", at + 1)) {
+    size_t hash = text.rfind('#', at), lineStart = text.rfind('\n', at);
+    if (hash != std::string_view::npos && (lineStart == std::string_view::npos || hash > lineStart))
+      return true;
+  }
+  return false;
+}
+
 CutileCompiled compileCutile(const CutileTools &tools, const std::string &file,
                              const std::optional<std::string> &text, const std::string &prefixMap,
                              const std::atomic<bool> &cancel) {
@@ -179,7 +189,7 @@ CutileCompiled compileCutile(const CutileTools &tools, const std::string &file,
     argv.insert(argv.end(), {"--prefix-map", prefixMap});
   const char *oldPath = std::getenv("PYTHONPATH");
   std::string path = tools.package + (oldPath && *oldPath ? ":" + std::string(oldPath) : "");
-  std::string folder = llvm::sys::path::parent_path(file).str();
+  std::string folder = tools.workingFolder.empty() ? llvm::sys::path::parent_path(file).str() : tools.workingFolder;
   // The child stops when the caller cancels or the time is up.
   std::atomic<bool> stop{false}, done{false};
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(tools.timeoutSeconds);

@@ -55,6 +55,9 @@ struct CutileTools {
   // A compile that takes longer is stopped (importing a file runs its top
   // level, which may never end): $TILESIGHT_CUTILE_TIMEOUT seconds, else 300.
   unsigned timeoutSeconds = 300;
+  // The compile's working folder (imports may be relative to it, as to the
+  // folder `python3 app.py` runs in); empty: the file's folder.
+  std::string workingFolder;
 };
 
 // `given` (--python, the editor's setting), else $TILESIGHT_PYTHON, else
@@ -64,8 +67,11 @@ CutileTools cutileTools(const std::string &given);
 
 // Whether `path` names a Python file (.py).
 bool isPythonPath(std::string_view path);
-// Whether a Python text asks for tilesight: it holds a launch directive.
+// Whether a Python text holds a launch directive (`# tilesight: launch`).
 bool hasLaunchDirective(std::string_view text);
+// Whether a Python text asks for tilesight: a comment that mentions it in
+// any spelling (a misspelt directive too, which the package then reports).
+bool mentionsTilesight(std::string_view text);
 
 // Compiles the directed launches of Python file `file` (absolute). `text`:
 // the file's text as the editor has it (sent on standard input), or nullopt

@@ -12,7 +12,7 @@ namespace tilesight::lsp {
 void LspServer::requestCutileCompile(const Document &doc, std::chrono::milliseconds wait) {
   std::optional<std::string> path = localPathOfUri(doc.uri);
   // Only files that ask for it: importing a Python file runs its top level.
-  if (!path || !hasLaunchDirective(doc.text->text())) {
+  if (!path || !mentionsTilesight(doc.text->text())) {
     cutileCompiler_->forget(doc.uri);
     return;
   }

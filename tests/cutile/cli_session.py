@@ -63,6 +63,17 @@ def typo(x, TILE: ct.Constant[int]):
     ct.store(x, index=(ct.bid(0),), tile=t + undefined_name)
 '''
 
+UNSIGNED = '''import cuda.tile as ct
+
+
+# tilesight: launch grid=(4,) x=u8[64] y=u8[64] f=bool[64] TILE=16
+@ct.kernel
+def copy_u8(x, y, f, TILE: ct.Constant[int]):
+    i = ct.bid(0)
+    ct.store(y, index=(i,), tile=ct.load(x, index=(i,), shape=(TILE,)))
+    ct.store(f, index=(i,), tile=ct.load(f, index=(i,), shape=(TILE,)))
+'''
+
 APP = '''import ctypes
 import cuda.tile as ct
 
@@ -126,6 +137,7 @@ def main():
         (t / 'kernels' / 'broken.py').write_text(BROKEN)
         (t / 'kernels' / 'helper.py').write_text('import cuda.tile as ct\n\nSCALE = 2\n')  # no directive
         (t / 'kernels' / 'notes.py').write_text('# tilesight: launch grid=(1,)\nprint("not cuTile")\n')
+        (t / 'kernels' / 'typo.py').write_text(RACE.replace('# tilesight: launch', '# tilesight: lanch'))
 
         r = ts('check', 'kernels/race.py', cwd=tmp)
         expect(r.returncode == 1 and f'kernels/race.py:{RACE_LINE}:5: error:' in r.stdout and
@@ -165,9 +177,13 @@ def main():
                extra[0]['message'], 'the directive mistake at its column', extra)
 
         r = ts('check', '--format=json', 'kernels', cwd=tmp)
-        files = sorted({x['file'] for x in json.loads(r.stdout)['diagnostics']})
-        expect(files == ['kernels/broken.py', 'kernels/race.py'],
-               'a folder: the directed cuTile files (not helper.py, not a .py without cuda.tile)', files)
+        d = json.loads(r.stdout)['diagnostics']
+        files = sorted({x['file'] for x in d})
+        expect(files == ['kernels/broken.py', 'kernels/race.py', 'kernels/typo.py'],
+               'a folder: the cuTile files naming tilesight (not helper.py, not a .py without cuda.tile)', files)
+        typo = [x for x in d if x['file'] == 'kernels/typo.py']
+        expect(len(typo) == 1 and typo[0]['code'] == 'cutile.directive' and typo[0]['severity'] == 'warning' and
+               typo[0]['line'] == RACE_DIRECTIVE, 'a misspelt directive in a folder: a warning at it', typo)
 
         nocutile = dict(env, PYTHONPATH='', TILESIGHT_PYTHON='/usr/bin/python3')
         r = ts('check', 'kernels/race.py', cwd=tmp, e=nocutile)
@@ -190,6 +206,9 @@ def main():
         r = ts('run', 'kernels/clean.py', '--line', '7', cwd=tmp)
         expect(r.returncode == 2 and 'no launch directive on line 7' in r.stderr, 'run --line of no directive',
                r.stderr)
+        (t / 'unsigned.py').write_text(UNSIGNED)
+        r = ts('run', 'unsigned.py', '--inputs=random', '--format=json', cwd=tmp)
+        expect(r.returncode == 0, 'run of u8 and bool arrays (Tile IR i8 and i1 buffers)', r.stdout[:300] + r.stderr)
         edited = CLEAN.replace('index=(i,), tile=x + y', 'index=(0,), tile=x + y')
         r = ts('run', str(t / 'kernels' / 'clean.py'), '--line', '4', '--source-on-stdin', '--sanitize', cwd=tmp,
                stdin=edited)
