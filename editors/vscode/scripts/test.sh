@@ -1,6 +1,7 @@
 #!/bin/sh
 # Checks the VS Code extension without VS Code and without network (after
-# `npm ci`): TypeScript type-check, unit tests of the layout finder, TextMate
+# `npm ci`): TypeScript type-check, unit tests (the layout finder, the Python
+# files' directive test and middleware), TextMate
 # grammar tests, and packaging into a .vsix whose contents are checked.
 # Run from anywhere: sh editors/vscode/scripts/test.sh
 # Exits non-zero on the first failure.
@@ -23,8 +24,8 @@ echo "ok: no type errors"
 step "compile: tsc -p ./"
 npx --no-install tsc -p ./ || fail "tsc"
 
-step "unit tests: node --test out/test/layoutAt.test.js"
-node --test out/test/layoutAt.test.js || fail "unit tests"
+step "unit tests: node --test out/test/*.test.js"
+node --test out/test/*.test.js || fail "unit tests"
 
 step "grammar tests: vscode-tmgrammar-test test/grammar/*.tile"
 npx --no-install vscode-tmgrammar-test -g syntaxes/tileir.tmLanguage.json 'test/grammar/*.tile' \
@@ -53,6 +54,7 @@ yauzl.open('tilesight.vsix', { lazyEntries: true }, (err, zip) => {
       'extension/package.json',
       'extension/out/extension.js',
       'extension/out/layoutAt.js',
+      'extension/out/pythonFiles.js',
       'extension/syntaxes/tileir.tmLanguage.json',
       'extension/language-configuration.json',
       'extension/readme.md',

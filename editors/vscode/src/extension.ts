@@ -1,4 +1,5 @@
-// tilesight for VS Code: starts `tilesight lsp` for CUDA Tile IR documents,
+// tilesight for VS Code: starts `tilesight lsp` for CUDA Tile IR documents
+// and for cuTile Python files with a launch directive (pythonFiles.ts),
 // shows layout pictures from `tilesight layout --format=svg`, and runs
 // entries through the server (run.ts), and opens CUDA Tile IR bytecode as
 // its text form (bytecode.ts).
@@ -14,6 +15,7 @@ import {
 } from 'vscode-languageclient/node';
 import { BYTECODE_SCHEME, BYTECODE_VIEW_TYPE, BytecodeEditorProvider, BytecodeTextProvider } from './bytecode';
 import { layoutAt } from './layoutAt';
+import { PYTHON, mentionsTilesight, pythonFeaturesElsewhere } from './pythonFiles';
 import { RunArgs, RunUi, runEntry } from './run';
 
 const LANGUAGE = 'tileir';
@@ -104,6 +106,10 @@ function serverSettings(scope?: vscode.ConfigurationScope): Record<string, unkno
   if (typeof debounceMs === 'number') out.debounceMs = debounceMs;
   const run = cfg.get<string>('run');
   if (run) out.run = run;
+  const python = cfg.get<string>('python');
+  if (python) out.python = python;
+  const cutileIdleMs = cfg.get<number>('cutileIdleMs');
+  if (typeof cutileIdleMs === 'number') out.cutileIdleMs = cutileIdleMs;
   return out;
 }
 
@@ -122,11 +128,14 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
       { language: LANGUAGE, scheme: 'file' },
       { language: LANGUAGE, scheme: 'untitled' },
       { language: LANGUAGE, scheme: BYTECODE_SCHEME },
+      // cuTile kernels: the server compiles them from their files.
+      { language: PYTHON, scheme: 'file' },
     ],
     initializationOptions: serverSettings(),
     outputChannel,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     middleware: {
+      ...pythonFeaturesElsewhere,
       // A code lens's tilesight.run goes through the run UI (status bar,
       // cancel, report); the server's other commands go as they are.
       executeCommand: async (command, args, next) =>
@@ -177,8 +186,18 @@ async function stopClient(): Promise<void> {
   }
 }
 
-function anyTileDocument(): boolean {
-  return vscode.workspace.textDocuments.some((d) => d.languageId === LANGUAGE);
+/**
+ * Whether the document needs the server: Tile IR, or a Python file with a
+ * launch directive. Python files without one never start it, so the
+ * extension costs a Python user nothing until a directive is written.
+ */
+function needsServer(doc: vscode.TextDocument): boolean {
+  if (doc.languageId === LANGUAGE) return true;
+  return doc.languageId === PYTHON && doc.uri.scheme === 'file' && mentionsTilesight(doc.getText());
+}
+
+function anyServedDocument(): boolean {
+  return vscode.workspace.textDocuments.some(needsServer);
 }
 
 // --- .mlir files that hold a cuda_tile.module -------------------------------
@@ -308,19 +327,24 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.window.registerCustomEditorProvider(BYTECODE_VIEW_TYPE, new BytecodeEditorProvider(LANGUAGE)),
     vscode.workspace.onDidOpenTextDocument(async (doc) => {
       await detectTileMlir(doc);
-      if (doc.languageId === LANGUAGE) await startClient(context);
+      if (needsServer(doc)) await startClient(context);
+    }),
+    // A directive written into an open Python file starts the server when
+    // the file is saved (not per keystroke: typing costs nothing).
+    vscode.workspace.onDidSaveTextDocument(async (doc) => {
+      if (!client && needsServer(doc)) await startClient(context);
     }),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       // Also without a client: after "cannot find the tilesight executable",
       // fixing the path starts the server without a reload.
-      if (e.affectsConfiguration('tilesight.server.path') && (client || anyTileDocument())) {
+      if (e.affectsConfiguration('tilesight.server.path') && (client || anyServedDocument())) {
         await stopClient();
         await startClient(context);
         return;
       }
       if (
         client &&
-        ['grid', 'args', 'checks', 'logLevel', 'debounceMs', 'run'].some((k) => e.affectsConfiguration(`${SECTION}.${k}`))
+        ['grid', 'args', 'checks', 'logLevel', 'debounceMs', 'run', 'python', 'cutileIdleMs'].some((k) => e.affectsConfiguration(`${SECTION}.${k}`))
       ) {
         // Null settings: the server pulls `tilesight` with
         // workspace/configuration (answered by the middleware above).
@@ -330,7 +354,7 @@ export function activate(context: vscode.ExtensionContext): void {
   );
 
   for (const doc of vscode.workspace.textDocuments) void detectTileMlir(doc);
-  if (anyTileDocument()) void startClient(context);
+  if (anyServedDocument()) void startClient(context);
 }
 
 export async function deactivate(): Promise<void> {

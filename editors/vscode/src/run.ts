@@ -6,10 +6,14 @@
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, LanguageClient } from 'vscode-languageclient/node';
 
-/** The argument of the server's tilesight.run command. */
+/**
+ * The argument of the server's tilesight.run command: an entry of a Tile IR
+ * file, or the launch directive at `line` (1-based) of a cuTile Python file.
+ */
 export interface RunArgs {
   uri: string;
   entry?: string;
+  line?: number;
   device?: string;
   sanitize?: boolean;
 }
@@ -65,7 +69,8 @@ export class RunUi implements vscode.Disposable {
       return undefined;
     }
     const cancel = new vscode.CancellationTokenSource();
-    const what = `${args.sanitize ? 'sanitizing' : 'running'} ${args.entry ?? 'the entry'} on ${args.device ?? 'its device'}`;
+    const target = args.entry ?? (args.line !== undefined ? `the launch at line ${args.line}` : 'the entry');
+    const what = `${args.sanitize ? 'sanitizing' : 'running'} ${target} on ${args.device ?? 'its device'}`;
     this.running.set(args.uri, { cancel, what });
     this.showStatus();
     try {

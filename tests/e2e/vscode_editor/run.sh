@@ -5,6 +5,9 @@
 # Skips (exit 77) with the reason when Chromium or the VS Code set-up is
 # missing, unless TILESIGHT_REQUIRE_E2E=1 makes that a failure. KEEP=1 keeps
 # the scratch directory (code-server log, VS Code logs, screenshots).
+# TILESIGHT_CUTILE_PKG (ctest sets it: the fixture cutile) gives the cuTile
+# Python part its cuTile; without one that imports, test.js skips that part
+# alone and says why (TILESIGHT_REQUIRE_CUTILE=1 makes it a failure).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)

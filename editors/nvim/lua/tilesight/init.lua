@@ -341,11 +341,12 @@ local function write_bytecode(bufnr, path)
   end
 end
 
--- Whether a Python buffer asks for tilesight: it carries a launch directive
--- (other Python files are the user's Python language server's alone).
+-- Whether a Python buffer asks for tilesight: a comment names it, in any
+-- spelling (a launch directive, or a misspelt one, which the server reports;
+-- other Python files are the user's Python language server's alone).
 local function has_directive(bufnr)
   for _, line in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)) do
-    if line:match('^%s*#%s*tilesight:%s*launch') then
+    if line:lower():match('#.*tilesight') then
       return true
     end
   end
