@@ -79,6 +79,68 @@ bool viewAccess(const Operation &op) {
   return k == OpKind::LoadViewTko || k == OpKind::StoreViewTko || k == OpKind::AtomicRedViewTko;
 }
 
+// The pointer operand of an access through a tile of pointers (ct.gather,
+// ct.scatter, the atomics), kNoId for any other op.
+ValueId pointerOperand(const Operation &op) {
+  if (!op.info)
+    return kNoId;
+  switch (op.info->kind) {
+  case OpKind::LoadPtrTko: return operandValue(op, "source");
+  case OpKind::StorePtrTko: return operandValue(op, "destination");
+  case OpKind::AtomicRmwTko:
+  case OpKind::AtomicCasTko: return operandValue(op, "pointers");
+  default: return kNoId;
+  }
+}
+
+// "base + 1*k" (rank 1), "base + 32*i + 1*j" (rank 2): the offset of a
+// lane from its index, as the strides give it.
+std::string laneOffset(const TileFact &f) {
+  static const char *names[] = {"i", "j", "k", "l"};
+  std::string lane, sum = "base";
+  for (size_t d = 0; d < f.strides.size(); ++d) {
+    std::string n = f.strides.size() == 1 ? "k" : d < 4 ? names[d] : "k" + std::to_string(d);
+    lane += (lane.empty() ? "" : ", ") + n;
+    sum += " + " + std::to_string(*f.strides[d]) + "*" + n;
+  }
+  return "lane " + (f.strides.size() == 1 ? lane : "(" + lane + ")") + " at element offset " + sum;
+}
+
+// The elements the launch's array `name` (`%x`) holds, if it is one.
+std::optional<int64_t> arrayElements(const bytecode::Launch &launch, std::string_view name) {
+  for (const bytecode::LaunchArg &a : launch.args)
+    if (a.kind == bytecode::LaunchArg::Array && "%" + a.param == name) {
+      int64_t n = 1;
+      for (int64_t s : a.shape)
+        n *= s;
+      return n;
+    }
+  return std::nullopt;
+}
+
+// What a tile of pointers reaches in this launch: the array, and the
+// element offsets its lanes hold (their affine form and range), as the
+// checks' facts know them.
+std::string pointerHover(const Program &p, const ValueFacts &facts, ValueId ptrs, OpId user,
+                         const bytecode::Launch &launch) {
+  const TileFact *f = facts.tileAt(ptrs, user);
+  TypeRef type = p.typeOf(ptrs);
+  std::string md = "`" + (type ? type->text : std::string("?")) + "`";
+  if (!f || !f->pointer || f->root == kNoId)
+    return md + "\n\nwhere these pointers point is not known to the checks (computed from values they do "
+                "not follow, such as loaded ones)";
+  const Value &root = p.value(f->root);
+  md += "\n\npointers into `" + (root.name.empty() ? std::string("an array") : std::string(root.name)) + "`";
+  if (std::optional<int64_t> n = arrayElements(launch, root.name))
+    md += " (" + std::to_string(*n) + " elements in this launch)";
+  if (f->affine())
+    md += ": " + laneOffset(*f) + ", base " + ValueFacts::rangeText(f->base);
+  if (std::optional<Interval> r = f->range())
+    md += "\n\nthe lanes reach element offsets " + std::to_string(r->lo) + " to " + std::to_string(r->hi) +
+          " (masked lanes included)";
+  return md;
+}
+
 // Whether the op's location, or one of its call sites, is line `line`
 // (1-based) of `path`.
 bool locatedAt(const bytecode::OpLocation &loc, const std::string &path, uint32_t line) {
@@ -99,21 +161,27 @@ std::string launchHover(const CutileLaunchView &v, const std::string &path, uint
   std::string md;
   for (OpId id = 0; id < p.ops.size(); ++id) {
     const Operation &op = p.op(id);
-    const bytecode::OpLocation *loc = viewAccess(op) ? bytecode::locationAt(*v.decoded, p, op.nameRange.begin) : nullptr;
+    ValueId ptrs = pointerOperand(op);
+    bool view = viewAccess(op);
+    const bytecode::OpLocation *loc =
+        view || ptrs != kNoId ? bytecode::locationAt(*v.decoded, p, op.nameRange.begin) : nullptr;
     if (!loc || !locatedAt(*loc, path, line))
-      continue;
-    ValueId view = operandValue(op, "view");
-    TypeRef type = p.typeOf(view);
-    if (!type)
       continue;
     if (!facts) {
       facts = std::make_unique<ValueFacts>(p, v.text->checks);
       for (const CheckUnit &u : checkUnits(p))
         facts->build(u.op, u.end);
     }
-    const std::optional<views::IndexSpace> &space = facts->indexSpace(view);
-    md += "\n\n---\n\n**" + std::string(op.info->name) + "**";
-    md += space ? "\n\n" + launchViewHover(*type, *space, facts->tensorStrides(view)) : "\n\n`" + type->text + "`";
+    md += "\n\n---\n\n**" + std::string(op.info->name) + "**\n\n";
+    if (ptrs != kNoId) {
+      md += pointerHover(p, *facts, ptrs, id, v.launch.launch);
+      continue;
+    }
+    ValueId viewValue = operandValue(op, "view");
+    TypeRef type = p.typeOf(viewValue);
+    const std::optional<views::IndexSpace> &space = facts->indexSpace(viewValue);
+    md += space && type ? launchViewHover(*type, *space, facts->tensorStrides(viewValue))
+                        : "`" + (type ? type->text : std::string("?")) + "`";
   }
   return md.empty() ? "" : "**" + launchTitle(v.launch) + "**" + md;
 }

@@ -33,6 +33,18 @@ def argmax_rows(x, idx, TM: ct.Constant[int], TN: ct.Constant[int]):
 '''
 LOAD_LINE, STORE_LINE, DIRECTIVE_LINE = 7, 8, 3  # 0-based
 
+GATHER = '''import cuda.tile as ct
+
+
+# tilesight: launch grid=(16,) x=f32[4096] y=f32[4096] TILE=256
+@ct.kernel
+def shift_left(x, y, TILE: ct.Constant[int]):
+    i = ct.bid(0) * TILE + ct.arange(TILE, dtype=ct.int32)
+    v = ct.gather(x, i + 1)
+    ct.scatter(y, i, v)
+'''
+GATHER_LINE = 7  # 0-based
+
 
 class Server:
     def __init__(self, tilesight, env):
@@ -123,6 +135,22 @@ def main():
         print('hover on the load line: view with its tile grid and offsets')
         assert s.request('textDocument/hover', {'textDocument': {'uri': uri},
                                                  'position': {'line': 0, 'character': 3}})['result'] is None
+
+        gpath = pathlib.Path(tmp) / 'shift.py'
+        gpath.write_text(GATHER)
+        s.notify('textDocument/didOpen', {'textDocument': {'uri': gpath.as_uri(), 'languageId': 'python',
+                                                           'version': 1, 'text': GATHER}})
+        gather = None
+        for _ in range(600):  # until its compile is done
+            gather = s.request('textDocument/hover', {'textDocument': {'uri': gpath.as_uri()},
+                                                       'position': {'line': GATHER_LINE, 'character': 10}})['result']
+            if gather:
+                break
+            time.sleep(0.1)
+        text = gather['contents']['value'] if gather else ''
+        assert 'load_ptr_tko' in text and 'pointers into `%x` (4096 elements in this launch)' in text and \
+            'lane k at element offset base + 1*k' in text and 'reach element offsets 1 to 4096' in text, text
+        print('hover on the ct.gather line: its pointers, lane offsets and reach')
 
         lenses = s.request('textDocument/codeLens', {'textDocument': {'uri': uri}})['result']
         titles = sorted(x['command']['title'] for x in lenses)
