@@ -144,6 +144,7 @@ void applyLaunch(const Launch& launch, CheckOptions& checks, bool gridGiven) {
       found.push_back({std::to_string(a.position + 1 + a.shape.size() + d), a.strides[d]});
     }
   }
+  if (checks.args.empty() && !found.empty()) checks.argsFrom = llvm::sys::path::filename(launch.file).str();
   for (auto& f : found)  // the command line's --arg wins
     if (std::none_of(checks.args.begin(), checks.args.end(), [&](const auto& a) { return a.first == f.first; }))
       checks.args.push_back(std::move(f));

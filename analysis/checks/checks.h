@@ -48,6 +48,8 @@ struct CheckOptions {
   // Where `grid` comes from when not from the command line: a launch's
   // file or directive ("vec_add.launch.json", "kernel.py:4"); empty: --grid.
   std::string gridFrom;
+  // The same for `args`, when every one of them comes from a launch.
+  std::string argsFrom;
 
   bool enabled(std::string_view code) const;
 };

@@ -1327,7 +1327,9 @@ std::string ValueFacts::predicate(ValueId v, const TileFact& t, OpId user) const
   }
   const Provenance& b = f.basis;
   if (b.kind == Evidence::Launch && b.value == v && exact)
-    return what + " (--arg " + std::string(program_.value(v).name.substr(1)) + "=" + std::to_string(*exact) + ")";
+    return what + (options_.argsFrom.empty() ? " (--arg " + std::string(program_.value(v).name.substr(1)) + "=" +
+                                                   std::to_string(*exact) + ")"
+                                             : " (in the launch of " + options_.argsFrom + ")");
   if (b.kind == Evidence::Launch && b.value != kNoId && b.value != v) {
     std::string leaf = predicate(b.value, user);
     return leaf.empty() ? what : what + ", derived from " + std::string(program_.value(b.value).name) + ", which" + leaf;

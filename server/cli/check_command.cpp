@@ -230,7 +230,8 @@ int runCheck() {
                     ".py with a launch directive) under '"
                  << f << "'\n";
   for (const Unreadable& u : inputs.unreadable)
-    llvm::errs() << "tilesight check: cannot read '" << u.path << "': " << u.why << "\n";
+    llvm::errs() << "tilesight check: cannot " << (lsp::isPythonPath(u.path) ? "check" : "read") << " '" << u.path
+                 << "': " << u.why << "\n";
   llvm::raw_ostream& os = llvm::outs();
   switch (opts.format) {
     case Format::Text: {

@@ -24,7 +24,9 @@ std::string elementOf(const std::string& dtype) {
 // Random values go only into floating-point arrays: integer and boolean
 // arrays are indices, counters, locks and flags, which random values make
 // meaningless (a lock that starts held spins for ever).
-std::string bufferFor(const bytecode::LaunchArg& a, bool random) {
+// Each array gets a seed of its own (`seed`), so that two arrays do not start
+// equal and a kernel that swaps them still shows it.
+std::string bufferFor(const bytecode::LaunchArg& a, bool random, size_t seed) {
   llvm::StringRef dtype(a.dtype);
   random = random && (dtype.startswith("f") || dtype.startswith("bf"));
   bool cOrder = true;
@@ -39,7 +41,8 @@ std::string bufferFor(const bytecode::LaunchArg& a, bool random) {
     for (int64_t s : a.shape) shape += (shape.empty() ? "" : "x") + std::to_string(s);
   else
     shape = std::to_string(std::max<int64_t>(span, 1));
-  return (random ? "rand:" : "zeros:") + shape + ":" + elementOf(a.dtype);
+  return random ? "rand:" + shape + ":" + elementOf(a.dtype) + ":" + std::to_string(seed)
+                : "zeros:" + shape + ":" + elementOf(a.dtype);
 }
 
 }  // namespace
@@ -90,12 +93,13 @@ std::vector<std::string> runArgs(const bytecode::Launch& launch, const std::vect
     if (a.kind == bytecode::LaunchArg::Scalar) add(a.position, a.value);
     if (a.kind == bytecode::LaunchArg::List) {
       std::string items;
-      for (const bytecode::LaunchArg& item : a.items) items += (items.empty() ? "" : ",") + bufferFor(item, random);
+      for (size_t k = 0; k < a.items.size(); ++k)
+        items += (items.empty() ? "" : ",") + bufferFor(a.items[k], random, 1000 * (a.position + 1) + k);
       add(a.position, "list:" + items);
       add(a.position + 1, std::to_string(a.items.size()));
     }
     if (a.kind != bytecode::LaunchArg::Array) continue;
-    add(a.position, bufferFor(a, random));
+    add(a.position, bufferFor(a, random, a.position));
     for (size_t d = 0; d < a.shape.size(); ++d) {
       add(a.position + 1 + d, std::to_string(a.shape[d]));
       add(a.position + 1 + a.shape.size() + d, std::to_string(a.strides[d]));

@@ -23,7 +23,7 @@ std::optional<bytecode::Launch> findLaunch(const std::string& given, const std::
 // dtype), sizes, strides and scalars from the file; `outs` renamed from
 // Python names to parameters. What `named` gives by position or by a
 // parameter's own name is kept. `problem` names an unknown name. `random`:
-// floating-point arrays no --arg names start as rand: (seed 0) instead of
+// floating-point arrays no --arg names start as rand: (each with its own seed) instead of
 // zeros (integer and boolean arrays stay zeros).
 std::vector<std::string> runArgs(const bytecode::Launch& launch, const std::vector<std::string>& params,
                                  const std::vector<std::string>& named,

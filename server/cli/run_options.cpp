@@ -49,7 +49,7 @@ cl::opt<RunInputs> inputsOpt("inputs", cl::desc("Launch files and cuTile .py fil
                              cl::init(RunInputs::Zeros),
                              cl::values(clEnumValN(RunInputs::Zeros, "zeros", "zeros (the default)"),
                                         clEnumValN(RunInputs::Random, "random",
-                                                   "floating-point arrays random, as rand: gives them (seed 0); "
+                                                   "floating-point arrays random, as rand: gives them (each its own seed); "
                                                    "integer and boolean arrays zeros")),
                              cl::sub(runSubcommand()), cl::cat(runCategory()));
 cl::opt<bool> sanitizeOpt("sanitize", cl::desc("Check every access at run time (cpu only)"),

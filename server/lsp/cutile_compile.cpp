@@ -215,7 +215,8 @@ CutileCompiled compileCutile(const CutileTools &tools, const std::string &file,
     return c;
   }
   if (!r.startError.empty()) {
-    c.problem = r.startError;
+    c.problem = r.startError + " (name the Python that has cuTile with --python, the tilesight.python setting or "
+                               "TILESIGHT_PYTHON)";
     return c;
   }
   if (r.exitCode == kNoCutile) {
@@ -261,16 +262,25 @@ std::string launchTitle(const CutileLaunch &l) {
 }
 
 void finishCutileDiagnostics(std::string_view text, std::vector<Diagnostic> &diags, const CheckOptions &checks) {
-  std::map<std::tuple<uint32_t, uint32_t, std::string, std::string>, size_t> seen;
+  // One finding per place and code: the launches' messages differ in the
+  // launch they name (its grid, its sizes), so the first (the most severe) is
+  // shown and the others' launches are notes.
+  std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic &a, const Diagnostic &b) {
+    return a.severity == Severity::Error && b.severity != Severity::Error;
+  });
+  std::map<std::tuple<uint32_t, uint32_t, std::string>, size_t> seen;
   std::vector<Diagnostic> out;
   for (Diagnostic &d : diags) {
-    auto [it, fresh] = seen.emplace(std::make_tuple(d.range.begin, d.range.end, d.code, d.message), out.size());
+    auto [it, fresh] = seen.emplace(std::make_tuple(d.range.begin, d.range.end, d.code), out.size());
     if (fresh) {
       out.push_back(std::move(d));
       continue;
     }
-    if (!d.notes.empty() && d.notes.back().message.starts_with("for the launch at line"))
-      out[it->second].notes.push_back(d.notes.back());
+    if (!d.notes.empty() && d.notes.back().message.starts_with("for the launch at line")) {
+      RelatedNote n = d.notes.back();
+      n.message = "also " + n.message;
+      out[it->second].notes.push_back(std::move(n));
+    }
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const Diagnostic &a, const Diagnostic &b) { return a.range.begin < b.range.begin; });

@@ -13,7 +13,8 @@ bool endsWith(std::string_view s, std::string_view suffix) {
 
 bool sameChecks(const CheckOptions &a, const CheckOptions &b) {
   return a.grid == b.grid && a.assumeAliasing == b.assumeAliasing &&
-         a.args == b.args && a.disabled == b.disabled && a.gridFrom == b.gridFrom;
+         a.args == b.args && a.disabled == b.disabled && a.gridFrom == b.gridFrom &&
+         a.argsFrom == b.argsFrom;
 }
 // The file's run directives, checked against its entries.
 void addRunDirectives(Snapshot &snap) {

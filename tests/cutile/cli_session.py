@@ -163,6 +163,15 @@ def main():
         expect(sorted(d['code'] for d in j['diagnostics']) == ['race.unordered', 'suppression.unused'],
                'a suppression that silences nothing is suppression.unused', j)
 
+        (t / 'twice.py').write_text(RACE.replace('# tilesight: launch grid=(4,)',
+                                                  '# tilesight: launch grid=(2,) x=f32[32,128] idx=i32[32] TM=8 TN=128\n'
+                                                  '# tilesight: launch grid=(4,)'))
+        j = json.loads(ts('check', '--format=json', 'twice.py', cwd=tmp).stdout)
+        notes = [n['message'] for d in j['diagnostics'] for n in d['notes'] if 'launch at line' in n['message']]
+        expect(len(j['diagnostics']) == 1 and notes == ['for the launch at line 4 (grid 2x1x1)',
+                                                        'also for the launch at line 5 (grid 4x1x1)'],
+               'one finding of two launches: said once, with both launches', j)
+
         r = ts('check', 'kernels/clean.py', cwd=tmp)
         expect(r.returncode == 0 and r.stdout == '', 'a correct kernel with two launches: nothing',
                r.stdout + r.stderr)
