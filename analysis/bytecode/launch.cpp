@@ -51,6 +51,7 @@ std::optional<LaunchArg> argOf(const nlohmann::json& a, std::string& why) {
     return std::nullopt;
   }
   out.param = a.value("param", "");
+  out.mayAlias = a.contains("may_alias") && a["may_alias"].is_boolean() && a["may_alias"].get<bool>();
   std::string kind = a.value("kind", "");
   out.dtype = a.value("dtype", "");
   if (kind == "array") {
@@ -135,6 +136,7 @@ void applyLaunch(const Launch& launch, CheckOptions& checks, bool gridGiven) {
   }
   std::vector<std::pair<std::string, int64_t>> found;
   for (const LaunchArg& a : launch.args) {
+    if (a.mayAlias && (a.kind == LaunchArg::Array || a.kind == LaunchArg::List)) checks.aliasGroup.push_back(a.position);
     if (a.kind == LaunchArg::Scalar && a.intValue) found.push_back({std::to_string(a.position), *a.intValue});
     // A list's arrays are in memory the kernel reads; its length is an argument.
     if (a.kind == LaunchArg::List) found.push_back({std::to_string(a.position + 1), int64_t(a.items.size())});

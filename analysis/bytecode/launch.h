@@ -27,6 +27,9 @@ struct LaunchArg {
   std::string value;                    // scalars: the number as written
   std::vector<LaunchArg> items;         // lists: the arrays, `param[K]`
   size_t position = 0;                  // the entry parameter it starts at
+  // Arrays and lists: its memory overlaps another argument's that says so
+  // too (`"may_alias": true`; `tilesight record` sets it from the pointers).
+  bool mayAlias = false;
 };
 
 struct Launch {
@@ -42,8 +45,10 @@ std::string launchFileBeside(const std::string& bytecodePath);
 // it is unusable.
 std::optional<Launch> parseLaunch(std::string_view text, const std::string& file, std::string& problem);
 
-// The launch as the checks' grid and arguments by position. What `checks`
-// already has wins (the grid when `gridGiven`, an argument of the same position).
+// The launch as the checks' grid and arguments by position, and the
+// arguments that may alias as one group (CheckOptions::aliasGroup). What
+// `checks` already has wins (the grid when `gridGiven`, an argument of the
+// same position).
 void applyLaunch(const Launch& launch, CheckOptions& checks, bool gridGiven);
 
 // The name the launch gives each entry parameter, by position: an array's

@@ -34,6 +34,9 @@ struct CheckOptions {
   std::optional<std::array<int64_t, 3>> grid;
   // Distinct entry pointer arguments may alias (`--assume-aliasing`).
   bool assumeAliasing = false;
+  // The entry parameters (by position) whose memory may overlap each
+  // other's: a launch's arrays that alias (a view of another argument).
+  std::vector<size_t> aliasGroup;
   // Integer scalar arguments of the launch (`--arg NAME=VALUE`): NAME is an
   // argument's name without `%`, or its position. Dynamic shapes and loop
   // bounds that follow from them become known.

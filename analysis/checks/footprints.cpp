@@ -859,8 +859,17 @@ const Access* Footprints::accessOf(OpId op) const {
 // through its pointer arguments, as distinct arguments are taken to be
 // distinct, unless --assume-aliasing.
 bool Footprints::readOnly(const Access& load) const {
-  if (unknownWrites_ || (looseWrites_ && (load.loose || facts_.options().assumeAliasing))) return false;
-  return !writtenRoots_.contains(load.root);
+  const CheckOptions& o = facts_.options();
+  if (unknownWrites_ || (looseWrites_ && (load.loose || o.assumeAliasing || !o.aliasGroup.empty()))) return false;
+  if (writtenRoots_.contains(load.root)) return false;
+  // A launch's aliasing arguments: a write through one writes the others' memory.
+  auto aliasing = [&](ValueId root) {
+    const Value& r = p_.value(root);
+    return r.blockArg && r.owner != kNoId && p_.op(r.owner).info && p_.op(r.owner).info->kind == OpKind::Entry &&
+           std::find(o.aliasGroup.begin(), o.aliasGroup.end(), size_t(r.index)) != o.aliasGroup.end();
+  };
+  if (!aliasing(load.root)) return true;
+  return std::none_of(writtenRoots_.begin(), writtenRoots_.end(), aliasing);
 }
 
 // Whether v follows from `leaves` (scalars that executions compute; added as

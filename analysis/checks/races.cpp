@@ -163,13 +163,16 @@ void RaceChecker::run(DiagSink& diags) {
   for (auto& [key, f] : findings_) diags.push(std::move(f.diag));
 }
 
-// Distinct entry pointer arguments are distinct memory unless --assume-aliasing.
-// With it, they share one group, whose key lies past every value id (and is
-// not ~0, DenseMap's empty key).
+// Distinct entry pointer arguments are distinct memory unless --assume-aliasing
+// (or a launch says some of them alias: CheckOptions::aliasGroup). Those
+// share one group, whose key lies past every value id (and is not ~0,
+// DenseMap's empty key).
 uint64_t RaceChecker::groupKey(const Access& a) const {
   constexpr uint64_t kEntryArguments = uint64_t(1) << 32;
   const Value& r = p_.value(a.root);
-  if (options_.assumeAliasing && r.blockArg && r.owner != kNoId && is(p_.op(r.owner), OpKind::Entry))
+  if (!r.blockArg || r.owner == kNoId || !is(p_.op(r.owner), OpKind::Entry)) return a.root;
+  const std::vector<size_t>& group = options_.aliasGroup;
+  if (options_.assumeAliasing || std::find(group.begin(), group.end(), size_t(r.index)) != group.end())
     return kEntryArguments;
   return a.root;
 }

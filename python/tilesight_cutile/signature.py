@@ -249,6 +249,8 @@ def build(kern, params, args, annots):
         else:
             constraints.append(arg.value)  # a plain value is a constant's constraint
         described.append(launch_arg(param, arg))
+        if arg.kind in ('array', 'list') and any((i, j) in overlapping for j in range(len(arg.arrays))):
+            described[-1]['may_alias'] = True  # its memory overlaps another argument's
     conv = C.CallingConvention.cutile_python_v2() if needs_v2 else C.CallingConvention.cutile_python_v1()
     return C.KernelSignature(constraints, conv), described
 

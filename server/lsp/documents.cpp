@@ -12,7 +12,7 @@ bool endsWith(std::string_view s, std::string_view suffix) {
 }
 
 bool sameChecks(const CheckOptions &a, const CheckOptions &b) {
-  return a.grid == b.grid && a.assumeAliasing == b.assumeAliasing &&
+  return a.grid == b.grid && a.assumeAliasing == b.assumeAliasing && a.aliasGroup == b.aliasGroup &&
          a.args == b.args && a.disabled == b.disabled && a.gridFrom == b.gridFrom &&
          a.argsFrom == b.argsFrom;
 }

@@ -131,8 +131,11 @@ class Record(unittest.TestCase):
         self.assertEqual(first['symbol'], 'scale_Kt1_A1f32_1t1_p16_A1f32_1t1_p16_Sf32_Si32_Sb8_I256')
 
         padded = self.read('002.scale.launch.json')
+        # The same array twice: both say their memory overlaps another argument's.
         self.assertEqual(padded['args'][0], {'kind': 'array', 'dtype': 'f32', 'shape': [64, 32],
-                                             'strides': [48, 1], 'param': 'x'})
+                                             'strides': [48, 1], 'param': 'x', 'may_alias': True})
+        self.assertTrue(padded['args'][1]['may_alias'])
+        self.assertNotIn('may_alias', first['args'][0])
         self.assertEqual([a.get('value') for a in padded['args'][2:]], [-1.0, -3, 0, 32])
         # The same array twice: the two parameters share an alias group; 4 bytes past an aligned
         # buffer the base is not 16-byte aligned (no p16); 192-byte rows are 16-byte multiples.
