@@ -96,7 +96,9 @@ public:
       auto r = indexRange(facts_, indices[d].value, id);
       if (!r) continue;
       Ctx c{id, op, *view, indices[d], *space, d, *r};
-      if (!checkIndex(c) && load && vt->padding == Padding::None) checkPartial(c);
+      if (checkIndex(c)) continue;
+      if (promisedInBounds(op, d)) checkPromise(c, load);
+      else if (load && vt->padding == Padding::None) checkPartial(c);
     }
   }
 
@@ -292,6 +294,31 @@ private:
     OpId q = p_.op(op).parent;
     if (loop != kNoId) return q == loop;
     return q != kNoId && isFunction(p_.op(q));
+  }
+
+  // bounds.index for a promise broken: a tile of dimension d that overhangs
+  // the tensor's edge, accessed with the promise that it does not (undefined
+  // behaviour for loads and stores alike: nothing masks the overhang).
+  void checkPromise(const Ctx& c, bool load) {
+    const views::IndexDim& dim = c.space.dims[c.dim];
+    const IndexRange& r = c.r;
+    if (!dim.extent || !dim.firstPartial || *dim.firstPartial >= *dim.extent || r.range.hi < *dim.firstPartial) return;
+    Certain e = certain(c, [&](int64_t x) { return x >= *dim.firstPartial && x < *dim.extent; });
+    if (!e.at && e.complete) return;  // no execution reaches a partial tile
+    bool reaches = (r.hiKnown && r.range.hi >= *dim.firstPartial) || (r.loKnown && r.range.lo >= *dim.firstPartial);
+    if (!e.at && !reaches) return;
+    int64_t k = e.at ? e.index : std::max(r.range.lo, *dim.firstPartial);
+    int64_t begin = k * dim.step;
+    std::string when = e.at ? executions_.describe(*e.at) : "";
+    std::string msg = std::string(load ? "load" : "store") + (e.at ? " of" : " may reach") + " tile " + std::to_string(k) +
+                      " of dimension " + std::to_string(c.dim) + (when.empty() ? "" : " " + when) +
+                      ", which covers elements " + std::to_string(begin) + ".." + std::to_string(begin + dim.tile - 1) +
+                      " of tensor dimension " + std::to_string(dim.tensorDim) + ", size " +
+                      std::to_string(*dim.tensorSize) + " (" + std::to_string(dim.overhang(k)) +
+                      " past the edge), but the access is marked `inbounds` (cuTile's check_bounds=False), which "
+                      "promises that its tile lies inside the tensor: nothing masks the overhang, so the " +
+                      (load ? "load reads" : "store writes") + " past the edge" + derivation(c.index.value, c.id);
+    report(c, e.at ? Severity::Error : Severity::Warning, "bounds.index", msg);
   }
 
   // bounds.partial-tile: the first partial tile the index can reach.

@@ -12,6 +12,12 @@ std::optional<OpKind> kindOf(const Operation& op) {
 
 bool is(const Operation& op, OpKind k) { return op.info && op.info->kind == k; }
 
+bool promisedInBounds(const Operation& op, size_t d) {
+  const Attr* a = op.attr("inbounds");
+  return a && a->kind == AttrKind::Array && d < a->elems.size() && a->elems[d].kind == AttrKind::Bool &&
+         a->elems[d].i != 0;
+}
+
 bool makesView(OpKind k) {
   return k == OpKind::MakeTensorView || k == OpKind::MakePartitionView || k == OpKind::MakeStridedView ||
          k == OpKind::MakeGatherScatterView;

@@ -41,6 +41,10 @@ ValueId yieldedBy(const Program& p, const Operation& ifOp, uint32_t region, uint
 // The op defining `v`: nullptr for block arguments, unknown values, and
 // unregistered or broken ops.
 const Operation* definingOp(const Program& p, ValueId v);
+// Whether a view access promises that its tile along index dimension d lies
+// inside the tensor (13.4's `inbounds`, cuTile's check_bounds=False): an
+// overhang is then undefined behaviour, not masked.
+bool promisedInBounds(const Operation& op, size_t d);
 // The keyword of attribute `attr` (empty when absent or not a keyword).
 std::string_view keywordOf(const Operation& op, std::string_view attr);
 // The elements of a `constant` integer or i1 tile, row-major, a splat

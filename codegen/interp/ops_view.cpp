@@ -66,9 +66,16 @@ std::optional<std::vector<int64_t>> viewIndex(BlockExec& x, const Operation& op,
     index.push_back(unsignedAt(t, 0));
   }
   for (size_t i = 0; i < index.size() && i < space.size(); ++i) {
-    if (index[i] >= 0 && index[i] < space[i]) continue;
-    std::string message = "index (" + listText(index, ", ") + ") is outside the view's index space " +
-                          listText(space, "x") + " (dimension " + std::to_string(i) + ")";
+    std::string message;
+    if (index[i] < 0 || index[i] >= space[i])
+      message = "index (" + listText(index, ", ") + ") is outside the view's index space " + listText(space, "x") +
+                " (dimension " + std::to_string(i) + ")";
+    else if (int64_t over = overhang(view, i, index[i]); over > 0 && promisedInBounds(op, i))
+      message = "the tile at index (" + listText(index, ", ") + ") overhangs the tensor's edge by " +
+                std::to_string(over) + " along dimension " + std::to_string(i) +
+                ", but the access is marked inbounds (check_bounds=False)";
+    else
+      continue;
     if (!x.sanitizer()) x.fail(op, message);
     x.sanitizer()->indexOutside(x, op, message);
     return std::nullopt;

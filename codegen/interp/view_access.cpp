@@ -36,6 +36,13 @@ std::vector<int64_t> indexSpaceShape(const ViewValue& view) {
   return out;
 }
 
+int64_t overhang(const ViewValue& view, size_t i, int64_t idx) {
+  const Type& v = *view.type;
+  if (v.kind == TypeKind::GatherScatterView) return 0;
+  int64_t end = startOf(v, i, idx) + v.shape[i];
+  return std::max<int64_t>(0, end - view.tensor->shape[tensorDim(v, i)]);
+}
+
 void forEachRun(const ViewValue& view, const std::vector<int64_t>& index, const std::vector<int64_t>& rows,
                 const std::function<void(const ViewRun&)>& f) {
   const Type& v = *view.type;

@@ -26,5 +26,8 @@ void forEachRun(const ViewValue& view, const std::vector<int64_t>& index, const 
 
 // The view's index-space extents (the number of tiles along each dimension).
 std::vector<int64_t> indexSpaceShape(const ViewValue& view);
+// How many elements the tile at index `idx` along index dimension i reaches
+// past the tensor's edge (0: none; a gather/scatter view's rows: 0).
+int64_t overhang(const ViewValue& view, size_t i, int64_t idx);
 
 }  // namespace tilesight::interp
