@@ -21,16 +21,9 @@ import tempfile
 import threading
 import time
 
-KERNEL = '''import cuda.tile as ct
-
-
-# tilesight: launch grid=(4,) x=f32[32,128] idx=i32[32] TM=8 TN=128
-@ct.kernel
-def argmax_rows(x, idx, TM: ct.Constant[int], TN: ct.Constant[int]):
-    bm = ct.bid(0)
-    t = ct.load(x, index=(bm, 0), shape=(TM, TN))
-    ct.store(idx, index=(0,), tile=ct.argmax(t, axis=1).astype(ct.int32))
-'''
+# A kernel with a launch directive and a seeded race (shared with cli_session.py, the audit and
+# the VS Code test).
+KERNEL = (pathlib.Path(__file__).parent / 'race.py').read_text()
 LOAD_LINE, STORE_LINE, DIRECTIVE_LINE = 7, 8, 3  # 0-based
 
 GATHER = '''import cuda.tile as ct

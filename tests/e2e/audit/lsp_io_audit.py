@@ -279,19 +279,9 @@ def run_session(strace: str, tilesight: str, tmp: pathlib.Path) -> list:
     return problems
 
 
-CUTILE_KERNEL = """import cuda.tile as ct
 
 
-# tilesight: launch grid=(4,) x=f32[32,128] idx=i32[32] TM=8 TN=128
-@ct.kernel
-def argmax_rows(x, idx, TM: ct.Constant[int], TN: ct.Constant[int]):
-    bm = ct.bid(0)
-    t = ct.load(x, index=(bm, 0), shape=(TM, TN))
-    ct.store(idx, index=(0,), tile=ct.argmax(t, axis=1).astype(ct.int32))
-"""
-
-
-def cutile_session(strace: str, tilesight: str, tmp: pathlib.Path) -> list:
+def cutile_session(strace: str, tilesight: str, tmp: pathlib.Path, root: pathlib.Path) -> list:
     """Problems of a session on two Python files (docs/cutile.md): the one with a launch directive
     is compiled by the user's Python (`-m tilesight_cutile compile FILE --out - --stdin`), the
     other is not; nothing is written but the empty temporary folder cuTile's compiler makes and
@@ -306,7 +296,7 @@ def cutile_session(strace: str, tilesight: str, tmp: pathlib.Path) -> list:
     pytmp.mkdir()
     env["TMPDIR"] = str(pytmp)
     kernel, plain = work / "kernel.py", work / "plain.py"
-    kernel.write_text(CUTILE_KERNEL)
+    kernel.write_text((root / "tests" / "cutile" / "race.py").read_text())  # a directive, a race
     plain.write_text("import os\nprint(os.getcwd())\n")
     trace = tmp / "cutile-trace"
     tracer = subprocess.Popen(
@@ -391,7 +381,7 @@ def main() -> int:
         leftovers = sorted(p.name for p in pathlib.Path(tmp).iterdir()
                            if p.name not in ("trace", "crash-trace"))
         run_problems = run_session(strace, tilesight, pathlib.Path(tmp))
-        run_problems += cutile_session(strace, tilesight, pathlib.Path(tmp))
+        run_problems += cutile_session(strace, tilesight, pathlib.Path(tmp), root)
     answers = proc.stdout.count(b'"id":')
     # execve of the server itself is strace starting it: the first line.
     started = [l for l in lines if re.search(r"\bexecve\(", l)]

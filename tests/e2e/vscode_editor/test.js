@@ -642,6 +642,8 @@ async function main() {
   for (const f of [BYTECODE, 'argmax_rows_bug1.argmax_rows.launch.json', 'argmax_rows_bug1.py']) {
     fs.copyFileSync(path.join(CORPUS_BUGS, f), path.join(dirs.workspace, f));
   }
+  // The cuTile kernel with a seeded race that the command-line and server tests use too.
+  fs.copyFileSync(path.join(__dirname, '..', '..', 'cutile', 'race.py'), path.join(dirs.workspace, 'race.py'));
   writeSettings({ 'tilesight.server.path': '/nonexistent/tilesight' });
   const cutileWhy = cutileMissing();
   let cutileServerEnv = {};
