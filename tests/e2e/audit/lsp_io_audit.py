@@ -207,6 +207,18 @@ def read_message(stream) -> dict:
     return json.loads(stream.read(length))
 
 
+def end_session(tracer: subprocess.Popen, send) -> bool:
+    """Shutdown and exit; whether the traced server then ended within 60 s (else it is killed)."""
+    send({"jsonrpc": "2.0", "id": 3, "method": "shutdown"})
+    send({"jsonrpc": "2.0", "method": "exit"})
+    try:
+        tracer.communicate(timeout=60)
+        return True
+    except subprocess.TimeoutExpired:
+        tracer.kill()
+        return False
+
+
 def run_session(strace: str, tilesight: str, tmp: pathlib.Path) -> list:
     """Problems of a session that runs one entry (the directive's files only)."""
     work = tmp / "work"
@@ -238,12 +250,7 @@ def run_session(strace: str, tilesight: str, tmp: pathlib.Path) -> list:
         m = read_message(tracer.stdout)
         if m.get("id") == 2:
             reply = m
-    send({"jsonrpc": "2.0", "id": 3, "method": "shutdown"})
-    send({"jsonrpc": "2.0", "method": "exit"})
-    try:
-        tracer.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        tracer.kill()
+    if not end_session(tracer, send):
         return ["the run session's server did not exit within 60 s"]
     problems = []
     if "result" not in reply or reply["result"].get("exitCode") != 0:
@@ -321,12 +328,7 @@ def cutile_session(strace: str, tilesight: str, tmp: pathlib.Path, root: pathlib
             diagnostics = m["params"]["diagnostics"]
     send({"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": {
         "textDocument": {"uri": kernel.resolve().as_uri()}, "position": {"line": 7, "character": 10}}})
-    send({"jsonrpc": "2.0", "id": 3, "method": "shutdown"})
-    send({"jsonrpc": "2.0", "method": "exit"})
-    try:
-        tracer.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        tracer.kill()
+    if not end_session(tracer, send):
         return ["the cuTile session's server did not exit within 60 s"]
     problems = []
     if not any(d.get("code") == "race.unordered" for d in diagnostics):
