@@ -42,11 +42,7 @@ namespace tilesight {
 
 namespace {
 
-bool isViewAccess(const Operation& op) {
-  if (!op.info || op.broken) return false;
-  OpKind n = op.info->kind;
-  return n == OpKind::LoadViewTko || n == OpKind::StoreViewTko || n == OpKind::AtomicRedViewTko;
-}
+bool checkedViewAccess(const Operation& op) { return op.info && !op.broken && isViewAccess(op.info->kind); }
 
 std::string name(const Program& p, ValueId v) { return std::string(p.value(v).name); }
 
@@ -79,7 +75,7 @@ public:
 
   void visit(OpId id) override {
     const Operation& op = p_.op(id);
-    if (!isViewAccess(op)) return;
+    if (!checkedViewAccess(op)) return;
     const Operand* view = operandOf(op, "view");
     if (!view) return;
     TypeRef vt = p_.typeOf(view->value);

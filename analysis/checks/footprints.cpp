@@ -15,16 +15,6 @@ namespace tilesight {
 
 namespace {
 
-// The operand group of a pointer access's pointers.
-std::string_view pointerGroup(OpKind k) {
-  return k == OpKind::LoadPtrTko ? "source" : k == OpKind::StorePtrTko ? "destination" : "pointers";
-}
-
-// Accesses through a view (the rest of the memory ops go through pointers).
-bool viewAccess(OpKind k) {
-  return k == OpKind::LoadViewTko || k == OpKind::StoreViewTko || k == OpKind::AtomicRedViewTko;
-}
-
 // Offsets of a box's elements relative to its base: the extremes, the count.
 struct Hull {
   int64_t lo = 0, hi = 0;  // first and last element start
@@ -171,7 +161,7 @@ Footprints::Footprints(const Program& program, const ValueFacts& facts, const Ex
     a.scope = scopeOf(op);
     a.reads = op.info->traits & kReadsMemory;
     a.writes = op.info->traits & kWritesMemory;
-    if (viewAccess(k))
+    if (isViewAccess(k))
       addView(a, op);
     else if (a.reads || a.writes)
       addPointer(a, op, operandValue(op, pointerGroup(k)), operandValue(op, "mask"));

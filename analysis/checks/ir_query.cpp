@@ -18,6 +18,14 @@ bool promisedInBounds(const Operation& op, size_t d) {
          a->elems[d].i != 0;
 }
 
+bool isViewAccess(OpKind k) {
+  return k == OpKind::LoadViewTko || k == OpKind::StoreViewTko || k == OpKind::AtomicRedViewTko;
+}
+
+std::string_view pointerGroup(OpKind k) {
+  return k == OpKind::LoadPtrTko ? "source" : k == OpKind::StorePtrTko ? "destination" : "pointers";
+}
+
 bool makesView(OpKind k) {
   return k == OpKind::MakeTensorView || k == OpKind::MakePartitionView || k == OpKind::MakeStridedView ||
          k == OpKind::MakeGatherScatterView;

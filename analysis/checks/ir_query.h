@@ -25,6 +25,12 @@ bool is(const Operation& op, OpKind k);
 bool integerArithmetic(std::optional<OpKind> k);
 // make_tensor_view and the make_*_view ops.
 bool makesView(OpKind k);
+// Loads, stores and atomic reductions through a view; the other memory ops
+// (gathers, scatters, atomics) go through a tile of pointers.
+bool isViewAccess(OpKind k);
+// The operand group holding the pointers of a memory op through pointers:
+// load_ptr_tko's source, store_ptr_tko's destination, the atomics' pointers.
+std::string_view pointerGroup(OpKind k);
 // An `entry` or `testing$func` (isolated ops that sit in a module).
 bool isFunction(const Operation& op);
 

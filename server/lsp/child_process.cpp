@@ -82,7 +82,8 @@ private:
 
 ChildResult runChild(const std::vector<std::string> &argv, const std::string &cwd, const std::string &input,
                      const std::function<bool(const std::string &)> &onErrLine, const std::atomic<bool> &cancel,
-                     const std::vector<std::string> &env, const std::function<void(std::string_view)> &onOut) {
+                     const std::vector<std::string> &env, const std::function<void(std::string_view)> &onOut,
+                     std::optional<std::chrono::seconds> limit) {
   ChildResult r;
   HeldSigpipe held;
   Pipe in, out, err;
@@ -141,8 +142,11 @@ ChildResult runChild(const std::vector<std::string> &argv, const std::string &cw
   std::string pendingErr;
   bool killed = false;
   auto termAt = std::chrono::steady_clock::time_point::max();
+  auto started = std::chrono::steady_clock::now();
   while (out.fd[0] >= 0 || err.fd[0] >= 0) {
-    if (cancel.load() && !r.cancelled) {
+    if (limit && !r.cancelled && std::chrono::steady_clock::now() - started > *limit)
+      r.timedOut = true;
+    if ((cancel.load() || r.timedOut) && !r.cancelled) {
       r.cancelled = true;
       ::kill(-pid, SIGTERM);
       termAt = std::chrono::steady_clock::now();

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
-#include <thread>
 #include <map>
 #include <tuple>
 #include <cstdlib>
@@ -113,6 +111,12 @@ CutileCompiled answerOf(const std::string &out, const std::string &file) {
   return c;
 }
 
+// Whether offset `at` lies after a `#` on its line.
+bool inComment(std::string_view text, size_t at) {
+  size_t hash = text.rfind('#', at), lineStart = text.rfind('\n', at);
+  return hash != std::string_view::npos && (lineStart == std::string_view::npos || hash > lineStart);
+}
+
 std::string lastLines(const std::string &err, size_t n) {
   llvm::SmallVector<llvm::StringRef, 16> lines;
   llvm::StringRef(err).rtrim().split(lines, '\n');
@@ -145,25 +149,21 @@ CutileTools cutileTools(const std::string &given) {
 
 bool isPythonPath(std::string_view path) { return llvm::StringRef(path).endswith(".py"); }
 
+
 bool hasLaunchDirective(std::string_view text) {
   for (size_t at = text.find("tilesight:"); at != std::string_view::npos; at = text.find("tilesight:", at + 1)) {
-    size_t hash = text.rfind('#', at);
-    size_t lineStart = text.rfind('\n', at);
-    bool comment = hash != std::string_view::npos && (lineStart == std::string_view::npos || hash > lineStart);
     llvm::StringRef rest = llvm::StringRef(text.data() + at + 10, text.size() - at - 10).ltrim(" \t");
-    if (comment && rest.startswith("launch"))
+    if (inComment(text, at) && rest.startswith("launch"))
       return true;
   }
   return false;
 }
 
 bool mentionsTilesight(std::string_view text) {
-  for (size_t at = llvm::StringRef(text).find_insensitive("tilesight"); at != std::string_view::npos;
-       at = llvm::StringRef(text).find_insensitive("tilesight", at + 1)) {
-    size_t hash = text.rfind('#', at), lineStart = text.rfind('\n', at);
-    if (hash != std::string_view::npos && (lineStart == std::string_view::npos || hash > lineStart))
+  llvm::StringRef t(text);
+  for (size_t at = t.find_insensitive("tilesight"); at != llvm::StringRef::npos; at = t.find_insensitive("tilesight", at + 1))
+    if (inComment(text, at))
       return true;
-  }
   return false;
 }
 
@@ -190,28 +190,17 @@ CutileCompiled compileCutile(const CutileTools &tools, const std::string &file,
   const char *oldPath = std::getenv("PYTHONPATH");
   std::string path = tools.package + (oldPath && *oldPath ? ":" + std::string(oldPath) : "");
   std::string folder = tools.workingFolder.empty() ? llvm::sys::path::parent_path(file).str() : tools.workingFolder;
-  // The child stops when the caller cancels or the time is up.
-  std::atomic<bool> stop{false}, done{false};
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(tools.timeoutSeconds);
-  std::thread watch([&] {
-    while (!done && !stop) {
-      if (cancel || std::chrono::steady_clock::now() > deadline)
-        stop = true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-  });
-  ChildResult r = runChild(argv, folder, text.value_or(""), [](const std::string &) { return false; }, stop,
-                           {"PYTHONPATH=" + path, "PYTHONDONTWRITEBYTECODE=1"});
-  done = true;
-  watch.join();
-  if (r.cancelled && cancel) {
-    c.cancelled = true;
-    return c;
-  }
-  if (r.cancelled) {
+  ChildResult r = runChild(argv, folder, text.value_or(""), [](const std::string &) { return false; }, cancel,
+                           {"PYTHONPATH=" + path, "PYTHONDONTWRITEBYTECODE=1"}, {},
+                           std::chrono::seconds(tools.timeoutSeconds));
+  if (r.timedOut) {
     c.problem = "compiling " + file + " did not finish within " + std::to_string(tools.timeoutSeconds) +
                 " s and was stopped (importing the file runs its top level: does it wait for something?); "
                 "TILESIGHT_CUTILE_TIMEOUT sets the limit in seconds";
+    return c;
+  }
+  if (r.cancelled) {
+    c.cancelled = true;
     return c;
   }
   if (!r.startError.empty()) {

@@ -72,25 +72,14 @@ Range firstDirective(const SourceText &text) {
   return {0, 0};
 }
 
-bool viewAccess(const Operation &op) {
-  if (!op.info)
-    return false;
-  OpKind k = op.info->kind;
-  return k == OpKind::LoadViewTko || k == OpKind::StoreViewTko || k == OpKind::AtomicRedViewTko;
-}
+bool viewAccess(const Operation &op) { return op.info && isViewAccess(op.info->kind); }
 
 // The pointer operand of an access through a tile of pointers (ct.gather,
 // ct.scatter, the atomics), kNoId for any other op.
 ValueId pointerOperand(const Operation &op) {
-  if (!op.info)
+  if (!op.info || isViewAccess(op.info->kind) || !(op.info->traits & (kReadsMemory | kWritesMemory)))
     return kNoId;
-  switch (op.info->kind) {
-  case OpKind::LoadPtrTko: return operandValue(op, "source");
-  case OpKind::StorePtrTko: return operandValue(op, "destination");
-  case OpKind::AtomicRmwTko:
-  case OpKind::AtomicCasTko: return operandValue(op, "pointers");
-  default: return kNoId;
-  }
+  return operandValue(op, pointerGroup(op.info->kind));
 }
 
 // "base + 1*k" (rank 1), "base + 32*i + 1*j" (rank 2): the offset of a

@@ -189,6 +189,11 @@ def main():
         r = ts('check', 'kernels/race.py', cwd=tmp, e=nocutile)
         expect(r.returncode == 2 and 'cuda.tile' in r.stderr and '--python' in r.stderr,
                'no cuTile in that Python: exit 2, what and how to fix', r.stderr)
+        (t / 'hang.py').write_text('import time\nimport cuda.tile as ct\ntime.sleep(600)\n' +
+                                   RACE.split('\n', 1)[1])
+        r = ts('check', 'hang.py', cwd=tmp, e=dict(env, TILESIGHT_CUTILE_TIMEOUT='2'))
+        expect(r.returncode == 2 and 'did not finish within 2 s' in r.stderr,
+               'an import that never ends is stopped at TILESIGHT_CUTILE_TIMEOUT, exit 2', r.stderr)
         r = ts('check', '--python', '/no/such/python', 'kernels/race.py', cwd=tmp)
         expect(r.returncode == 2 and '/no/such/python' in r.stderr, '--python naming no interpreter: exit 2',
                r.stderr)
