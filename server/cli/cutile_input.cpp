@@ -10,6 +10,7 @@
 #include "analysis/bytecode/launch.h"
 #include "codegen/runtime/input_file.h"
 #include "server/cli/bytecode_input.h"
+#include "server/cli/lint_config.h"
 #include "server/cli/options.h"
 
 namespace tilesight::cli {
@@ -23,13 +24,6 @@ llvm::cl::opt<std::string> pythonOpt("python",
                                      llvm::cl::sub(runSubcommand()),
                                      llvm::cl::cat(checkCategory()), llvm::cl::cat(runCategory()));
 
-std::string absolute(const std::string& path) {
-  llvm::SmallString<256> abs(path);
-  llvm::sys::fs::make_absolute(abs);
-  llvm::sys::path::remove_dots(abs, /*remove_dot_dot=*/true);
-  return abs.str().str();
-}
-
 // The diagnostics of one launch's bytecode, moved into the file's report
 // (`into`: same text, so the same offsets) with a note on its directive;
 // what lands in other files (an imported helper) is kept apart in `others`.
@@ -37,7 +31,7 @@ void addLaunchReports(const std::string& abs, const lsp::CutileLaunch& l, std::v
                       FileReport& into, std::vector<FileReport>& others) {
   uint32_t directive = into.source->offsetOf({l.line ? l.line - 1 : 0, 0});
   for (FileReport& r : reports) {
-    if (absolute(r.path) != abs) {
+    if (absolutePath(r.path) != abs) {
       others.push_back(std::move(r));
       continue;
     }
@@ -65,7 +59,7 @@ std::vector<FileReport> checkCutileFile(const std::string& path, const AnalyzeOp
     problem = why;
     return {};
   }
-  std::string abs = absolute(path);
+  std::string abs = absolutePath(path);
   // A file named on the command line that asks for nothing: said, since a
   // CI job that checks it would otherwise pass without checking anything.
   auto nothingChecked = [&] {
@@ -87,7 +81,7 @@ std::vector<FileReport> checkCutileFile(const std::string& path, const AnalyzeOp
   FileReport file{path, sources.back().get(), {}};
   std::vector<FileReport> others;
   for (const lsp::CutileMessage& m : c.messages) {
-    if (m.file.empty() || absolute(m.file) == abs) {
+    if (m.file.empty() || absolutePath(m.file) == abs) {
       file.diagnostics.push_back(lsp::cutileDiagnostic(*file.source, m));
       continue;
     }
@@ -108,7 +102,7 @@ std::vector<FileReport> checkCutileFile(const std::string& path, const AnalyzeOp
 
 int compileForRun(const std::string& path, unsigned line, bool sourceOnStdin, lsp::CutileLaunch& out,
                   lsp::OpenTexts& open) {
-  std::string why, abs = absolute(path);
+  std::string why, abs = absolutePath(path);
   std::optional<std::string> text;
   if (sourceOnStdin) {
     auto buf = llvm::MemoryBuffer::getSTDIN();

@@ -236,7 +236,7 @@ json cutileHover(const FeatureContext &cx, const json &params) {
   return {{"contents", cx.markup(md, cx.client.markdownHover)}, {"range", cx.range(r)}};
 }
 
-json cutileCodeLenses(const FeatureContext &cx) {
+json cutileCodeLenses(const FeatureContext &cx, const json &) {
   json out = json::array();
   const SourceText &text = *cx.snap.source;
   for (uint32_t line = 0; line < text.lineCount(); ++line) {

@@ -53,6 +53,6 @@ std::shared_ptr<const CutileAnalysis> analyzeCutile(const CutileCompiled &c, con
 json cutileHover(const FeatureContext &cx, const json &params);
 
 // textDocument/codeLens: "▶ Run on cpu · Sanitize" above each directive.
-json cutileCodeLenses(const FeatureContext &cx);
+json cutileCodeLenses(const FeatureContext &cx, const json &params);
 
 } // namespace tilesight::lsp

@@ -150,6 +150,11 @@ LspServer::LspServer(MessageWriter &out, Logger &log, ServeOptions options)
                {"textDocument/diagnostic", &asResult<&pullDiagnostics>},
                {"textDocument/signatureHelp", &asResult<&signatureHelp>},
                {"textDocument/codeLens", &asResult<&codeLenses>}};
+  // On a cuTile Python document tilesight answers these alone; every other
+  // feature is the user's Python language server's (answered null).
+  pythonFeatures_ = {{"textDocument/hover", &asResult<&cutileHover>},
+                     {"textDocument/codeLens", &asResult<&cutileCodeLenses>},
+                     {"textDocument/diagnostic", &asResult<&pullDiagnostics>}};
   notifications_ = {{"initialized", &LspServer::initialized},
                     {"exit", &LspServer::exit},
                     {"$/cancelRequest", &LspServer::cancelRequest},
@@ -680,8 +685,11 @@ void LspServer::answerDocumentRequest(FeatureFn feature, const Incoming &m,
   if (run)
     cx.runFindings = &run->findings, cx.runId = run->runId;
   try {
-    FeatureResult result =
-        snap->second->python ? answerPythonRequest(m.method, feature, cx, m.params) : feature(cx, m.params);
+    if (snap->second->python) {  // a cuTile Python document: only tilesight's own features
+      auto own = pythonFeatures_.find(m.method);
+      feature = own == pythonFeatures_.end() ? nullptr : own->second;
+    }
+    FeatureResult result = feature ? feature(cx, m.params) : FeatureResult(json(nullptr));
     if (auto *raw = std::get_if<RawJson>(&result))
       reply.rawResult(std::move(raw->text));
     else

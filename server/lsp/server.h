@@ -92,11 +92,6 @@ private:
                       CutileCompiled result);
   // On the worker: the snapshot of a Python document version.
   void snapshotPython(const std::string &uri, int64_t version, std::shared_ptr<const SourceText> text);
-  // A document request on a Python document: hover, code lenses and pulled
-  // diagnostics are tilesight's; every other feature is the user's Python
-  // language server's, and gets an empty answer.
-  FeatureResult answerPythonRequest(const std::string &method, FeatureFn feature, const FeatureContext &cx,
-                                    const json &params);
   // A tilesight.run of a directive's launch (its `line`).
   void startCutileRun(const json &arg, const json &token, std::shared_ptr<Reply> reply,
                       std::shared_ptr<const Snapshot> snap);
@@ -162,6 +157,7 @@ private:
   std::map<std::string, RequestHandler, std::less<>> requests_;
   std::map<std::string, NotificationHandler, std::less<>> notifications_;
   std::map<std::string, FeatureFn, std::less<>> features_;
+  std::map<std::string, FeatureFn, std::less<>> pythonFeatures_;  // on cuTile .py documents
 
   DocumentStore docs_; // I/O thread: the texts
 

@@ -2,9 +2,6 @@
 // their compiles, snapshots, the features tilesight answers for on them and
 // the runs of their directives' launches.
 #include "server/lsp/bytecode_documents.h"
-#include "server/lsp/code_lens.h"
-#include "server/lsp/hover.h"
-#include "server/lsp/pull_diagnostics.h"
 #include "server/lsp/server.h"
 
 namespace tilesight::lsp {
@@ -48,17 +45,6 @@ void LspServer::snapshotPython(const std::string &uri, int64_t version, std::sha
   snapshots_[uri] = snap;
   if (!scheduler_.updateQueued(uri))
     publish(*snap);
-}
-
-FeatureResult LspServer::answerPythonRequest(const std::string &method, FeatureFn feature, const FeatureContext &cx,
-                                             const json &params) {
-  if (method == "textDocument/hover")
-    return cutileHover(cx, params);
-  if (method == "textDocument/codeLens")
-    return cutileCodeLenses(cx);
-  if (method == "textDocument/diagnostic")
-    return feature(cx, params);
-  return nullptr;
 }
 
 void LspServer::didSave(const json &params) {
