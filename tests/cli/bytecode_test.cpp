@@ -72,6 +72,20 @@ TEST(BytecodeCli, LaunchFileGivesGridAndArgs) {
   EXPECT_EQ(runIn(kRoot, "check --launch " + tempPath("none.json") + " " + copy).status, 2);
 }
 
+// Facts a launch gives are named by the launch, not by command-line flags the
+// user never passed (`--grid=16,1,1`, `--arg x.shape.0=200`).
+TEST(BytecodeCli, MessagesNameTheLaunchThatGaveTheGridAndSizes) {
+  CliRun grid = runIn(kRoot, "check " + kBugs + "vec_add_bug1.vec_add.13_3.tilebc");
+  EXPECT_NE(grid.out.find("from the grid (grid 16,1,1 of vec_add_bug1.vec_add.launch.json)"), std::string::npos)
+      << grid.out;
+  CliRun sizes = runIn(kRoot, "check " + kBugs + "col_max_bug1.col_max.13_3.tilebc");
+  EXPECT_NE(sizes.out.find("derived from %x.shape.0, which is 200 (in the launch of col_max_bug1.col_max.launch.json)"),
+            std::string::npos)
+      << sizes.out;
+  CliRun given = runIn(kRoot, "check --grid=16 " + kBugs + "vec_add_bug1.vec_add.13_3.tilebc");
+  EXPECT_NE(given.out.find("(--grid=16,1,1)"), std::string::npos) << given.out;
+}
+
 // A launch whose arrays alias ("may_alias", as `tilesight record` writes it for
 // views of one buffer): a load of one and a store of the other that no token
 // orders may race; without it the arrays are distinct memory.

@@ -208,6 +208,9 @@ def main():
         ran = json.loads(r.stdout) if r.returncode == 0 else {}
         expect(r.returncode == 0 and ran.get('grid') == [4, 1, 1], 'run --line 5: that launch (grid 4)',
                r.stdout[:400] + r.stderr)
+        previews = {o['name']: o['preview'] for o in ran.get('outputs', [])}
+        expect(previews.get('a') and previews.get('a') != previews.get('b'),
+               '--inputs=random: each float array starts with values of its own (a and b differ)', previews)
         r = ts('run', 'kernels/clean.py', '--line', '7', cwd=tmp)
         expect(r.returncode == 2 and 'no launch directive on line 7' in r.stderr, 'run --line of no directive',
                r.stderr)
