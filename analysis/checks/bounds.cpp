@@ -31,7 +31,7 @@
 
 #include "analysis/checks/checks.h"
 #include "analysis/checks/executions.h"
-#include "analysis/checks/ir_query.h"
+#include "analysis/ir/ir_query.h"
 #include "analysis/checks/unspecified_lanes.h"
 #include "analysis/checks/value_facts.h"
 #include "analysis/checks/views.h"

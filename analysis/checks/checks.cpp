@@ -1,7 +1,7 @@
 #include "analysis/checks/checks.h"
 
 #include "analysis/checks/executions.h"
-#include "analysis/checks/ir_query.h"
+#include "analysis/ir/ir_query.h"
 #include "analysis/checks/value_facts.h"
 #include "analysis/diag/codes.h"
 #include "analysis/ir/op_table.h"

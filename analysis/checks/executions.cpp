@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "analysis/checks/ir_query.h"
+#include "analysis/ir/ir_query.h"
 #include "analysis/ir/attr_values.h"
 
 namespace tilesight {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "analysis/checks/ir_query.h"
+#include "analysis/ir/ir_query.h"
 #include "analysis/ir/attr_values.h"
 
 namespace tilesight {

@@ -24,7 +24,7 @@
 #include <unordered_map>
 
 #include "analysis/checks/checks.h"
-#include "analysis/checks/ir_query.h"
+#include "analysis/ir/ir_query.h"
 #include "analysis/checks/value_facts.h"
 #include "analysis/ir/attr_values.h"
 #include "analysis/layout/layout.h"

@@ -33,7 +33,7 @@
 
 #include "analysis/checks/checks.h"
 #include "analysis/checks/footprints.h"
-#include "analysis/checks/ir_query.h"
+#include "analysis/ir/ir_query.h"
 #include "analysis/checks/locks.h"
 #include "analysis/checks/token_graph.h"
 #include "analysis/checks/value_facts.h"

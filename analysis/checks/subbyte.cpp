@@ -15,7 +15,7 @@
 // reject ptr<i4>, and check pack/unpack sizes (verify/); they are not repeated.
 // Dynamic extents are not reported: their parity is a run-time fact.
 #include "analysis/checks/checks.h"
-#include "analysis/checks/ir_query.h"
+#include "analysis/ir/ir_query.h"
 #include "analysis/checks/value_facts.h"
 #include "analysis/verify/verify_util.h"
 

@@ -1,6 +1,6 @@
 #include "analysis/checks/token_graph.h"
 
-#include "analysis/checks/ir_query.h"
+#include "analysis/ir/ir_query.h"
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 
 #include <llvm/ADT/DenseSet.h>
 
-#include "analysis/checks/ir_query.h"
+#include "analysis/ir/ir_query.h"
 #include "analysis/ir/op_table.h"
 #include "analysis/verify/verify_util.h"
 

@@ -6,7 +6,7 @@
 
 #include "analysis/ir/attr_values.h"
 
-#include "analysis/checks/ir_query.h"
+#include "analysis/ir/ir_query.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,6 +1,6 @@
 #include "codegen/interp/block_exec.h"
 
-#include "analysis/checks/ir_query.h"
+#include "analysis/ir/ir_query.h"
 
 namespace tilesight::interp {
 

@@ -2,7 +2,7 @@
 // continue or return inside an `if` leaves through the enclosing loop.
 #include <cstring>
 
-#include "analysis/checks/ir_query.h"
+#include "analysis/ir/ir_query.h"
 #include "codegen/interp/block_exec.h"
 
 namespace tilesight::interp {

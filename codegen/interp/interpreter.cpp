@@ -4,7 +4,7 @@
 
 #include <llvm/Support/ThreadPool.h>
 
-#include "analysis/checks/ir_query.h"
+#include "analysis/ir/ir_query.h"
 #include "analysis/ir/dense.h"
 #include "codegen/interp/block_exec.h"
 #include "codegen/interp/elements.h"

@@ -1,7 +1,7 @@
 // Memory through tiles of pointers: offset, masked loads and stores, atomics.
 #include <cstring>
 
-#include "analysis/checks/ir_query.h"
+#include "analysis/ir/ir_query.h"
 #include "analysis/ir/attr_values.h"
 #include "codegen/interp/access_check.h"
 #include "codegen/interp/atomics.h"

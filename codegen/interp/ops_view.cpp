@@ -3,7 +3,7 @@
 #include <cstring>
 #include <optional>
 
-#include "analysis/checks/ir_query.h"
+#include "analysis/ir/ir_query.h"
 #include "analysis/ir/attr_values.h"
 #include "codegen/interp/access_check.h"
 #include "codegen/interp/atomics.h"

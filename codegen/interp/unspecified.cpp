@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "analysis/checks/ir_query.h"
+#include "analysis/ir/ir_query.h"
 #include "codegen/interp/block_exec.h"
 
 namespace tilesight::interp {

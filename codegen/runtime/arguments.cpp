@@ -7,7 +7,7 @@
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/FormatVariadic.h>
 
-#include "analysis/checks/ir_query.h"
+#include "analysis/ir/ir_query.h"
 #include "codegen/interp/elements.h"
 #include "codegen/interp/float_formats.h"
 #include "codegen/runtime/devices.h"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/checks/ir_query.h"
+#include "analysis/ir/ir_query.h"
 #include "analysis/ir/ir.h"
 #include "analysis/ir/op_table.h"
 #include "codegen/simt/kernel.h"

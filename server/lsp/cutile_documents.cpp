@@ -5,7 +5,7 @@
 #include "analysis/bytecode/launch.h"
 #include "analysis/bytecode/source_map.h"
 #include "analysis/checks/checks.h"
-#include "analysis/checks/ir_query.h"
+#include "analysis/ir/ir_query.h"
 #include "analysis/checks/value_facts.h"
 #include "server/lsp/bytecode_documents.h"
 #include "server/lsp/bytecode_reports.h"

@@ -1,4 +1,4 @@
-#include "analysis/checks/ir_query.h"
+#include "analysis/ir/ir_query.h"
 
 #include "analysis/ir/op_table.h"
 
