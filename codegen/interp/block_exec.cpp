@@ -13,6 +13,7 @@ void BlockExec::runFunction(const Operation& fn, llvm::ArrayRef<RtValue> args) {
 
 Exit BlockExec::runBlock(const Block& block, llvm::ArrayRef<RtValue> args) {
   for (size_t i = 0; i < block.args.size() && i < args.size(); ++i) env_[block.args[i]] = args[i];
+  if (launch_.observer && !block.args.empty()) launch_.observer->afterBlockArgs(*this, block);
   for (OpId id : block.ops) {
     const Operation& op = program().op(id);
     if (op.info->traits & kTerminator) {

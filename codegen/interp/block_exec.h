@@ -15,6 +15,7 @@
 
 #include "analysis/ir/ir.h"
 #include "analysis/ir/op_table.h"
+#include "codegen/interp/op_observer.h"
 #include "codegen/interp/sanitizer.h"
 #include "codegen/interp/values.h"
 #include "codegen/runtime/buffers.h"
@@ -37,6 +38,7 @@ struct LaunchState {
   uint64_t maxLoopIterations = 0;  // a `loop` stops the run past this many iterations
   llvm::StringMap<uint64_t> globals;       // global symbol (@name) -> its buffer's address
   Sanitizer* sanitizer = nullptr;
+  OpObserver* observer = nullptr;
   std::mutex outputMutex;
   std::string output;                      // print_tko text, in the order blocks print
   std::array<std::mutex, 64> atomicLocks;  // atomics on one address take one lock (address hash)
@@ -79,6 +81,10 @@ public:
   // The block's index in grid order (x fastest).
   int64_t linearId() const { return blockId_[0] + launch_.grid[0] * (blockId_[1] + launch_.grid[1] * blockId_[2]); }
   Sanitizer* sanitizer() const { return launch_.sanitizer; }
+  // Tells the launch's observer, if any, that `op` ran.
+  void observe(const Operation& op) const {
+    if (launch_.observer) launch_.observer->afterOp(*this, op);
+  }
   BlockClock& clock() { return clock_; }
 
   // --- values -----------------------------------------------------------------

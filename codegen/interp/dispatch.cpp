@@ -53,9 +53,12 @@ Exit evalOp(BlockExec& x, const Operation& op) {
     case OpKind::LoadViewTko: case OpKind::StoreViewTko: case OpKind::AtomicRedViewTko:
       evalView(x, op, k);
       break;
-    case OpKind::If: case OpKind::For: case OpKind::Loop:
+    case OpKind::If: case OpKind::For: case OpKind::Loop: {
       if (x.sanitizer()) unspecifiedControl(x, op, k);
-      return evalControl(x, op, k);
+      Exit e = evalControl(x, op, k);
+      if (e.kind == Exit::Fallthrough) x.observe(op);
+      return e;
+    }
     // Terminators end a block (BlockExec::runBlock); functions, the module and
     // globals are not ops of a function body.
     case OpKind::Continue: case OpKind::Break: case OpKind::Yield: case OpKind::Return:
@@ -63,6 +66,7 @@ Exit evalOp(BlockExec& x, const Operation& op) {
       x.fail(op, "'" + std::string(op.info->name) + "' cannot run here");
   }
   if (x.sanitizer()) followUnspecified(x, op, k);
+  x.observe(op);
   return {};
 }
 

@@ -69,6 +69,7 @@ RunOutcome runEntry(const VerifiedProgram& program, const Operation& entry, cons
   launch.grid = options.grid;
   launch.maxLoopIterations = options.maxLoopIterations;
   launch.sanitizer = options.sanitizer;
+  launch.observer = options.observer;
   allocateGlobals(program.program(), launch);
   int64_t total = options.grid[0] * options.grid[1] * options.grid[2];
   std::atomic<int64_t>& next = launch.started;
@@ -102,8 +103,8 @@ RunOutcome runEntry(const VerifiedProgram& program, const Operation& entry, cons
       }
     }
   };
-  // The sanitizer's shadow memory is not shared between threads.
-  unsigned threads = options.deterministic || options.sanitizer ? 1 : options.threads;
+  // The sanitizer's shadow memory, and an observer, are not shared between threads.
+  unsigned threads = options.deterministic || options.sanitizer || options.observer ? 1 : options.threads;
   if (threads == 1 || total == 1) {
     worker();
   } else {

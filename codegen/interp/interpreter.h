@@ -15,6 +15,7 @@
 
 namespace tilesight::interp {
 
+class OpObserver;
 class Sanitizer;
 
 struct LaunchOptions {
@@ -23,6 +24,7 @@ struct LaunchOptions {
   bool deterministic = false;  // one thread, blocks in grid order (x fastest)
   uint64_t maxLoopIterations = uint64_t{1} << 32;  // per `loop`, then the run stops (0: no limit)
   Sanitizer* sanitizer = nullptr;  // when set: one thread, blocks in grid order
+  OpObserver* observer = nullptr;  // when set: told of every op run (op_observer.h); one thread, grid order
 };
 
 struct RunOutcome {

@@ -56,6 +56,7 @@ struct RunOptions {
   std::vector<std::string> args;  // NAME=VALUE
   std::vector<std::pair<std::string, std::string>> outs;  // NAME, PATH
   bool sanitize = false;
+  bool checkFacts = false;  // hidden, for the soundness harness: interp::FactChecker over the run
   bool check = false;  // compare a device run with the CPU reference
   std::string arch;    // cuda/hip: compile for this sm_XY / gfxN (default: the device's)
   bool tensorCores = true;          // cuda: mmaf's tensor-core variant where one applies

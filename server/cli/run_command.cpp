@@ -22,6 +22,7 @@
 #include "codegen/interp/elements.h"
 #include "codegen/interp/float_formats.h"
 #include "codegen/interp/block_exec.h"
+#include "codegen/interp/fact_checker.h"
 #include "codegen/interp/interpreter.h"
 #include "codegen/interp/sanitizer.h"
 #include "codegen/cuda/launch.h"
@@ -369,6 +370,22 @@ std::vector<std::string> parameterNames(const Program& p, const Operation& entry
   return names;
 }
 
+// --check-facts: the facts checked, and each violation (on standard error,
+// after the report); whether there was one.
+bool reportFacts(const interp::FactChecker& checker) {
+  const interp::FactCounts& n = checker.counts();
+  llvm::errs() << "facts checked: " << n.total() << " (interval " << n.interval << ", divisor " << n.divisor
+               << ", affine " << n.affine << ", strides " << n.strides << "), violations: "
+               << checker.violationCount() << "\n";
+  if (!checker.falseAssume().empty())
+    llvm::errs() << "facts: checking stopped at " << checker.falseAssume()
+                 << ", whose predicate the run broke (undefined behaviour)\n";
+  for (const interp::FactViolation& v : checker.violations()) llvm::errs() << "fact violated: " << v.message << "\n";
+  if (checker.violationCount() > checker.violations().size())
+    llvm::errs() << "(" << checker.violationCount() - checker.violations().size() << " more)\n";
+  return checker.violationCount() > 0;
+}
+
 }  // namespace
 
 int runRun() {
@@ -379,8 +396,9 @@ int runRun() {
     return usage("the process that started this run is gone");
   if (!o.problem.empty()) return usage(o.problem);
   if (o.sanitize && o.device != "auto" && o.device != "cpu") return usage("--sanitize runs on --device cpu only");
+  if (o.checkFacts && o.device != "auto" && o.device != "cpu") return usage("--check-facts runs on --device cpu only");
   DeviceChoice device;
-  if (int status = chooseDevice(o.device, o.sanitize, device)) return status;
+  if (int status = chooseDevice(o.device, o.sanitize || o.checkFacts, device)) return status;
   if (!o.arch.empty() && device.backend != runtime::Backend::Cuda && device.backend != runtime::Backend::Hip)
     return usage("--arch " + o.arch + " applies to cuda and hip devices (this run is on " +
                  std::string(runtime::backendName(device.backend)) + ")");
@@ -439,6 +457,7 @@ int runRun() {
   std::vector<double> times;
   interp::RunOutcome r;
   Errors errors;
+  std::optional<interp::FactChecker> factChecker;
   if (device.backend != runtime::Backend::Cpu) {
     progress(o, "compile");
     if (int status = runOnDevice(o, verified, **entry, *args, device, ran, times, r, diags)) return status;
@@ -457,7 +476,9 @@ int runRun() {
   if (o.sanitize) launch.sanitizer = &sanitizer.emplace(p, memory);
   if (sanitizer && in.decoded) sanitizer->namePlaces(namedPlaces(*in.decoded, {}).placeName);
   std::vector<interp::RtValue> values = interp::entryArguments(*args);
-  for (unsigned i = 0; i < (o.sanitize ? 1u : o.repeat); ++i) {
+  if (o.checkFacts)
+    launch.observer = &factChecker.emplace(p, interp::launchCheckOptions(p, **entry, o.grid, values));
+  for (unsigned i = 0; i < (o.sanitize || o.checkFacts ? 1u : o.repeat); ++i) {
     for (size_t k = 0; k < initial.size(); ++k)  // every repetition starts from the given inputs
       memory.buffers()[k]->bytes = initial[k];
     auto start = std::chrono::steady_clock::now();
@@ -483,6 +504,7 @@ int runRun() {
       if (llvm::Error e = runtime::writeNpy(path, arr)) return usage(llvm::toString(std::move(e)));
     }
   }
+  if (factChecker && reportFacts(*factChecker)) return 4;
   return diags.diagnostics.empty() ? 0 : 1;
 }
 

@@ -54,6 +54,9 @@ cl::opt<RunInputs> inputsOpt("inputs", cl::desc("Launch files and cuTile .py fil
                              cl::sub(runSubcommand()), cl::cat(runCategory()));
 cl::opt<bool> sanitizeOpt("sanitize", cl::desc("Check every access at run time (cpu only)"),
                           cl::sub(runSubcommand()), cl::cat(runCategory()));
+// For the soundness harness (ctest soundness.harness, docs/run.md): every integer and pointer value
+// the interpreter computes is checked against the value facts of the checks.
+cl::opt<bool> checkFactsOpt("check-facts", cl::Hidden, cl::sub(runSubcommand()), cl::cat(runCategory()));
 cl::opt<bool> checkOpt("check", cl::desc("On a GPU device: compare every output with the CPU reference (exit 1 when one differs)"),
                        cl::sub(runSubcommand()), cl::cat(runCategory()));
 cl::opt<std::string> archOpt("arch", cl::desc("cuda/hip: the target to compile for (default: the device's own)"),
@@ -143,6 +146,7 @@ RunOptions runOptions() {
   o.sourceOnStdin = sourceOnStdinOpt;
   o.inputs = inputsOpt;
   o.sanitize = sanitizeOpt;
+  o.checkFacts = checkFactsOpt;
   o.check = checkOpt;
   o.arch = archOpt;
   o.tensorCores = !noTensorCoresOpt;
