@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/ir/control_flow.h"
 #include "analysis/ir/ir_query.h"
 #include "analysis/ir/attr_values.h"
 #include "analysis/semantics/int_ops.h"
@@ -30,14 +31,6 @@ Executions::Executions(const Program& program, const ValueFacts& facts) : p_(pro
       }
   for (OpId id = 0; id < p_.ops.size(); ++id)
     if (returns_[id]) goesOn_[id] = regionWithoutReturn(id);
-}
-
-// Which region of `parent` (text ranges) holds `child`.
-uint32_t Executions::regionHolding(const Operation& parent, OpId child) const {
-  uint32_t at = p_.op(child).range.begin;
-  for (uint32_t r = 0; r < parent.regions.size(); ++r)
-    if (parent.regions[r].range.begin <= at && at < parent.regions[r].range.end) return r;
-  return 0;
 }
 
 // The region of `guard` (an op before another in its block that holds a
@@ -71,15 +64,7 @@ bool Executions::beforeEveryExit(const Operation& loop, OpId child) const {
   return false;
 }
 
-bool Executions::holdsExit(OpId id) const {
-  std::optional<OpKind> n = kindOf(p_.op(id));
-  if (n == OpKind::Break || n == OpKind::Continue || n == OpKind::Return) return true;
-  for (const Region& r : p_.op(id).regions)
-    for (const Block& b : r.blocks)
-      for (OpId inner : b.ops)
-        if (holdsExit(inner)) return true;
-  return false;
-}
+bool Executions::holdsExit(OpId id) const { return holdsAny(p_, id, {OpKind::Break, OpKind::Continue, OpKind::Return}); }
 
 // Whether the first iteration of `loop` certainly reaches `child`: every op
 // before it that can leave is an `if` whose condition, computed in that
@@ -194,10 +179,8 @@ std::optional<int64_t> Executions::increment(OpId loopId, uint32_t i) const {
   if (!fresh) return it->second;
   const Operation& loop = p_.op(loopId);
   if (loop.regions.empty() || loop.regions[0].blocks.size() != 1) return std::nullopt;
-  const Block& body = loop.regions[0].blocks[0];
-  uint32_t argAt = i + (is(loop, OpKind::For) ? 1 : 0);
-  if (argAt >= body.args.size()) return std::nullopt;
-  ValueId arg = body.args[argAt];
+  ValueId arg = iterValueArg(loop, i);
+  if (arg == kNoId) return std::nullopt;
   std::optional<int64_t> c;
   bool ok = true, any = false;
   for (OpId id : facts_.exitsOf(loopId)) {
@@ -331,7 +314,7 @@ bool Executions::forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref
       continue;
     }
     if (n != OpKind::For && n != OpKind::If) return false;  // reduce and scan bodies, test functions
-    path.push_back({q, regionHolding(parent, child)});
+    path.push_back({q, regionHolding(p_, parent, child)});
   }
   std::reverse(path.begin(), path.end());
   // What has to be enumerated: what the values, the bounds and the conditions read.
@@ -475,7 +458,7 @@ OpId Executions::mayNotRun(OpId op) const {
       if (!iterates) return q;
     } else if (is(parent, OpKind::If)) {
       const ScalarFact* c = facts_.scalar(operandValue(parent, "condition"));
-      bool inThen = regionHolding(parent, child) == 0;
+      bool inThen = regionHolding(p_, parent, child) == 0;
       if (!c || !c->exact() || (*c->exact() != 0) != inThen) return q;  // unknown, or the other region runs
     }
   }

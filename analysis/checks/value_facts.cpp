@@ -15,6 +15,7 @@
 #include <llvm/ADT/DenseMap.h>
 
 #include "analysis/checks/views.h"
+#include "analysis/ir/control_flow.h"
 #include "analysis/ir/op_table.h"
 #include "analysis/semantics/int_ops.h"
 #include "analysis/source/source_text.h"
@@ -296,19 +297,16 @@ TileFact FactBuilder::exactTile(ValueId v, int64_t value, Provenance basis) cons
   return f;
 }
 
-// continue: the enclosing for/loop (through ifs); break: the enclosing loop;
-// yield: the enclosing if (reduce and scan bodies need no facts).
+// Where each continue, break and yield goes (ir/control_flow.h); reduce and
+// scan bodies need no facts.
 void FactBuilder::collectExits(OpId begin, OpId end) {
   for (OpId id = begin; id < end && id < p_.ops.size(); ++id) {
     std::optional<OpKind> n = kindOf(id);
     if (n != OpKind::Continue && n != OpKind::Break && n != OpKind::Yield) continue;
-    OpId q = p_.op(id).parent;
-    while (n != OpKind::Yield && q != kNoId && is(q, OpKind::If)) q = p_.op(q).parent;
+    OpId q = exitTarget(p_, id);
     if (q == kNoId) continue;
     std::optional<OpKind> target = kindOf(q);
-    if ((n == OpKind::Continue && (target == OpKind::For || target == OpKind::Loop)) ||
-        (n == OpKind::Break && target == OpKind::Loop) || (n == OpKind::Yield && target == OpKind::If))
-      vf_.exits_[q].push_back(id);
+    if (target && goesTo(*n, *target) && (n != OpKind::Yield || target == OpKind::If)) vf_.exits_[q].push_back(id);
   }
 }
 
@@ -538,7 +536,7 @@ void FactBuilder::joinExits(OpId id, const Operation& op) {
     if (it != vf_.exits_.end())
       for (OpId e : it->second) {
         const Operation& x = p_.op(e);
-        if (!isFor && op.info->kind != OpKind::If && x.info->kind != OpKind::Break) continue;  // a loop's continue
+        if (!givesResults(x.info->kind, op.info->kind)) continue;  // a loop's continue
         if (i < x.operands.size()) add(x.operands[i].value);
         else complete = false;
       }
