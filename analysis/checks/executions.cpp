@@ -2,30 +2,12 @@
 
 #include <algorithm>
 
+#include "analysis/ir/control_flow.h"
 #include "analysis/ir/ir_query.h"
 #include "analysis/ir/attr_values.h"
+#include "analysis/semantics/int_ops.h"
 
 namespace tilesight {
-
-namespace {
-
-// The integer width of an integer tile type, 0 for anything else.
-unsigned intBits(TypeRef t) {
-  return t && t->isTile() && !t->isPtrTile() && isIntElem(t->tileElem()) ? elemBits(t->tileElem()) : 0;
-}
-
-// v as a `bits`-wide two's complement value.
-int64_t wrap(__int128 v, unsigned bits) {
-  if (bits >= 64 || bits == 0) return static_cast<int64_t>(v);
-  uint64_t m = (uint64_t(1) << bits) - 1, u = static_cast<uint64_t>(v) & m;
-  return (u >> (bits - 1)) ? static_cast<int64_t>(u | ~m) : static_cast<int64_t>(u);
-}
-
-uint64_t unsignedOf(int64_t v, unsigned bits) {
-  return bits >= 64 ? uint64_t(v) : uint64_t(v) & ((uint64_t(1) << bits) - 1);
-}
-
-}  // namespace
 
 Executions::Executions(const Program& program, const ValueFacts& facts) : p_(program), facts_(facts) {
   if (facts.options().grid) grid_ = *facts.options().grid;
@@ -49,14 +31,6 @@ Executions::Executions(const Program& program, const ValueFacts& facts) : p_(pro
       }
   for (OpId id = 0; id < p_.ops.size(); ++id)
     if (returns_[id]) goesOn_[id] = regionWithoutReturn(id);
-}
-
-// Which region of `parent` (text ranges) holds `child`.
-uint32_t Executions::regionHolding(const Operation& parent, OpId child) const {
-  uint32_t at = p_.op(child).range.begin;
-  for (uint32_t r = 0; r < parent.regions.size(); ++r)
-    if (parent.regions[r].range.begin <= at && at < parent.regions[r].range.end) return r;
-  return 0;
 }
 
 // The region of `guard` (an op before another in its block that holds a
@@ -90,15 +64,7 @@ bool Executions::beforeEveryExit(const Operation& loop, OpId child) const {
   return false;
 }
 
-bool Executions::holdsExit(OpId id) const {
-  std::optional<OpKind> n = kindOf(p_.op(id));
-  if (n == OpKind::Break || n == OpKind::Continue || n == OpKind::Return) return true;
-  for (const Region& r : p_.op(id).regions)
-    for (const Block& b : r.blocks)
-      for (OpId inner : b.ops)
-        if (holdsExit(inner)) return true;
-  return false;
-}
+bool Executions::holdsExit(OpId id) const { return holdsAny(p_, id, {OpKind::Break, OpKind::Continue, OpKind::Return}); }
 
 // Whether the first iteration of `loop` certainly reaches `child`: every op
 // before it that can leave is an `if` whose condition, computed in that
@@ -172,35 +138,16 @@ std::optional<int64_t> Executions::compute(ValueId v, const Execution& e, int& b
   if (n == OpKind::Assume) return x;
   if (n == OpKind::Select) return op.operands.size() == 3 ? compute(op.operands[*x ? 1 : 2].value, e, budget) : std::nullopt;
   if (n == OpKind::Cmpi) return compare(op, *x, e, budget);
-  if (n == OpKind::Exti || n == OpKind::Trunci) {
-    unsigned from = intBits(p_.typeOf(op.operands[0].value));
-    return wrap(signednessOf(op) == Signedness::Unsigned ? __int128(unsignedOf(*x, from)) : __int128(*x), bits);
-  }
-  if (n == OpKind::Negi) return wrap(-__int128(*x), bits);
-  if (n == OpKind::Absi) return wrap(*x < 0 ? -__int128(*x) : __int128(*x), bits);
+  bool isSigned = signednessOf(op) != Signedness::Unsigned;
+  if (n == OpKind::Exti || n == OpKind::Trunci)
+    return resizeInt(intBits(p_.typeOf(op.operands[0].value)), bits, isSigned, *x);
+  if (n == OpKind::Negi || n == OpKind::Absi) return evalIntOp(*n, {bits, isSigned}, *x).value;
   if (op.operands.size() < 2) return std::nullopt;
   auto y = compute(op.operands[1].value, e, budget);
   if (!y) return std::nullopt;
-  bool uns = signednessOf(op) == Signedness::Unsigned;
-  __int128 l = uns ? __int128(unsignedOf(*x, bits)) : __int128(*x),
-           r = uns ? __int128(unsignedOf(*y, bits)) : __int128(*y);
-  if (n == OpKind::Addi) return wrap(l + r, bits);
-  if (n == OpKind::Subi) return wrap(l - r, bits);
-  if (n == OpKind::Muli) return wrap(l * r, bits);
-  if (n == OpKind::Maxi) return wrap(std::max(l, r), bits);
-  if (n == OpKind::Mini) return wrap(std::min(l, r), bits);
-  if (n == OpKind::Andi) return wrap(l & r, bits);
-  if (n == OpKind::Ori) return wrap(l | r, bits);
-  if (n == OpKind::Xori) return wrap(l ^ r, bits);
-  if (n == OpKind::Shli) return r >= 0 && r < bits ? std::optional<int64_t>(wrap(l << int(r), bits)) : std::nullopt;
-  if (n == OpKind::Shri) return r >= 0 && r < bits ? std::optional<int64_t>(wrap(l >> int(r), bits)) : std::nullopt;
-  if (r == 0) return std::nullopt;  // undefined: no execution computes it
-  if (n == OpKind::Remi) return wrap(l % r, bits);
-  __int128 q = l / r, m = l % r;  // divi
-  std::optional<Rounding> mode = roundingOf(op);
-  if (mode == Rounding::NegativeInf && m != 0 && ((m < 0) != (r < 0))) --q;
-  if (mode == Rounding::PositiveInf && m != 0 && ((m < 0) == (r < 0))) ++q;
-  return wrap(q, bits);
+  // Undefined results (a zero divisor, a shift by the width or more): no execution computes them.
+  IntResult r = evalIntOp(*n, {bits, isSigned, roundingOf(op).value_or(Rounding::Zero)}, *x, *y);
+  return r.defined ? std::optional<int64_t>(r.value) : std::nullopt;
 }
 
 // An iter_value in the iteration that e runs: its initial value in the first,
@@ -224,7 +171,7 @@ std::optional<int64_t> Executions::iterValue(const Value& arg, const Execution& 
   if (!init || k == 0) return init;
   auto c = increment(arg.owner, i);
   if (!c) return std::nullopt;
-  return wrap(__int128(*init) + __int128(k) * *c, bits);
+  return wrapToWidth(bits, __int128(*init) + __int128(k) * *c);
 }
 
 std::optional<int64_t> Executions::increment(OpId loopId, uint32_t i) const {
@@ -232,10 +179,8 @@ std::optional<int64_t> Executions::increment(OpId loopId, uint32_t i) const {
   if (!fresh) return it->second;
   const Operation& loop = p_.op(loopId);
   if (loop.regions.empty() || loop.regions[0].blocks.size() != 1) return std::nullopt;
-  const Block& body = loop.regions[0].blocks[0];
-  uint32_t argAt = i + (is(loop, OpKind::For) ? 1 : 0);
-  if (argAt >= body.args.size()) return std::nullopt;
-  ValueId arg = body.args[argAt];
+  ValueId arg = iterValueArg(loop, i);
+  if (arg == kNoId) return std::nullopt;
   std::optional<int64_t> c;
   bool ok = true, any = false;
   for (OpId id : facts_.exitsOf(loopId)) {
@@ -266,21 +211,9 @@ std::optional<int64_t> Executions::compare(const Operation& cmp, int64_t lhs, co
   auto rhs = compute(cmp.operands[1].value, e, budget);
   unsigned bits = intBits(p_.typeOf(cmp.operands[0].value));
   if (!rhs || !bits) return std::nullopt;
-  bool uns = signednessOf(cmp) == Signedness::Unsigned;
-  __int128 l = uns ? __int128(unsignedOf(lhs, bits)) : __int128(lhs),
-           r = uns ? __int128(unsignedOf(*rhs, bits)) : __int128(*rhs);
   std::optional<Predicate> pred = predicateOf(cmp);
   if (!pred) return std::nullopt;
-  bool v = false;
-  switch (*pred) {
-    case Predicate::Equal: v = l == r; break;
-    case Predicate::NotEqual: v = l != r; break;
-    case Predicate::LessThan: v = l < r; break;
-    case Predicate::LessThanOrEqual: v = l <= r; break;
-    case Predicate::GreaterThan: v = l > r; break;
-    case Predicate::GreaterThanOrEqual: v = l >= r; break;
-  }
-  return v ? -1 : 0;
+  return evalIntOp(OpKind::Cmpi, {bits, signednessOf(cmp) != Signedness::Unsigned}, lhs, *rhs, *pred).value;
 }
 
 bool Executions::computable(ValueId v) const {
@@ -381,7 +314,7 @@ bool Executions::forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref
       continue;
     }
     if (n != OpKind::For && n != OpKind::If) return false;  // reduce and scan bodies, test functions
-    path.push_back({q, regionHolding(parent, child)});
+    path.push_back({q, regionHolding(p_, parent, child)});
   }
   std::reverse(path.begin(), path.end());
   // What has to be enumerated: what the values, the bounds and the conditions read.
@@ -525,7 +458,7 @@ OpId Executions::mayNotRun(OpId op) const {
       if (!iterates) return q;
     } else if (is(parent, OpKind::If)) {
       const ScalarFact* c = facts_.scalar(operandValue(parent, "condition"));
-      bool inThen = regionHolding(parent, child) == 0;
+      bool inThen = regionHolding(p_, parent, child) == 0;
       if (!c || !c->exact() || (*c->exact() != 0) != inThen) return q;  // unknown, or the other region runs
     }
   }

@@ -137,7 +137,6 @@ private:
   bool firstIterationReaches(OpId loop, OpId child) const;
 
   std::optional<uint32_t> regionWithoutReturn(OpId guard) const;
-  uint32_t regionHolding(const Operation& parent, OpId child) const;
 
   const Program& p_;
   const ValueFacts& facts_;

@@ -5,6 +5,7 @@
 
 #include "analysis/ir/ir_query.h"
 #include "analysis/ir/attr_values.h"
+#include "analysis/semantics/int_ops.h"
 
 namespace tilesight {
 
@@ -215,16 +216,7 @@ bool Locks::ends(const Access& wait, const BlockId& block, std::optional<int64_t
   auto other = executions_.value(exit->other, e);
   if (!other) return true;
   int64_t l = exit->loadedLeft ? *value : *other, r = exit->loadedLeft ? *other : *value;
-  bool holds = false;
-  switch (exit->pred) {
-    case Predicate::Equal: holds = l == r; break;
-    case Predicate::NotEqual: holds = l != r; break;
-    case Predicate::LessThan: holds = l < r; break;
-    case Predicate::LessThanOrEqual: holds = l <= r; break;
-    case Predicate::GreaterThan: holds = l > r; break;
-    case Predicate::GreaterThanOrEqual: holds = l >= r; break;
-  }
-  return holds == exit->breakOn;
+  return predicateHolds(exit->pred, l, r) == exit->breakOn;
 }
 
 bool Locks::maskedOffIn(const Access& lock, const BlockId& block) const {

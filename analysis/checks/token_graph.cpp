@@ -1,5 +1,6 @@
 #include "analysis/checks/token_graph.h"
 
+#include "analysis/ir/control_flow.h"
 #include "analysis/ir/ir_query.h"
 
 #include <algorithm>
@@ -180,12 +181,10 @@ void TokenGraph::visitLoop(OpId id, OpId loop) {
   const Operation& op = p_.op(id);
   bool isFor = is(op, OpKind::For);
   if (op.regions.empty() || op.regions[0].blocks.empty()) return;
-  const Block& body = op.regions[0].blocks[0];
   auto inits = operandGroup(op, "initValues");
-  uint32_t first = isFor ? 1 : 0;
   LoopInfo info;
-  for (uint32_t j = 0; first + j < body.args.size(); ++j) {
-    ValueId a = body.args[first + j];
+  for (uint32_t j = 0; iterValueArg(op, j) != kNoId; ++j) {
+    ValueId a = iterValueArg(op, j);
     if (!isToken(p_, a)) continue;
     uint32_t c = static_cast<uint32_t>(chains_.size());
     chains_.push_back({{}, a, id, static_cast<uint32_t>(info.args.size())});
@@ -355,7 +354,7 @@ bool TokenGraph::leavesAfter(OpId op, OpId loop) const {
     const std::vector<OpId>* ops = blockOf(q);
     if (!ops) return false;
     for (auto it = std::find(ops->begin(), ops->end(), q) + 1; it < ops->end(); ++it)
-      if (holdsContinue(*it)) return false;  // the iteration may go on
+      if (holdsAny(p_, *it, {OpKind::Continue})) return false;  // the iteration may go on
     if (q == breaking) return true;
   }
 }
@@ -369,15 +368,6 @@ const std::vector<OpId>* TokenGraph::blockOf(OpId op) const {
   if (r >= po.regions.size() || po.regions[r].blocks.empty()) return nullptr;
   const std::vector<OpId>& ops = po.regions[r].blocks[0].ops;
   return std::find(ops.begin(), ops.end(), op) != ops.end() ? &ops : nullptr;
-}
-
-bool TokenGraph::holdsContinue(OpId op) const {
-  if (is(p_.op(op), OpKind::Continue)) return true;
-  for (const Region& r : p_.op(op).regions)
-    for (const Block& b : r.blocks)
-      for (OpId inner : b.ops)
-        if (holdsContinue(inner)) return true;
-  return false;
 }
 
 // The set a value joined from several terminators surely has: per chain,

@@ -125,7 +125,6 @@ private:
   bool mayPrecede(OpId a, OpId terminator) const;
   bool leavesAfter(OpId op, OpId loop) const;  // a break out of `loop` follows op in its iteration
   const std::vector<OpId>* blockOf(OpId op) const;
-  bool holdsContinue(OpId op) const;
   bool covers(const DepSet& s, OpId a, OpId level) const;
   uint64_t argsAt(const DepSet& s, OpId loop) const;  // bit i: args[i] of `loop`
   bool coversAcross(const DepSet& s, OpId a, OpId loop, uint32_t distance) const;

@@ -4,6 +4,7 @@
 
 #include <llvm/ADT/DenseSet.h>
 
+#include "analysis/ir/control_flow.h"
 #include "analysis/ir/ir_query.h"
 #include "analysis/ir/op_table.h"
 #include "analysis/verify/verify_util.h"
@@ -176,25 +177,20 @@ void UnspecifiedLanes::carried(OpId user, size_t operand, const Lanes& in,
   if (n == OpKind::For || n == OpKind::Loop) {
     const Operation& loop = p_.op(user);
     llvm::ArrayRef<Operand> init = operandGroup(loop, "initValues");
-    if (init.empty() || loop.regions.empty() || loop.regions[0].blocks.empty()) return;
+    if (init.empty()) return;
     size_t i = operand - static_cast<size_t>(init.data() - loop.operands.data());
-    const auto& args = loop.regions[0].blocks[0].args;
-    size_t at = i + (n == OpKind::For ? 1 : 0);  // a for's first argument is its induction variable
-    if (i < init.size() && at < args.size()) work.push_back({args[at], in});
+    ValueId arg = i < init.size() ? iterValueArg(loop, i) : kNoId;
+    if (arg != kNoId) work.push_back({arg, in});
     return;
   }
-  OpId q = p_.op(user).parent;
-  while (n != OpKind::Yield && q != kNoId && is(p_.op(q), OpKind::If)) q = p_.op(q).parent;
+  OpId q = exitTarget(p_, user);
   if (q == kNoId) return;
   const Operation& owner = p_.op(q);
   std::optional<OpKind> on = kindOf(owner);
   if (n == OpKind::Yield ? on != OpKind::If : on != OpKind::For && on != OpKind::Loop) return;
   if (operand < owner.results.size()) work.push_back({owner.results[operand], in});
-  if (n == OpKind::Continue && !owner.regions.empty() && !owner.regions[0].blocks.empty()) {
-    const auto& args = owner.regions[0].blocks[0].args;
-    size_t at = operand + (on == OpKind::For ? 1 : 0);  // a for's first argument is its induction variable
-    if (at < args.size()) work.push_back({args[at], in});
-  }
+  ValueId arg = n == OpKind::Continue ? iterValueArg(owner, operand) : kNoId;
+  if (arg != kNoId) work.push_back({arg, in});
 }
 
 // A store of the value that masks every unspecified lane: each dimension that

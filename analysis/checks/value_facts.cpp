@@ -15,7 +15,9 @@
 #include <llvm/ADT/DenseMap.h>
 
 #include "analysis/checks/views.h"
+#include "analysis/ir/control_flow.h"
 #include "analysis/ir/op_table.h"
+#include "analysis/semantics/int_ops.h"
 #include "analysis/source/source_text.h"
 #include "analysis/verify/verify_util.h"
 
@@ -27,16 +29,7 @@ namespace {
 // then fitted to the value's width.
 using Wide = __int128;
 
-int64_t minOf(unsigned bits) { return bits >= 64 ? INT64_MIN : -(int64_t(1) << (bits - 1)); }
-int64_t maxOf(unsigned bits) { return bits >= 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1; }
 Interval typeRange(unsigned bits) { return {minOf(bits), maxOf(bits)}; }
-bool fitsIn(Wide v, unsigned bits) { return v >= minOf(bits) && v <= maxOf(bits); }
-
-// The integer width of an integer tile type, 0 for anything else.
-unsigned intBits(TypeRef t) {
-  if (!t || !t->isTile() || t->isPtrTile() || !isIntElem(t->tileElem())) return 0;
-  return elemBits(t->tileElem());
-}
 
 unsigned pointeeBits(TypeRef t) { return t && t->isPtrTile() ? elemBits(t->element->elem) : 0; }
 
@@ -66,14 +59,6 @@ Affine symbol(ValueId v) {
 
 
 std::optional<Affine> scaled(const Affine& a, int64_t k) { return addScaled(Affine::constant(0), a, k); }
-
-// Rounded quotient of a / b for b > 0 (divi's rounding modes).
-Wide divRound(Wide a, Wide b, std::optional<Rounding> mode) {
-  Wide q = a / b, r = a % b;
-  if (mode == Rounding::NegativeInf && r < 0) return q - 1;
-  if (mode == Rounding::PositiveInf && r > 0) return q + 1;
-  return q;
-}
 
 bool noSignedWrap(const Operation& op) {
   Overflow o = overflowOf(op);
@@ -312,19 +297,16 @@ TileFact FactBuilder::exactTile(ValueId v, int64_t value, Provenance basis) cons
   return f;
 }
 
-// continue: the enclosing for/loop (through ifs); break: the enclosing loop;
-// yield: the enclosing if (reduce and scan bodies need no facts).
+// Where each continue, break and yield goes (ir/control_flow.h); reduce and
+// scan bodies need no facts.
 void FactBuilder::collectExits(OpId begin, OpId end) {
   for (OpId id = begin; id < end && id < p_.ops.size(); ++id) {
     std::optional<OpKind> n = kindOf(id);
     if (n != OpKind::Continue && n != OpKind::Break && n != OpKind::Yield) continue;
-    OpId q = p_.op(id).parent;
-    while (n != OpKind::Yield && q != kNoId && is(q, OpKind::If)) q = p_.op(q).parent;
+    OpId q = exitTarget(p_, id);
     if (q == kNoId) continue;
     std::optional<OpKind> target = kindOf(q);
-    if ((n == OpKind::Continue && (target == OpKind::For || target == OpKind::Loop)) ||
-        (n == OpKind::Break && target == OpKind::Loop) || (n == OpKind::Yield && target == OpKind::If))
-      vf_.exits_[q].push_back(id);
+    if (target && goesTo(*n, *target) && (n != OpKind::Yield || target == OpKind::If)) vf_.exits_[q].push_back(id);
   }
 }
 
@@ -554,7 +536,7 @@ void FactBuilder::joinExits(OpId id, const Operation& op) {
     if (it != vf_.exits_.end())
       for (OpId e : it->second) {
         const Operation& x = p_.op(e);
-        if (!isFor && op.info->kind != OpKind::If && x.info->kind != OpKind::Break) continue;  // a loop's continue
+        if (!givesResults(x.info->kind, op.info->kind)) continue;  // a loop's continue
         if (i < x.operands.size()) add(x.operands[i].value);
         else complete = false;
       }
@@ -761,8 +743,8 @@ std::optional<Bounds> FactBuilder::bounds(Bin k, const ScalarFact& a, const Scal
   Wide alo = a.range.lo, ahi = a.range.hi, blo = b.range.lo, bhi = b.range.hi;
   bool bitwise = k == Bin::And || k == Bin::Or || k == Bin::Xor;
   if (bitwise && a.exact() && b.exact()) {  // e.g. the i1 conditions of Python's `%` fix-up
-    int64_t x = *a.exact(), y = *b.exact();
-    Wide v = k == Bin::And ? (x & y) : k == Bin::Or ? (x | y) : (x ^ y);
+    OpKind n = k == Bin::And ? OpKind::Andi : k == Bin::Or ? OpKind::Ori : OpKind::Xori;
+    Wide v = evalIntOp(n, {bits}, *a.exact(), *b.exact()).value;
     return Bounds{v, v, true, true};
   }
   // Unsigned (or unstated) semantics agree with signed ones on non-negative values.
@@ -786,9 +768,9 @@ std::optional<Bounds> FactBuilder::bounds(Bin k, const ScalarFact& a, const Scal
     }
     case Bin::Div: {
       if (blo <= 0 || !asSignedOk) return std::nullopt;
-      std::optional<Rounding> mode = roundingOf(op);
-      Wide c[4] = {divRound(alo, blo, mode), divRound(alo, bhi, mode), divRound(ahi, blo, mode),
-                   divRound(ahi, bhi, mode)};
+      Rounding mode = roundingOf(op).value_or(Rounding::Zero);
+      Wide c[4] = {roundedQuotient(alo, blo, mode), roundedQuotient(alo, bhi, mode), roundedQuotient(ahi, blo, mode),
+                   roundedQuotient(ahi, bhi, mode)};
       bool all = a.loKnown && a.hiKnown && b.loKnown && b.hiKnown;
       Bounds r{*std::min_element(c, c + 4), *std::max_element(c, c + 4), all, all};
       monotoneKnown(r, a, b, true);

@@ -1,7 +1,5 @@
 #include "codegen/interp/atomics.h"
 
-#include <algorithm>
-
 #include "codegen/interp/float_formats.h"
 
 namespace tilesight::interp {
@@ -13,20 +11,21 @@ double rmwFloat(AtomicMode m, Elem e, double old, double arg) {
   return m == AtomicMode::Xchg ? arg : roundTo(e, old + arg);
 }
 
+// An integer mode is the integer op it names (analysis/semantics/int_ops.h).
 int64_t rmwInt(AtomicMode m, unsigned bits, int64_t old, int64_t arg) {
+  OpKind k = OpKind::Addi;
   switch (m) {
-    case AtomicMode::And: return old & arg;
-    case AtomicMode::Or: return old | arg;
-    case AtomicMode::Xor: return old ^ arg;
-    case AtomicMode::Add: return wrapInt(bits, static_cast<int64_t>(static_cast<uint64_t>(old) + static_cast<uint64_t>(arg)));
-    case AtomicMode::Max: return std::max(signedOf(bits, old), signedOf(bits, arg)) == signedOf(bits, old) ? old : arg;
-    case AtomicMode::Min: return std::min(signedOf(bits, old), signedOf(bits, arg)) == signedOf(bits, old) ? old : arg;
-    case AtomicMode::UMax: return unsignedOf(bits, old) >= unsignedOf(bits, arg) ? old : arg;
-    case AtomicMode::UMin: return unsignedOf(bits, old) <= unsignedOf(bits, arg) ? old : arg;
+    case AtomicMode::And: k = OpKind::Andi; break;
+    case AtomicMode::Or: k = OpKind::Ori; break;
+    case AtomicMode::Xor: k = OpKind::Xori; break;
+    case AtomicMode::Add: k = OpKind::Addi; break;
+    case AtomicMode::Max: case AtomicMode::UMax: k = OpKind::Maxi; break;
+    case AtomicMode::Min: case AtomicMode::UMin: k = OpKind::Mini; break;
     case AtomicMode::Xchg:
     case AtomicMode::AddF: return arg;
   }
-  return arg;
+  bool isSigned = m != AtomicMode::UMax && m != AtomicMode::UMin;
+  return wrapInt(bits, evalIntOp(k, {bits, isSigned}, old, arg).value);
 }
 
 }  // namespace

@@ -57,12 +57,11 @@ void evalConversion(BlockExec& x, const Operation& op, OpKind k) {
   switch (k) {
     case OpKind::Exti: {
       bool s = isSigned(op);
-      for (int64_t i = 0; i < r->n; ++i)
-        r->ints()[i] = wrapInt(to, s ? signedOf(from, a.ints()[i]) : static_cast<int64_t>(unsignedOf(from, a.ints()[i])));
+      for (int64_t i = 0; i < r->n; ++i) r->ints()[i] = wrapInt(to, resizeInt(from, to, s, a.ints()[i]));
       return;
     }
     case OpKind::Trunci:
-      for (int64_t i = 0; i < r->n; ++i) r->ints()[i] = wrapInt(to, a.ints()[i]);
+      for (int64_t i = 0; i < r->n; ++i) r->ints()[i] = wrapInt(to, resizeInt(from, to, true, a.ints()[i]));
       return;
     case OpKind::Ftof: {
       Rounding rnd = roundingOf(op).value_or(Rounding::NearestEven);

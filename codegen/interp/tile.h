@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "analysis/ir/types.h"
+#include "analysis/semantics/int_ops.h"
 
 namespace tilesight::interp {
 
@@ -57,19 +58,10 @@ using TileRef = std::shared_ptr<const Tile>;
 uint64_t storageBits(const Tile& t, int64_t k);
 
 // --- integers of a width ------------------------------------------------------
+// What integers of a width are and what ops compute on them is
+// analysis/semantics/int_ops.h; the interpreter's own is how it holds i1.
 // Canonical form of v as a `bits`-bit integer: i1 as 0/1, others sign-extended.
-inline int64_t wrapInt(unsigned bits, int64_t v) {
-  if (bits >= 64) return v;
-  if (bits == 1) return v & 1;
-  unsigned sh = 64 - bits;
-  return static_cast<int64_t>(static_cast<uint64_t>(v) << sh) >> sh;
-}
-// The value of canonical v read as unsigned (zero-extended).
-inline uint64_t unsignedOf(unsigned bits, int64_t v) {
-  return bits >= 64 ? static_cast<uint64_t>(v) : static_cast<uint64_t>(v) & ((uint64_t{1} << bits) - 1);
-}
-// The value of canonical v read as signed (i1: 1 is -1).
-inline int64_t signedOf(unsigned bits, int64_t v) { return bits == 1 ? -(v & 1) : v; }
+inline int64_t wrapInt(unsigned bits, int64_t v) { return bits == 1 ? v & 1 : wrapToWidth(bits, v); }
 // Integer width of a tile element (64 for pointers).
 unsigned intBits(Elem e);
 

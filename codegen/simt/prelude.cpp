@@ -96,7 +96,10 @@ typedef ulong ts_u64;
 
 // Shared by all three: integer widths, memory access, narrow floats,
 // integer division and shifts with the spec's rules, float max/min,
-// float-to-int saturation, and the fault record.
+// float-to-int saturation, and the fault record. The integer helpers
+// (ts_wrap, ts_divi, ts_remi, ts_shl, ts_shr, ts_lt, ts_mulhi) are the C
+// text of analysis/semantics/int_ops.cpp, the one C++ definition; the
+// differential tests compare the two.
 constexpr const char* kCommon = R"(typedef signed char ts_i8;
 typedef short ts_i16;
 typedef int ts_i32;
