@@ -157,7 +157,8 @@ std::optional<UnspecifiedLanes::Lanes> UnspecifiedLanes::extract(const Operation
   for (size_t d = 0; d < in.size(); ++d) {
     if (!in[d]) continue;
     const ScalarFact* j = facts_.scalarAt(op.operands[d + 1].value, kNoId);
-    if (!in[d]->first || !j || !j->exact() || semantics::sliceStart(*j->exact() + 1, (*to)[d]) > *in[d]->first) return std::nullopt;
+    if (!in[d]->first || !j || !j->exact() || semantics::sliceStart(*j->exact() + 1, (*to)[d]) > *in[d]->first)
+      return std::nullopt;
   }
   return Lanes(in.size());
 }

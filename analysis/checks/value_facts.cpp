@@ -1039,7 +1039,8 @@ void FactBuilder::structural(ValueId r, const Operation& op, OpKind n) {
     carryStrides(semantics::broadcastDims(a->shape, f.shape), *a, f);
   } else if (n == OpKind::Permute) {
     const Attr* perm = op.attr("permutation");
-    if (perm && perm->elems.size() == f.shape.size()) carryStrides(semantics::permuteDims(*perm, f.shape.size()), *a, f);
+    if (perm && perm->elems.size() == f.shape.size())
+      carryStrides(semantics::permuteDims(*perm, f.shape.size()), *a, f);
   } else if (n == OpKind::Reshape) {
     reshapeStrides(*a, f);
   }
