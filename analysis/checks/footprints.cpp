@@ -10,6 +10,7 @@
 #include "analysis/checks/executions.h"
 #include "analysis/checks/views.h"
 #include "analysis/ir/op_table.h"
+#include "analysis/semantics/view_geometry.h"
 
 namespace tilesight {
 
@@ -348,7 +349,7 @@ std::optional<Box> Footprints::viewBox(const Access& a, const Type& view,
       // A tile outside the index space is bounds.index's (and touches nothing defined).
       if (a.forms[i]->c0 < 0 || (d.extent && a.forms[i]->c0 >= *d.extent)) return std::nullopt;
       if (d.tensorSize && !__builtin_mul_overflow(a.forms[i]->c0, d.step, &first))
-        extent = std::clamp(*d.tensorSize - first, int64_t(0), d.tile);
+        extent = semantics::elementsInside(first, d.tile, *d.tensorSize);
     } else if (!d.firstPartial || d.firstPartial != d.extent) {
       b.exact = false;
     }

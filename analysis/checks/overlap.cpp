@@ -28,6 +28,7 @@
 #include "analysis/checks/value_facts.h"
 #include "analysis/ir/attr_values.h"
 #include "analysis/layout/layout.h"
+#include "analysis/semantics/view_geometry.h"
 #include "analysis/verify/verify_util.h"
 
 namespace tilesight {
@@ -229,12 +230,12 @@ private:
     std::vector<int64_t> ext(rank, 1), stride(rank, 0), tdim(rank, 0);
     std::optional<int64_t> indexStep;  // gather/scatter: the step of the indices, when known
     for (size_t i = 0; i < rank; ++i) {
-      int64_t t = gather ? static_cast<int64_t>(i) : v.dimMap[i];
+      int64_t t = static_cast<int64_t>(semantics::walkedDim(v, i));
       if (t < 0 || t >= static_cast<int64_t>(rank)) return;
       tdim[i] = t;
       int64_t s = strides[t];
       if (s == kDynamic) continue;  // an unknown stride: leave the dimension out
-      ext[i] = shape[t] == kDynamic ? v.shape[i] : std::min(v.shape[i], shape[t]);
+      ext[i] = shape[t] == kDynamic ? v.shape[i] : semantics::elementsInside(0, v.shape[i], shape[t]);
       stride[i] = s;
       if (gather && static_cast<int64_t>(i) == v.sparseDim) {
         indexStep = sparseMode(o, v, ext[i], stride[i]);
@@ -246,9 +247,7 @@ private:
     Repeat r;
     r.a = hit->first;
     r.b = hit->second;
-    int64_t off = 0;
-    for (size_t i = 0; i < rank; ++i) off += r.a[i] * stride[i];
-    r.where = "element " + std::to_string(off) + " from the tile's start";
+    r.where = "element " + std::to_string(semantics::elementOffset(r.a, stride)) + " from the tile's start";
     r.why = "the tensor_view's strides " + listText(strides) + " map both there";
     if (!isIdentity(tdim)) r.why += " (tile dimensions walk tensor dimensions " + listText(tdim) + ")";
     if (indexStep && *indexStep == 0)

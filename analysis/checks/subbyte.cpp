@@ -16,6 +16,7 @@
 // Dynamic extents are not reported: their parity is a run-time fact.
 #include "analysis/checks/checks.h"
 #include "analysis/ir/ir_query.h"
+#include "analysis/semantics/view_geometry.h"
 #include "analysis/checks/value_facts.h"
 #include "analysis/verify/verify_util.h"
 
@@ -183,7 +184,7 @@ private:
     if (!gather && view.dimMap.size() != rank) return;
     int64_t i = -1;  // the tile dimension that walks the packed one
     for (size_t k = 0; k < rank; ++k)
-      if ((gather ? static_cast<int64_t>(k) : view.dimMap[k]) == pk.dim) i = static_cast<int64_t>(k);
+      if (static_cast<int64_t>(semantics::walkedDim(view, k)) == pk.dim) i = static_cast<int64_t>(k);
     if (i < 0) return;
     std::string elem(elemName(tv.elem));
     std::string via =
@@ -201,9 +202,11 @@ private:
                        ": each tile would split the bytes of the packed " + elem + " data");
       return;
     }
-    if (view.kind == TypeKind::StridedView && view.strides.size() == rank && view.strides[i] % factor != 0)
+    if (view.kind != TypeKind::StridedView || view.strides.size() != rank) return;
+    int64_t step = semantics::tileStep(view, static_cast<size_t>(i));
+    if (step % factor != 0)
       diags_.error(at, "subbyte.align",
-                   "the strided_view's tiles start every " + std::to_string(view.strides[i]) +
+                   "the strided_view's tiles start every " + std::to_string(step) +
                        " elements along the tensor_view's unit-stride dimension " + std::to_string(pk.dim) +
                        via + " (traversal strides " + listText(view.strides) +
                        "), so tile 1 starts inside a byte of the packed " + elem + " data");

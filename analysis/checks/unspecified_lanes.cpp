@@ -7,6 +7,7 @@
 #include "analysis/ir/control_flow.h"
 #include "analysis/ir/ir_query.h"
 #include "analysis/ir/op_table.h"
+#include "analysis/semantics/lane_maps.h"
 #include "analysis/verify/verify_util.h"
 
 namespace tilesight {
@@ -18,16 +19,20 @@ const std::vector<int64_t>* shapeOf(const Program& p, ValueId v) {
   return t && t->isTile() ? &t->shape : nullptr;
 }
 
-// Positions of the dimensions larger than 1.
-llvm::SmallVector<size_t, 4> wideDims(const std::vector<int64_t>& shape) {
-  llvm::SmallVector<size_t, 4> out;
-  for (size_t d = 0; d < shape.size(); ++d)
-    if (shape[d] != 1) out.push_back(d);
-  return out;
-}
-
 template <class Lanes> bool anyLane(const Lanes& lanes) {
   return std::any_of(lanes.begin(), lanes.end(), [](const auto& l) { return l.has_value(); });
+}
+
+// The lanes of a result whose dimensions carry the source's through `dims`
+// (semantics/lane_maps.h); nullopt when one names no source dimension.
+template <class Lanes> std::optional<Lanes> carry(const semantics::DimSources& dims, const Lanes& in) {
+  Lanes out(dims.size());
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (!dims[i]) continue;
+    if (*dims[i] >= in.size()) return std::nullopt;
+    out[i] = in[*dims[i]];
+  }
+  return out;
 }
 
 }  // namespace
@@ -108,27 +113,17 @@ std::optional<UnspecifiedLanes::Lanes> UnspecifiedLanes::through(OpId user, size
   }
   if (n == OpKind::Broadcast) {  // same rank; only size-1 dimensions (never partial) grow
     if (to->size() != from->size()) return std::nullopt;
-    return in;
+    return carry(semantics::broadcastDims(*from, *to), in);
   }
   if (n == OpKind::Reshape) {  // only unit dimensions added or dropped
-    auto a = wideDims(*from), b = wideDims(*to);
-    if (a.size() != b.size()) return std::nullopt;
-    for (size_t i = 0; i < a.size(); ++i) {
-      if ((*from)[a[i]] != (*to)[b[i]]) return std::nullopt;
-      out[b[i]] = in[a[i]];
-    }
-    return out;
+    auto dims = semantics::reshapeDims(*from, *to);
+    return dims ? carry(*dims, in) : std::nullopt;
   }
   if (n == OpKind::Extract) return operand == 0 ? extract(op, in) : std::nullopt;
-  if (n == OpKind::Permute) {  // result dimension i is source dimension perm[i]
+  if (n == OpKind::Permute) {
     const Attr* perm = op.attr("permutation");
     if (!perm || perm->elems.size() != to->size()) return std::nullopt;
-    for (size_t i = 0; i < to->size(); ++i) {
-      int64_t s = perm->elems[i].i;
-      if (s < 0 || static_cast<size_t>(s) >= in.size()) return std::nullopt;
-      out[i] = in[s];
-    }
-    return out;
+    return carry(semantics::permuteDims(*perm, to->size()), in);
   }
   if (n == OpKind::Reduce || n == OpKind::Scan) {  // along another dimension: the lanes stay in their rows
     const Attr* dim = op.attr("dim");
@@ -163,7 +158,8 @@ std::optional<UnspecifiedLanes::Lanes> UnspecifiedLanes::extract(const Operation
   for (size_t d = 0; d < in.size(); ++d) {
     if (!in[d]) continue;
     const ScalarFact* j = facts_.scalarAt(op.operands[d + 1].value, kNoId);
-    if (!in[d]->first || !j || !j->exact() || (*j->exact() + 1) * (*to)[d] > *in[d]->first) return std::nullopt;
+    if (!in[d]->first || !j || !j->exact() || semantics::sliceStart(*j->exact() + 1, (*to)[d]) > *in[d]->first)
+      return std::nullopt;
   }
   return Lanes(in.size());
 }

@@ -18,6 +18,7 @@
 #include "analysis/ir/control_flow.h"
 #include "analysis/ir/op_table.h"
 #include "analysis/semantics/int_ops.h"
+#include "analysis/semantics/lane_maps.h"
 #include "analysis/source/source_text.h"
 #include "analysis/verify/verify_util.h"
 
@@ -988,6 +989,16 @@ void FactBuilder::assume(ValueId r, OpId id, const Operation& op) {
 
 // --- shape ops and pointers ------------------------------------------------------
 
+// The strides of a result whose dimensions carry `a`'s through `dims`
+// (semantics/lane_maps.h): 0 along those that read coordinate 0; a source
+// dimension past `a`'s rank leaves the stride unknown.
+static void carryStrides(const semantics::DimSources& dims, const TileFact& a, TileFact& f) {
+  for (size_t d = 0; d < f.strides.size() && d < dims.size(); ++d) {
+    if (!dims[d]) f.strides[d] = 0;
+    else if (*dims[d] < a.strides.size()) f.strides[d] = a.strides[*dims[d]];
+  }
+}
+
 void FactBuilder::structural(ValueId r, const Operation& op, OpKind n) {
   if (n != OpKind::Broadcast && n != OpKind::Reshape && n != OpKind::Permute && n != OpKind::Extract) return;
   const TileFact* a = get(operandValue(op, "source"));
@@ -1007,15 +1018,11 @@ void FactBuilder::structural(ValueId r, const Operation& op, OpKind n) {
   if (n == OpKind::Extract) {  // a sub-tile of a non-uniform tile: only the root and bounds are kept
     f.base = unknown(r).base;
   } else if (n == OpKind::Broadcast && a->shape.size() == f.shape.size()) {
-    for (size_t d = 0; d < f.shape.size(); ++d)
-      f.strides[d] = a->shape[d] == 1 && f.shape[d] != 1 ? std::optional<int64_t>(0) : a->strides[d];
+    carryStrides(semantics::broadcastDims(a->shape, f.shape), *a, f);
   } else if (n == OpKind::Permute) {
     const Attr* perm = op.attr("permutation");
     if (perm && perm->elems.size() == f.shape.size())
-      for (size_t d = 0; d < f.shape.size(); ++d) {
-        int64_t src = perm->elems[d].i;
-        if (src >= 0 && static_cast<size_t>(src) < a->strides.size()) f.strides[d] = a->strides[src];
-      }
+      carryStrides(semantics::permuteDims(*perm, f.shape.size()), *a, f);
   } else if (n == OpKind::Reshape) {
     reshapeStrides(*a, f);
   }
@@ -1026,16 +1033,7 @@ void FactBuilder::structural(ValueId r, const Operation& op, OpKind n) {
 // tile linear in its row-major index (iota, c * iota) stays linear after any
 // reshape.
 void FactBuilder::reshapeStrides(const TileFact& a, TileFact& f) const {
-  llvm::SmallVector<int64_t, 4> srcDims, dstDims;
-  llvm::SmallVector<std::optional<int64_t>, 4> kept;
-  for (size_t d = 0; d < a.shape.size(); ++d)
-    if (a.shape[d] != 1) srcDims.push_back(a.shape[d]), kept.push_back(a.strides[d]);
-  for (int64_t d : f.shape)
-    if (d != 1) dstDims.push_back(d);
-  if (srcDims == dstDims) {
-    for (size_t d = 0, next = 0; d < f.shape.size(); ++d) f.strides[d] = f.shape[d] == 1 ? int64_t(0) : kept[next++];
-    return;
-  }
+  if (auto dims = semantics::reshapeDims(a.shape, f.shape)) return carryStrides(*dims, a, f);
   if (!a.affine()) return;
   std::optional<int64_t> unit;
   int64_t row = 1;

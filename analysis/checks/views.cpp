@@ -11,6 +11,8 @@
 
 #include <algorithm>
 
+#include "analysis/semantics/view_geometry.h"
+
 namespace tilesight::views {
 
 namespace {
@@ -70,19 +72,20 @@ bool isPermutation(const std::vector<int64_t>& m) {
   return true;
 }
 
-// A dimension whose tiles start every `step` elements of a tensor dim of size
-// `size` (kDynamic when unknown).
-IndexDim gridDim(int64_t tensorDim, int64_t size, int64_t tile, int64_t step) {
+// Index dimension i of `view` over a tensor of shape `tvShape` (kDynamic
+// for an unknown size); the rules are semantics/view_geometry's.
+IndexDim indexDim(const Type& view, size_t i, const std::vector<int64_t>& tvShape) {
   IndexDim d;
-  d.tensorDim = tensorDim;
-  d.tile = tile;
-  d.step = step;
+  d.tensorDim = static_cast<int64_t>(semantics::walkedDim(view, i));
+  d.tile = view.shape[i];
+  d.step = semantics::tileStep(view, i);
+  d.sparse = view.kind == TypeKind::GatherScatterView && static_cast<int64_t>(i) == view.sparseDim;
+  int64_t size = tvShape[d.tensorDim];
   if (size == kDynamic) return d;
   d.tensorSize = size;
-  d.extent = layout::ceilDiv(size, step);
-  // Tile k overhangs when k * step + tile > size.
-  int64_t first = size >= tile ? (size - tile) / step + 1 : 0;
-  d.firstPartial = std::min(first, *d.extent);
+  d.extent = semantics::indexExtent(size, d.step);
+  // The sparse dimension's indices select single rows: none overhangs.
+  d.firstPartial = d.sparse ? *d.extent : semantics::firstPartialIndex(size, d.tile, d.step);
   return d;
 }
 
@@ -92,10 +95,7 @@ std::optional<IndexSpace> gridSpace(const Type& view, const std::vector<int64_t>
   if (view.dimMap.size() != rank || !isPermutation(view.dimMap)) return std::nullopt;
   if (strided && (view.strides.size() != rank || !allPositive(view.strides))) return std::nullopt;
   IndexSpace s;
-  for (size_t i = 0; i < rank; ++i) {
-    int64_t t = view.dimMap[i];
-    s.dims.push_back(gridDim(t, tvShape[t], view.shape[i], strided ? view.strides[i] : view.shape[i]));
-  }
+  for (size_t i = 0; i < rank; ++i) s.dims.push_back(indexDim(view, i, tvShape));
   return s;
 }
 
@@ -106,18 +106,7 @@ std::optional<IndexSpace> gatherScatterSpace(const Type& view, const std::vector
   int64_t rank = static_cast<int64_t>(view.shape.size());
   if (view.sparseDim < 0 || view.sparseDim >= rank) return std::nullopt;
   IndexSpace s;
-  for (int64_t i = 0; i < rank; ++i) {
-    IndexDim d;
-    d.tensorDim = i;
-    d.tile = view.shape[i];
-    d.step = 1;
-    d.sparse = i == view.sparseDim;
-    if (tvShape[i] != kDynamic) {
-      d.tensorSize = d.extent = tvShape[i];
-      d.firstPartial = d.sparse ? tvShape[i] : std::min(tvShape[i], std::max<int64_t>(0, tvShape[i] - d.tile + 1));
-    }
-    s.dims.push_back(d);
-  }
+  for (size_t i = 0; i < view.shape.size(); ++i) s.dims.push_back(indexDim(view, i, tvShape));
   return s;
 }
 
@@ -144,7 +133,7 @@ std::optional<TensorViewLayout> tensorViewLayout(const Type& tv, layout::WorkBud
 
 int64_t IndexDim::overhang(int64_t k) const {
   if (!tensorSize || !partial(k)) return 0;
-  return std::max<int64_t>(0, layout::satAdd(layout::satMul(k, step), tile) - *tensorSize);
+  return semantics::overhang(semantics::tileStart(k, step), tile, *tensorSize);
 }
 
 bool IndexSpace::known() const {

@@ -3,6 +3,8 @@
 #include <cstring>
 
 #include "analysis/ir/dense.h"
+#include "analysis/semantics/lane_maps.h"
+#include "analysis/semantics/view_geometry.h"
 #include "codegen/interp/block_exec.h"
 #include "codegen/interp/elements.h"
 #include "codegen/interp/float_formats.h"
@@ -11,11 +13,7 @@ namespace tilesight::interp {
 
 namespace {
 
-std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> s(shape.size(), 1);
-  for (size_t d = shape.size(); d-- > 1;) s[d - 1] = s[d] * shape[d];
-  return s;
-}
+using semantics::rowMajorStrides;
 
 // dst[dstAt + i . dstStrides] = src[srcAt + i . srcStrides] for every index
 // i of `shape`, in row-major order.
@@ -57,20 +55,18 @@ void constant(BlockExec& x, const Operation& op) {
 void broadcast(BlockExec& x, const Operation& op) {
   const Tile& a = x.tile(op.operands[0].value);
   auto r = x.result(op);
-  std::vector<int64_t> strides = rowMajorStrides(a.type->shape);
   const std::vector<int64_t>& shape = r->type->shape;
-  for (size_t d = 0; d < strides.size() && d < shape.size(); ++d)
-    if (a.type->shape[d] == 1) strides[d] = 0;
-  if (a.type->shape.empty()) strides.assign(shape.size(), 0);
+  std::vector<int64_t> strides =
+      semantics::carriedStrides(semantics::broadcastDims(a.type->shape, shape), rowMajorStrides(a.type->shape));
   gatherStrided(a, *r, shape, strides, 0);
 }
 
 void permute(BlockExec& x, const Operation& op) {
   const Tile& a = x.tile(op.operands[0].value);
   auto r = x.result(op);
-  std::vector<int64_t> src = rowMajorStrides(a.type->shape), strides;
-  for (const Attr& p : op.attr("permutation")->elems) strides.push_back(src[p.i]);
-  gatherStrided(a, *r, r->type->shape, strides, 0);
+  const std::vector<int64_t>& shape = r->type->shape;
+  semantics::DimSources dims = semantics::permuteDims(*op.attr("permutation"), shape.size());
+  gatherStrided(a, *r, shape, semantics::carriedStrides(dims, rowMajorStrides(a.type->shape)), 0);
 }
 
 void cat(BlockExec& x, const Operation& op) {
@@ -91,7 +87,7 @@ void cat(BlockExec& x, const Operation& op) {
     }
   };
   place(a, 0);
-  place(b, a.type->shape[dim] * rs[dim]);
+  place(b, semantics::catSplit(a.type->shape, dim) * rs[dim]);
 }
 
 // The flat offset, in a row-major tile of shape `whole`, of the sub-tile of
@@ -106,7 +102,7 @@ int64_t subTileOffset(BlockExec& x, const Operation& op, size_t first, const std
     if (slice >= static_cast<uint64_t>(count))
       x.fail(op, std::string(op.info->name) + " index " + std::to_string(slice) + " of dimension " +
                      std::to_string(d) + " is past the last slice (" + std::to_string(count - 1) + ")");
-    offset += static_cast<int64_t>(slice) * sub[d] * strides[d];
+    offset += semantics::sliceStart(static_cast<int64_t>(slice), sub[d]) * strides[d];
   }
   return offset;
 }
@@ -180,7 +176,7 @@ void evalShape(BlockExec& x, const Operation& op, OpKind k) {
       return;
     }
     case OpKind::Broadcast: return broadcast(x, op);
-    case OpKind::Reshape: {
+    case OpKind::Reshape: {  // the row-major index is kept (semantics/lane_maps.h)
       const Tile& a = x.tile(op.operands[0].value);
       auto r = x.result(op);
       std::memcpy(r->data<char>(), a.data<char>(), a.n * a.elementSize());

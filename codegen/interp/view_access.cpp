@@ -1,26 +1,16 @@
 #include "codegen/interp/view_access.h"
 
-#include <algorithm>
+#include "analysis/semantics/view_geometry.h"
 
 namespace tilesight::interp {
 
 namespace {
 
-// Where tile dimension i starts in the tensor for view index idx: a tile
-// number times the tile's step (partition: its size; strided: the traversal
-// stride). A gather/scatter view's other indices are element offsets: its
-// index space is the tensor's shape (seed 001 §5.6.1: "!gsv_2d_padded has an
-// index space shape of 128x256", and there an index in [241, 255] runs the
-// 16-wide tile past column 255).
-int64_t startOf(const Type& v, size_t i, int64_t idx) {
-  if (v.kind == TypeKind::GatherScatterView) return idx;
-  int64_t step = v.kind == TypeKind::StridedView ? v.strides[i] : v.shape[i];
-  return idx * step;
-}
-
-size_t tensorDim(const Type& v, size_t i) {
-  return v.kind == TypeKind::GatherScatterView || v.dimMap.empty() ? i : static_cast<size_t>(v.dimMap[i]);
-}
+// Where tile dimension i starts in the tensor for view index idx (a
+// gather/scatter view's other indices are element offsets: seed 001 §5.6.1,
+// "!gsv_2d_padded has an index space shape of 128x256", and there an index in
+// [241, 255] runs the 16-wide tile past column 255).
+int64_t startOf(const Type& v, size_t i, int64_t idx) { return semantics::tileStart(idx, semantics::tileStep(v, i)); }
 
 }  // namespace
 
@@ -28,10 +18,8 @@ std::vector<int64_t> indexSpaceShape(const ViewValue& view) {
   const Type& v = *view.type;
   std::vector<int64_t> out;
   for (size_t i = 0; i < v.shape.size(); ++i) {
-    int64_t size = view.tensor->shape[tensorDim(v, i)];
-    bool gather = v.kind == TypeKind::GatherScatterView;  // every dimension steps by one element (startOf)
-    int64_t step = gather ? 1 : v.kind == TypeKind::StridedView ? v.strides[i] : v.shape[i];
-    out.push_back((size + step - 1) / step);
+    int64_t size = view.tensor->shape[semantics::walkedDim(v, i)];
+    out.push_back(semantics::indexExtent(size, semantics::tileStep(v, i)));
   }
   return out;
 }
@@ -39,8 +27,7 @@ std::vector<int64_t> indexSpaceShape(const ViewValue& view) {
 int64_t overhang(const ViewValue& view, size_t i, int64_t idx) {
   const Type& v = *view.type;
   if (v.kind == TypeKind::GatherScatterView) return 0;
-  int64_t end = startOf(v, i, idx) + v.shape[i];
-  return std::max<int64_t>(0, end - view.tensor->shape[tensorDim(v, i)]);
+  return semantics::overhang(startOf(v, i, idx), v.shape[i], view.tensor->shape[semantics::walkedDim(v, i)]);
 }
 
 void forEachRun(const ViewValue& view, const std::vector<int64_t>& index, const std::vector<int64_t>& rows,
@@ -65,17 +52,17 @@ void forEachRun(const ViewValue& view, const std::vector<int64_t>& index, const 
     bool inside = true;
     int64_t count = runLen;
     for (size_t i = 0; i < rank; ++i) {
-      size_t d = tensorDim(v, i);
+      size_t d = semantics::walkedDim(v, i);
       bool sparse = gather && static_cast<int64_t>(i) == v.sparseDim;
       int64_t c = sparse ? rows[t[i]] : startOf(v, i, index[i]) + t[i];
       if (c < 0 || c >= tv.shape[d]) {
         inside = false;
         break;
       }
-      if (i == last && !elementwise) count = std::min(runLen, tv.shape[d] - c);
+      if (i == last && !elementwise) count = semantics::elementsInside(c, runLen, tv.shape[d]);
       offset += c * tv.strides[d];
     }
-    size_t d = tensorDim(v, last);
+    size_t d = semantics::walkedDim(v, last);
     if (inside) f(ViewRun{k, offset, tv.strides[d], count, runLen - count});
     else f(ViewRun{k, 0, 0, 0, runLen});
     for (size_t i = elementwise ? rank : last; i-- > 0;) {  // odometer over the dims before the run

@@ -1,5 +1,6 @@
 #include "codegen/runtime/arguments.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -8,6 +9,7 @@
 #include <llvm/Support/FormatVariadic.h>
 
 #include "analysis/ir/ir_query.h"
+#include "analysis/semantics/view_geometry.h"
 #include "codegen/interp/elements.h"
 #include "codegen/interp/float_formats.h"
 #include "codegen/runtime/devices.h"
@@ -223,8 +225,7 @@ llvm::Error bindList(const std::string& name, llvm::StringRef value, const std::
     HostBuffer& item = memory.add(std::move(*b));
     std::vector<int64_t> row{static_cast<int64_t>(item.address())};
     row.insert(row.end(), item.shape.begin(), item.shape.end());
-    std::vector<int64_t> strides(rank, 1);
-    for (size_t d = rank; d-- > 1;) strides[d - 1] = strides[d] * item.shape[d];
+    std::vector<int64_t> strides = semantics::rowMajorStrides(item.shape);
     row.insert(row.end(), strides.begin(), strides.end());
     for (int64_t w : row) {
       words.bytes.resize(words.bytes.size() + 8);
@@ -424,12 +425,8 @@ llvm::Error checkViewsFit(const Program& p, const Operation& entry, const std::v
     auto shape = values("static_shape", "dynamicShape");
     auto strides = values("static_strides", "dynamicStrides");
     if (!shape || !strides || shape->size() != strides->size()) continue;
-    int64_t last = 0;  // the farthest element the view reaches
-    bool empty = false;
-    for (size_t d = 0; d < shape->size(); ++d) {
-      empty |= (*shape)[d] <= 0;
-      last += ((*shape)[d] - 1) * (*strides)[d];
-    }
+    bool empty = std::any_of(shape->begin(), shape->end(), [](int64_t d) { return d <= 0; });
+    int64_t last = semantics::lastElement(*shape, *strides);  // the farthest element the view reaches
     int64_t have = base->buffer->elementCount();
     if (!empty && last >= have)
       return problem("argument %" + base->name + " (" + base->source + ") holds " + std::to_string(have) + " " +

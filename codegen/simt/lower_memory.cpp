@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "analysis/ir/attr_values.h"
+#include "analysis/semantics/view_geometry.h"
 #include "codegen/simt/lowerer.h"
 
 namespace tilesight::simt {
@@ -251,15 +252,6 @@ void makeTensorView(Lowerer& L, const Operation& op) {
   fill("static_strides", "dynamicStrides", "t");
 }
 
-size_t tensorDim(const Type& v, size_t i) {
-  return v.kind == TypeKind::GatherScatterView || v.dimMap.empty() ? i : static_cast<size_t>(v.dimMap[i]);
-}
-
-int64_t stepOf(const Type& v, size_t i) {
-  if (v.kind == TypeKind::GatherScatterView) return 1;
-  return v.kind == TypeKind::StridedView ? v.strides[i] : v.shape[i];
-}
-
 void shapeResults(Lowerer& L, const Operation& op, const std::function<std::string(size_t)>& f) {
   for (size_t i = 0; i < op.results.size(); ++i) {
     ValueId r = op.results[i];
@@ -307,11 +299,11 @@ public:
   void address(const std::vector<std::string>& c) {
     L_.code("int in = 1; ts_i64 off = 0;");
     for (size_t i = 0; i < type_->shape.size(); ++i) {
-      size_t d = tensorDim(*type_, i);
+      size_t d = semantics::walkedDim(*type_, i);
       bool sparse = rows_ != kNoId && static_cast<int64_t>(i) == type_->sparseDim;
       std::string coord = sparse ? "(ts_i64)ts_uns((ts_i64)" + L_.staged(rows_, 0, c[i]) + ", " +
                                        num(Lowerer::intWidth(Lowerer::elemOf(L_.type(rows_)))) + ")"
-                                 : index_[i] + " * " + num(stepOf(*type_, i)) + " + " + c[i];
+                                 : index_[i] + " * " + num(semantics::tileStep(*type_, i)) + " + " + c[i];
       L_.code("{ const ts_i64 c = " + coord + "; in = in && c >= 0 && c < " + tvVar(L_, tv_, "s", d) + "; off += c * " +
               tvVar(L_, tv_, "t", d) + "; }");
     }
@@ -410,8 +402,8 @@ bool lowerMemory(Lowerer& L, const Operation& op) {
     case OpKind::GetIndexSpaceShape: {
       ValueId view = op.operands[0].value, tv = L.tensorOf(view);
       const Type& t = *L.type(view);
-      shapeResults(L, op, [&](size_t i) {
-        std::string size = tvVar(L, tv, "s", tensorDim(t, i)), step = num(stepOf(t, i));
+      shapeResults(L, op, [&](size_t i) {  // semantics::indexExtent, printed: the sizes are known at run time
+        std::string size = tvVar(L, tv, "s", semantics::walkedDim(t, i)), step = num(semantics::tileStep(t, i));
         return "((" + size + " + " + step + " - 1) / " + step + ")";
       });
       return true;

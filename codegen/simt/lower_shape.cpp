@@ -5,6 +5,7 @@
 // elements its result slots need. reshape keeps every element on its
 // thread (row-major index k is unchanged), so it is a copy.
 #include "analysis/ir/attr_values.h"
+#include "analysis/semantics/lane_maps.h"
 #include "codegen/simt/lowerer.h"
 
 namespace tilesight::simt {
@@ -19,6 +20,15 @@ void gather(Lowerer& L, ValueId r, const std::function<std::string(const Coords&
   const std::vector<int64_t>& shape = L.type(r)->shape;
   if (L.cyclic(r)) L.elements(L.count(r), [&] { L.code(L.at(r) + " = " + f(coordsOf("k", shape)) + ";"); });
   else L.code(L.name(r) + " = " + f(Coords(shape.size(), "0")) + ";");
+}
+
+// The source coordinates (of a source of `rank` dimensions) that result
+// coordinates c read through a map of dimensions.
+Coords sourceCoords(const semantics::DimSources& dims, const Coords& c, size_t rank) {
+  Coords src(rank, "0");
+  for (size_t i = 0; i < c.size() && i < dims.size(); ++i)
+    if (dims[i]) src[*dims[i]] = c[i];
+  return src;
 }
 
 void copy(Lowerer& L, const Operation& op) {
@@ -38,24 +48,16 @@ void broadcast(Lowerer& L, const Operation& op) {
   }
   uint64_t off = L.stageAll({s})[0];
   const std::vector<int64_t>& from = L.type(s)->shape;
-  gather(L, r, [&](const Coords& c) {
-    Coords src(from.size());
-    size_t shift = c.size() - from.size();  // leading dimensions the source lacks
-    for (size_t i = 0; i < from.size(); ++i) src[i] = from[i] == 1 ? "0" : c[i + shift];
-    return L.staged(s, off, indexOf(src, from));
-  });
+  semantics::DimSources dims = semantics::broadcastDims(from, L.type(r)->shape);
+  gather(L, r, [&](const Coords& c) { return L.staged(s, off, indexOf(sourceCoords(dims, c, from.size()), from)); });
 }
 
 void permute(Lowerer& L, const Operation& op) {
   ValueId r = op.results[0], s = op.operands[0].value;
   uint64_t off = L.stageAll({s})[0];
-  const Attr* perm = op.attr("permutation");
   const std::vector<int64_t>& from = L.type(s)->shape;
-  gather(L, r, [&](const Coords& c) {
-    Coords src(from.size());
-    for (size_t i = 0; i < c.size(); ++i) src[static_cast<size_t>(perm->elems.empty() ? i : perm->elems[i].i)] = c[i];
-    return L.staged(s, off, indexOf(src, from));
-  });
+  semantics::DimSources dims = semantics::permuteDims(*op.attr("permutation"), L.type(r)->shape.size());
+  gather(L, r, [&](const Coords& c) { return L.staged(s, off, indexOf(sourceCoords(dims, c, from.size()), from)); });
 }
 
 void cat(Lowerer& L, const Operation& op) {
@@ -64,10 +66,11 @@ void cat(Lowerer& L, const Operation& op) {
   size_t d = static_cast<size_t>(op.attr("dim")->i);
   const std::vector<int64_t>& sa = L.type(a)->shape;
   const std::vector<int64_t>& sb = L.type(b)->shape;
+  std::string split = std::to_string(semantics::catSplit(sa, d));
   gather(L, r, [&](const Coords& c) {
     Coords cb = c;
-    cb[d] = "(" + c[d] + " - " + std::to_string(sa[d]) + ")";
-    return "(" + c[d] + " < " + std::to_string(sa[d]) + " ? " + L.staged(a, offs[0], indexOf(c, sa)) + " : " +
+    cb[d] = "(" + c[d] + " - " + split + ")";
+    return "(" + c[d] + " < " + split + " ? " + L.staged(a, offs[0], indexOf(c, sa)) + " : " +
            L.staged(b, offs[1], indexOf(cb, sb)) + ")";
   });
 }
