@@ -6,6 +6,7 @@
 
 #include <llvm/ADT/ArrayRef.h>
 
+#include "analysis/ir/op_accessors.h"
 #include "analysis/ir/op_table.h"
 
 namespace tilesight {
@@ -40,8 +41,7 @@ llvm::ArrayRef<OpId> TokenGraph::addFunction(OpId fn) {
 }
 
 ValueId TokenGraph::tokenIn(OpId id) const {
-  auto g = operandGroup(p_.op(id), "token");
-  return g.empty() ? kNoId : g.front().value;
+  return operands::token(p_.op(id));
 }
 
 ValueId TokenGraph::tokenOut(OpId id) const {
@@ -181,7 +181,7 @@ void TokenGraph::visitLoop(OpId id, OpId loop) {
   bool isFor = is(op, OpKind::For);
   if (op.regions.empty() || op.regions[0].blocks.empty()) return;
   const Block& body = op.regions[0].blocks[0];
-  auto inits = operandGroup(op, "initValues");
+  auto inits = operands::initValues(op);
   uint32_t first = isFor ? 1 : 0;
   LoopInfo info;
   for (uint32_t j = 0; first + j < body.args.size(); ++j) {

@@ -5,6 +5,7 @@
 #include <llvm/ADT/DenseSet.h>
 
 #include "analysis/ir/ir_query.h"
+#include "analysis/ir/op_accessors.h"
 #include "analysis/ir/op_table.h"
 #include "analysis/verify/verify_util.h"
 
@@ -120,7 +121,7 @@ std::optional<UnspecifiedLanes::Lanes> UnspecifiedLanes::through(OpId user, size
   }
   if (n == OpKind::Extract) return operand == 0 ? extract(op, in) : std::nullopt;
   if (n == OpKind::Permute) {  // result dimension i is source dimension perm[i]
-    const Attr* perm = op.attr("permutation");
+    const Attr* perm = attrs::permutation(op);
     if (!perm || perm->elems.size() != to->size()) return std::nullopt;
     for (size_t i = 0; i < to->size(); ++i) {
       int64_t s = perm->elems[i].i;
@@ -130,7 +131,7 @@ std::optional<UnspecifiedLanes::Lanes> UnspecifiedLanes::through(OpId user, size
     return out;
   }
   if (n == OpKind::Reduce || n == OpKind::Scan) {  // along another dimension: the lanes stay in their rows
-    const Attr* dim = op.attr("dim");
+    const Attr* dim = attrs::dim(op);
     if (!dim || dim->i < 0 || static_cast<size_t>(dim->i) >= in.size() || in[dim->i]) return std::nullopt;
     for (size_t d = 0, o = 0; d < in.size() && o < out.size(); ++d)
       if (!(n == OpKind::Reduce && to->size() < from->size() && static_cast<int64_t>(d) == dim->i)) out[o++] = in[d];
@@ -175,7 +176,7 @@ void UnspecifiedLanes::carried(OpId user, size_t operand, const Lanes& in,
   std::optional<OpKind> n = kindOf(p_.op(user));
   if (n == OpKind::For || n == OpKind::Loop) {
     const Operation& loop = p_.op(user);
-    llvm::ArrayRef<Operand> init = operandGroup(loop, "initValues");
+    llvm::ArrayRef<Operand> init = operands::initValues(loop);
     if (init.empty() || loop.regions.empty() || loop.regions[0].blocks.empty()) return;
     size_t i = operand - static_cast<size_t>(init.data() - loop.operands.data());
     const auto& args = loop.regions[0].blocks[0].args;
