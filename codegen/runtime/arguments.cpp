@@ -8,6 +8,7 @@
 #include <llvm/Support/FormatVariadic.h>
 
 #include "analysis/ir/ir_query.h"
+#include "analysis/ir/op_accessors.h"
 #include "codegen/interp/elements.h"
 #include "codegen/interp/float_formats.h"
 #include "codegen/runtime/devices.h"
@@ -272,7 +273,7 @@ std::vector<const Operation*> entriesOf(const Program& p) {
 llvm::Expected<const Operation*> selectEntry(const Program& p, const std::string& name) {
   std::vector<const Operation*> entries = entriesOf(p);
   std::string names;
-  for (const Operation* e : entries) names += (names.empty() ? "" : ", ") + e->attr("sym_name")->s;
+  for (const Operation* e : entries) names += (names.empty() ? "" : ", ") + attrs::symName(*e)->s;
   std::string wanted = name.empty() || name[0] == '@' ? name : "@" + name;
   if (entries.empty()) return problem("the file has no entry");
   if (wanted.empty()) {
@@ -280,7 +281,7 @@ llvm::Expected<const Operation*> selectEntry(const Program& p, const std::string
     return problem("the file has " + std::to_string(entries.size()) + " entries (" + names + "); pick one with --entry");
   }
   for (const Operation* e : entries)
-    if (e->attr("sym_name")->s == wanted) return e;
+    if (attrs::symName(*e)->s == wanted) return e;
   return problem("no entry " + wanted + " (the file has " + names + ")");
 }
 
@@ -406,14 +407,13 @@ llvm::Error checkViewsFit(const Program& p, const Operation& entry, const std::v
   OpId entryId = static_cast<OpId>(&entry - p.ops.data());
   for (const Operation& op : p.ops) {
     if (!is(op, OpKind::MakeTensorView) || !insideOf(p, op, entryId)) continue;
-    const ArgValue* base = argumentOf(p, entry, args, operandValue(op, "base"));
+    const ArgValue* base = argumentOf(p, entry, args, operands::base(op));
     if (!base || !base->buffer) continue;
     // Each size and stride: written, or a scalar argument's value.
-    auto values = [&](const char* attr, const char* group) -> std::optional<std::vector<int64_t>> {
+    auto values = [&](const Attr* written, llvm::ArrayRef<Operand> dynamic) -> std::optional<std::vector<int64_t>> {
       std::vector<int64_t> out;
-      llvm::ArrayRef<Operand> dynamic = operandGroup(op, group);
       size_t next = 0;
-      for (const Attr& e : op.attr(attr)->elems) {
+      for (const Attr& e : written->elems) {
         if (e.kind == AttrKind::Int) { out.push_back(e.i); continue; }
         const ArgValue* a = next < dynamic.size() ? argumentOf(p, entry, args, dynamic[next++].value) : nullptr;
         if (!a || a->buffer) return std::nullopt;
@@ -421,8 +421,9 @@ llvm::Error checkViewsFit(const Program& p, const Operation& entry, const std::v
       }
       return out;
     };
-    auto shape = values("static_shape", "dynamicShape");
-    auto strides = values("static_strides", "dynamicStrides");
+    MakeTensorViewOp mtv(op);
+    auto shape = values(mtv.staticShape(), mtv.dynamicShape());
+    auto strides = values(mtv.staticStrides(), mtv.dynamicStrides());
     if (!shape || !strides || shape->size() != strides->size()) continue;
     int64_t last = 0;  // the farthest element the view reaches
     bool empty = false;

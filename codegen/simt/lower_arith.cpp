@@ -7,6 +7,7 @@
 
 #include "analysis/ir/attr_values.h"
 #include "analysis/ir/dense.h"
+#include "analysis/ir/op_accessors.h"
 #include "codegen/simt/lowerer.h"
 
 namespace tilesight::simt {
@@ -326,7 +327,7 @@ std::string denseElement(const DenseValues& d, size_t i, Elem e, const std::stri
 
 void lowerConstant(Lowerer& L, const Operation& op) {
   ValueId r = op.results[0];
-  std::optional<DenseValues> d = denseValues(*op.attr("value"));
+  std::optional<DenseValues> d = denseValues(*attrs::value(op));
   if (!d || d->size() == 0) L.unsupported(op, "this constant's literal");
   Elem e = Lowerer::elemOf(L.type(r));
   std::string T = L.held(L.type(r));
@@ -413,7 +414,7 @@ bool lowerScalarOps(Lowerer& L, const Operation& op, OpKind k) {
     case OpKind::PrintTko: lowerPrint(L, op); return true;
     case OpKind::Assert: {
       ValueId c = op.operands[0].value;
-      const Attr* m = op.attr("message");
+      const Attr* m = attrs::message(op);
       int id = L.faultId("assertion failed: " + (m ? m->s : std::string()));
       std::string stmt = "if (!" + L.at(c) + ") ts_fail(ts_status, " + num(id) + ");";
       if (L.cyclic(c)) L.elements(L.count(c), [&] { L.code(stmt); });
