@@ -121,7 +121,7 @@ struct Consequence {
 std::optional<Consequence> consequenceOf(const OpRef& o, bool maybeMasked) {
   OpKind name = o.op.info->kind;
   std::optional<Consequence> c;
-  if (name == OpKind::AtomicCasTko || (name == OpKind::AtomicRmwTko && attrValue<AtomicMode>(o.op, "mode") == AtomicMode::Xchg)) {
+  if (name == OpKind::AtomicCasTko || (name == OpKind::AtomicRmwTko && attrValue<AtomicMode>(o.op, attr_names::mode) == AtomicMode::Xchg)) {
     c = Consequence{Severity::Warning,
                     "the two atomic operations run in an unspecified order, so which value "
                     "remains (and what each returns) depends on it"};

@@ -228,8 +228,8 @@ private:
     std::string problem = elems && it && !it->shape.empty() ? pairProblem(*elems, it->shape, "indices")
                                                             : runProblem(facts_.tile(idx), "indices");
     if (problem.empty()) return;
-    auto indices = o.group("index");
-    Range at = indices.size() > static_cast<size_t>(vt->sparseDim) ? indices[vt->sparseDim]->range : o.at();
+    const Operand* index = operandAt(operands::index(o.op), static_cast<size_t>(vt->sparseDim));
+    Range at = index ? index->range : o.at();
     auto& d = diags_.error(o.onOpLine(at), "subbyte.align", what + "; " + problem);
     noteDefinition(d, idx, "the indices are defined here");
   }

@@ -7,7 +7,6 @@
 #include "analysis/ir/ir_query.h"
 #include "analysis/ir/op_accessors.h"
 #include "analysis/ir/op_table.h"
-#include "analysis/verify/verify_util.h"
 
 namespace tilesight {
 
@@ -48,7 +47,7 @@ OpId UnspecifiedLanes::observableUse(OpId load, const views::IndexSpace& space, 
   const Operation& op = p_.op(load);
   if (op.results.empty()) return kNoId;
   Load l{load, space, {}};
-  for (const Operand* o : rules::OpRef{p_, op}.group("index")) l.indices.push_back(o->value);
+  for (const Operand& o : operands::index(op)) l.indices.push_back(o.value);
   const std::vector<int64_t>* shape = shapeOf(p_, op.results[0]);
   if (!shape || shape->size() != space.dims.size() || l.indices.size() != space.dims.size()) return load;
   Lanes start(shape->size());
@@ -203,17 +202,16 @@ void UnspecifiedLanes::carried(OpId user, size_t operand, const Lanes& in,
 bool UnspecifiedLanes::masks(const Load& load, OpId store, const Lanes& in) const {
   const Operation& op = p_.op(store);
   if (op.broken) return false;
-  rules::OpRef o{p_, op};
-  const Operand* view = o.operand("view");
+  const Operand* view = operands::viewOperand(op);
   if (!view) return false;
   const auto& space = facts_.indexSpace(view->value);
-  std::vector<const Operand*> at = o.group("index");
+  llvm::ArrayRef<Operand> at = operands::index(op);
   if (!space || space->dims.size() != in.size() || at.size() != in.size()) return false;
   for (size_t d = 0; d < in.size(); ++d) {
     if (!in[d]) continue;
     const views::IndexDim &x = space->dims[d], &y = load.space.dims[in[d]->loadDim];
     if (x.tile != y.tile || x.step != y.step || !x.tensorSize || x.tensorSize != y.tensorSize ||
-        !sameIndex(at[d]->value, load.indices[in[d]->loadDim], store))
+        !sameIndex(at[d].value, load.indices[in[d]->loadDim], store))
       return false;
   }
   return true;
@@ -227,7 +225,7 @@ bool UnspecifiedLanes::writesThroughView(OpId user, size_t operand) const {
   std::optional<OpKind> n = kindOf(op);
   if (n == OpKind::StoreViewTko) return operand == 0;
   if (n != OpKind::AtomicRedViewTko) return false;
-  const Operand* value = rules::OpRef{p_, op}.operand("value");
+  const Operand* value = operands::valueOperand(op);
   return value == &op.operands[operand];
 }
 

@@ -124,7 +124,7 @@ void atomic(BlockExec& x, const Operation& op, bool cas) {
   const Tile& arg = x.tile(cas ? operands::val(op) : operands::arg(op));
   const Tile* cmp = cas ? &x.tile(operands::cmp(op)) : nullptr;
   const Tile* mask = optionalTile(x, operands::mask(op));
-  AtomicMode mode = attrValue<AtomicMode>(op, "mode").value_or(AtomicMode::Xchg);
+  AtomicMode mode = attrValue<AtomicMode>(op, attr_names::mode).value_or(AtomicMode::Xchg);
   auto r = x.result(op, 0);
   auto cell = Tile::make(r->type, 1);  // the old value at one address
   AccessCheck check(x, op);

@@ -146,7 +146,7 @@ void atomicReduceView(BlockExec& x, const Operation& op) {
   Sanitizer* san = x.sanitizer();
   MemoryEvent ev = san ? san->begin(x, op, x.token(op)) : MemoryEvent{};
   if (!index) return x.set(op.results[0], san->end(ev));
-  AtomicMode mode = attrValue<AtomicMode>(op, "mode").value_or(AtomicMode::Add);
+  AtomicMode mode = attrValue<AtomicMode>(op, attr_names::mode).value_or(AtomicMode::Add);
   AccessCheck check(x, op);
   const TensorViewValue& tv = *view.tensor;
   auto cell = Tile::make(v.type, 1);

@@ -191,7 +191,7 @@ bool lowerFloat(Lowerer& L, const Operation& op, OpKind k) {
                                 : k == OpKind::Divf ? 3 : k == OpKind::Sqrt ? 4 : std::optional<int>{};
   if (directed && (!directedOp || e == Elem::TF32))
     L.unsupported(op, "directed rounding ('" + std::string(keywordName(*rnd)) + "') in this op");
-  bool ftz = flagOf(op, "flush_to_zero");
+  bool ftz = attrs::flushToZero(op) != nullptr;
   std::string zero = dbl ? "0.0" : "0.0f";
   auto flush = [&](const std::string& x) {
     if (!ftz) return x;
@@ -228,13 +228,13 @@ bool lowerFloat(Lowerer& L, const Operation& op, OpKind k) {
       return true;
     case OpKind::Rsqrt: F([&](const auto& x) { return "(" + std::string(dbl ? "1.0" : "1.0f") + " / sqrt(" + x[0] + "))"; }); return true;
     case OpKind::Maxf: case OpKind::Minf: {
-      std::string args = std::string(k == OpKind::Maxf ? "1" : "0") + ", " + (flagOf(op, "propagate_nan") ? "1" : "0");
+      std::string args = std::string(k == OpKind::Maxf ? "1" : "0") + ", " + (attrs::propagateNan(op) ? "1" : "0");
       F([&](const auto& x) { return std::string(dbl ? "ts_maxmind(" : "ts_maxminf(") + x[0] + ", " + x[1] + ", " + args + ")"; });
       return true;
     }
     case OpKind::Cmpf: {
       Predicate p = predicateOf(op).value_or(Predicate::Equal);
-      bool ord = attrValue<CmpOrdering>(op, "comparison_ordering").value_or(CmpOrdering::Ordered) == CmpOrdering::Ordered;
+      bool ord = attrValue<CmpOrdering>(op, attr_names::comparisonOrdering).value_or(CmpOrdering::Ordered) == CmpOrdering::Ordered;
       elementwise(L, op, ops, [&](const auto& x) {
         return "(ts_i32)(" + substitute(ord ? ordered(p) : unordered(p), flush(x[0]), flush(x[1])) + ")";
       });

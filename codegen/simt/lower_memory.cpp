@@ -110,7 +110,7 @@ void pointerAtomic(Lowerer& L, const Operation& op, bool cas) {
   const Operand* mask = operands::maskOperand(op);
   std::string T = L.held(L.type(r));
   L.declare(r);
-  AtomicMode mode = attrValue<AtomicMode>(op, "mode").value_or(AtomicMode::Add);
+  AtomicMode mode = attrValue<AtomicMode>(op, attr_names::mode).value_or(AtomicMode::Add);
   bool uniform = !L.cyclic(r);
   L.barrier();
   auto body = [&] {
@@ -374,7 +374,7 @@ void atomicReduceView(Lowerer& L, const Operation& op) {
   va.prepare();
   L.barrier();
   Elem e = va.elem();
-  AtomicMode mode = attrValue<AtomicMode>(op, "mode").value_or(AtomicMode::Add);
+  AtomicMode mode = attrValue<AtomicMode>(op, attr_names::mode).value_or(AtomicMode::Add);
   std::string T = L.held(L.type(v));
   viewElements(L, v, true, [&](const auto& c) {
     va.address(c);
