@@ -29,10 +29,6 @@ llvm::ArrayRef<Operand> memoryPointers(const Operation& op) {
   return operands::pointersGroup(op);
 }
 
-std::string_view pointerGroup(OpKind k) {
-  return k == OpKind::LoadPtrTko ? "source" : k == OpKind::StorePtrTko ? "destination" : "pointers";
-}
-
 bool makesView(OpKind k) {
   return k == OpKind::MakeTensorView || k == OpKind::MakePartitionView || k == OpKind::MakeStridedView ||
          k == OpKind::MakeGatherScatterView;
@@ -67,20 +63,6 @@ const Operand* operandAt(llvm::ArrayRef<Operand> group, size_t i) { return i < g
 
 ValueId valueAt(llvm::ArrayRef<Operand> group, size_t i) { return i < group.size() ? group[i].value : kNoId; }
 
-llvm::ArrayRef<Operand> operandGroup(const Operation& op, std::string_view group) {
-  if (!op.info) return {};
-  int g = op.info->operandGroup(group);
-  return g < 0 ? llvm::ArrayRef<Operand>() : operandGroupAt(op, static_cast<size_t>(g));
-}
-
-const Operand* operandOf(const Operation& op, std::string_view group, size_t i) {
-  return operandAt(operandGroup(op, group), i);
-}
-
-ValueId operandValue(const Operation& op, std::string_view group, size_t i) {
-  return valueAt(operandGroup(op, group), i);
-}
-
 ValueId yieldedBy(const Program& p, const Operation& ifOp, uint32_t region, uint32_t index) {
   if (region >= ifOp.regions.size() || ifOp.regions[region].blocks.size() != 1) return kNoId;
   const Block& b = ifOp.regions[region].blocks[0];
@@ -95,11 +77,6 @@ const Operation* definingOp(const Program& p, ValueId v) {
   if (val.blockArg || val.owner == kNoId) return nullptr;
   const Operation& op = p.op(val.owner);
   return op.info && !op.broken ? &op : nullptr;
-}
-
-std::string_view keywordOf(const Operation& op, std::string_view attr) {
-  const Attr* a = op.attr(attr);
-  return a && a->kind == AttrKind::Keyword ? std::string_view(a->s) : std::string_view();
 }
 
 namespace {

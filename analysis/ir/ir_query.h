@@ -33,19 +33,9 @@ bool isViewAccess(OpKind k);
 // load_ptr_tko's source, store_ptr_tko's destination, the atomics' pointers;
 // empty for other ops.
 llvm::ArrayRef<Operand> memoryPointers(const Operation& op);
-// The operand group holding the pointers of a memory op through pointers:
-// load_ptr_tko's source, store_ptr_tko's destination, the atomics' pointers.
-std::string_view pointerGroup(OpKind k);
 // An `entry` or `testing$func` (isolated ops that sit in a module).
 bool isFunction(const Operation& op);
 
-// The operands of declared group `group` (empty when absent, or when the op
-// does not match its table entry).
-llvm::ArrayRef<Operand> operandGroup(const Operation& op, std::string_view group);
-// The operand of group `group` at position i (nullptr when absent, or when
-// the op does not match its table entry).
-const Operand* operandOf(const Operation& op, std::string_view group, size_t i = 0);
-ValueId operandValue(const Operation& op, std::string_view group, size_t i = 0);
 // The operands of the op's operand group number g, in its table row (empty
 // when the op has no such group or its segments do not match its row). The
 // typed accessors (op_accessors.h) read groups by name through it.
@@ -63,8 +53,6 @@ const Operation* definingOp(const Program& p, ValueId v);
 // inside the tensor (13.4's `inbounds`, cuTile's check_bounds=False): an
 // overhang is then undefined behaviour, not masked.
 bool promisedInBounds(const Operation& op, size_t d);
-// The keyword of attribute `attr` (empty when absent or not a keyword).
-std::string_view keywordOf(const Operation& op, std::string_view attr);
 // The elements of a `constant` integer or i1 tile, row-major, a splat
 // repeated; nullopt for anything else or a tile of more than `maxElements`.
 std::optional<std::vector<int64_t>> constantInts(const Program& p, ValueId v, size_t maxElements);
