@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "analysis/bytecode/decoder.h"
+#include "analysis/ir/op_accessors.h"
 #include "analysis/ir/op_table.h"
 #include "analysis/ir/printer.h"
 
@@ -72,11 +73,10 @@ void addSizeLists(llvm::SmallVectorImpl<NamedAttr>& attrs, TypeRef result) {
 // (`%src, %pad` reads as a mask, in NVIDIA's syntax too). With no mask no
 // lane is masked off, so the padding value is never used: it is left out.
 void dropUnusedPadding(Operation& op) {
-  const OpInfo& info = *op.info;
-  int mask = info.operandGroup("mask"), pad = info.operandGroup("paddingValue");
-  if (mask < 0 || pad < 0 || op.segments[mask] || !op.segments[pad]) return;
+  constexpr size_t mask = LoadPtrTkoOp::kMaskGroup, pad = LoadPtrTkoOp::kPaddingValueGroup;
+  if (op.segments[mask] || !op.segments[pad]) return;
   size_t at = 0;
-  for (int g = 0; g < pad; ++g) at += op.segments[g];
+  for (size_t g = 0; g < pad; ++g) at += op.segments[g];
   op.operands.erase(op.operands.begin() + static_cast<long>(at));
   op.segments[pad] = 0;
 }

@@ -7,6 +7,7 @@
 
 #include "analysis/bytecode/byte_cursor.h"
 #include "analysis/bytecode/encoder.h"
+#include "analysis/ir/op_accessors.h"
 #include "analysis/ir/op_table.h"
 
 namespace tilesight::bytecode {
@@ -273,12 +274,12 @@ bool Encoder::block(std::string& b, const Block& blk, const Operation& owner, bo
 }
 
 bool Encoder::function(std::string& b, const Operation& f, size_t ordinal) {
-  const Attr* name = f.attr("sym_name");
-  const Attr* sig = f.attr("function_type");
+  const Attr* name = attrs::symName(f);
+  const Attr* sig = attrs::functionType(f);
   if (!name || name->s.size() < 2 || !sig || !sig->type || f.regions.size() != 1 || f.regions[0].blocks.size() != 1)
     return refuse(&f, "an entry needs a name, a signature and one block");
   if (!sig->type->results.empty()) return refuse(&f, "an entry returns nothing in bytecode");
-  const Attr* hints = f.attr("optimization_hints");
+  const Attr* hints = attrs::optimizationHints(f);
   for (const NamedAttr& a : f.attrs)
     if (a.name != "sym_name" && a.name != "function_type" && a.name != "optimization_hints")
       return refuse(&f, "bytecode has no place for its attribute '" + std::string(a.name) + "'");
@@ -303,9 +304,9 @@ bool Encoder::function(std::string& b, const Operation& f, size_t ordinal) {
 }
 
 bool Encoder::global(std::string& b, const Operation& g) {
-  const Attr* name = g.attr("sym_name");
-  const Attr* value = g.attr("value");
-  const Attr* ty = g.attr("type");
+  const Attr* name = attrs::symName(g);
+  const Attr* value = attrs::value(g);
+  const Attr* ty = attrs::type(g);
   if (!name || name->s.size() < 2 || !value || !ty || !ty->type || !ty->type->isTile())
     return refuse(&g, "a global needs a name, a value and a tile type");
   for (const NamedAttr& a : g.attrs)
@@ -318,11 +319,11 @@ bool Encoder::global(std::string& b, const Operation& g) {
   if (ti == ~uint64_t(0) || !denseData(*value, ty->type, &g, data)) return false;
   putVarint(b, ti);
   putVarint(b, constant(std::move(data)));
-  const Attr* alignment = g.attr("alignment");
+  const Attr* alignment = attrs::alignment(g);
   putVarint(b, alignment ? static_cast<uint64_t>(alignment->i) : 0);
-  const Attr* visibility = g.attr("symbol_visibility");
+  const Attr* visibility = attrs::symbolVisibility(g);
   putVarint(b, visibility && visibility->s == "private");
-  putVarint(b, g.attr("constant") != nullptr);
+  putVarint(b, attrs::constant(g) != nullptr);
   return true;
 }
 

@@ -35,6 +35,7 @@
 #include "analysis/checks/unspecified_lanes.h"
 #include "analysis/checks/value_facts.h"
 #include "analysis/checks/views.h"
+#include "analysis/ir/op_accessors.h"
 #include "analysis/ir/op_table.h"
 #include "analysis/verify/verify_util.h"
 
@@ -76,12 +77,12 @@ public:
   void visit(OpId id) override {
     const Operation& op = p_.op(id);
     if (!checkedViewAccess(op)) return;
-    const Operand* view = operandOf(op, "view");
+    const Operand* view = operands::viewOperand(op);
     if (!view) return;
     TypeRef vt = p_.typeOf(view->value);
     const auto& space = facts_.indexSpace(view->value);
     if (!space) return;
-    llvm::ArrayRef<Operand> indices = operandGroup(op, "index");
+    llvm::ArrayRef<Operand> indices = operands::index(op);
     if (indices.size() != space->dims.size()) return;
     bool load = op.info->kind == OpKind::LoadViewTko;
     for (size_t d = 0; d < indices.size(); ++d) {
@@ -208,7 +209,7 @@ private:
         const Operation& u = p_.op(unsure);
         bool around = false;
         for (OpId q = c.op.parent; q != kNoId && !around; q = p_.op(q).parent) around = q == unsure;
-        const ScalarFact* cond = is(u, OpKind::If) ? facts_.scalar(operandValue(u, "condition")) : nullptr;
+        const ScalarFact* cond = is(u, OpKind::If) ? facts_.scalar(operands::condition(u)) : nullptr;
         if (around && cond && cond->exact()) return false;  // the other region runs
         if (!around) {  // an earlier op that may return
           bool runs = false;
@@ -242,10 +243,10 @@ private:
     if (dim.sparse || dim.step != dim.tile || dim.tile <= 0 || !iv.blockArg || iv.index != 0 || iv.owner == kNoId)
       return false;
     const Operation& loop = p_.op(iv.owner);
-    if (!loop.info || loop.info->kind != OpKind::For || loop.broken || loop.attr("unsignedCmp")) return false;
-    const ScalarFact *lb = facts_.scalar(operandValue(loop, "lowerBound")),
-                     *ub = facts_.scalar(operandValue(loop, "upperBound")),
-                     *st = facts_.scalar(operandValue(loop, "step"));
+    if (!loop.info || loop.info->kind != OpKind::For || loop.broken || attrs::unsignedCmp(loop)) return false;
+    const ScalarFact *lb = facts_.scalar(operands::lowerBound(loop)),
+                     *ub = facts_.scalar(operands::upperBound(loop)),
+                     *st = facts_.scalar(operands::step(loop));
     ValueId size = facts_.tensorDimValue(c.view.value, static_cast<size_t>(dim.tensorDim));
     const ScalarFact* sf = facts_.scalar(size);
     if (!lb || !lb->exact() || !st || st->exact() != 1 || !ub || !ub->affine || !sf || !sf->affine) return false;
@@ -262,7 +263,7 @@ private:
     bool certain = k >= *lb->exact() && sf->range.lo >= 0 && runsIn(c.id, iv.owner) && runsIn(iv.owner, kNoId);
     std::string view = name(p_, c.view.value), tile = std::to_string(dim.tile);
     std::string extent = "cdiv(" + name(p_, size) + ", " + tile + ")";
-    std::string bound = name(p_, operandValue(loop, "upperBound")) + " = " + name(p_, q) + " + " +
+    std::string bound = name(p_, operands::upperBound(loop)) + " = " + name(p_, q) + " + " +
                         std::to_string(u.c0) + ", " + name(p_, q) + " = cdiv(" + dividend(q) + ", " + tile + ")";
     std::string tiles = view + " has " + extent + " tiles of " + tile + " along tensor dimension " +
                         std::to_string(dim.tensorDim) + " (valid: 0.." + extent + " - 1)";
@@ -280,7 +281,7 @@ private:
   // The name of the dividend of the division that defines q.
   std::string dividend(ValueId q) const {
     const Operation* div = definingOp(p_, q);
-    ValueId n = div ? operandValue(*div, "lhs") : kNoId;
+    ValueId n = div ? operands::lhs(*div) : kNoId;
     return n == kNoId ? std::string("its dividend") : name(p_, n);
   }
 

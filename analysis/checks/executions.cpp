@@ -6,6 +6,7 @@
 #include "analysis/ir/ir_query.h"
 #include "analysis/ir/attr_values.h"
 #include "analysis/semantics/int_ops.h"
+#include "analysis/ir/op_accessors.h"
 
 namespace tilesight {
 
@@ -79,7 +80,7 @@ bool Executions::firstIterationReaches(OpId loopId, OpId child) const {
     if (!holdsExit(id)) continue;
     const Operation& op = p_.op(id);
     if (!is(op, OpKind::If)) return false;
-    ValueId cond = operandValue(op, "condition");
+    ValueId cond = operands::condition(op);
     Deps d;
     int budget = kMaxNodes;
     collect(cond, d, budget);
@@ -128,7 +129,7 @@ std::optional<int64_t> Executions::compute(ValueId v, const Execution& e, int& b
   if (n == OpKind::GetTileBlockId && val.index < 3) return e.block[val.index];
   if (n == OpKind::GetNumTileBlocks && val.index < 3 && grid_) return (*grid_)[val.index];
   if (n == OpKind::If) {  // what the region the condition takes yields (`a and b` in cuTile)
-    auto c = compute(operandValue(op, "condition"), e, budget);
+    auto c = compute(operands::condition(op), e, budget);
     return c ? compute(yieldedBy(p_, op, *c ? 0 : 1, val.index), e, budget) : std::nullopt;
   }
   unsigned bits = intBits(p_.typeOf(v));
@@ -163,11 +164,11 @@ std::optional<int64_t> Executions::iterValue(const Value& arg, const Execution& 
   if (!at || !bits) return std::nullopt;
   int64_t k = *at;
   if (counted) {  // the iteration number from the induction variable
-    auto lb = compute(operandValue(loop, "lowerBound"), e, budget), step = compute(operandValue(loop, "step"), e, budget);
+    auto lb = compute(operands::lowerBound(loop), e, budget), step = compute(operands::step(loop), e, budget);
     if (!lb || !step || *step <= 0) return std::nullopt;
     k = static_cast<int64_t>((__int128(*at) - *lb) / *step);
   }
-  auto init = compute(operandValue(loop, "initValues", i), e, budget);
+  auto init = compute(valueAt(operands::initValues(loop), i), e, budget);
   if (!init || k == 0) return init;
   auto c = increment(arg.owner, i);
   if (!c) return std::nullopt;
@@ -252,10 +253,10 @@ void Executions::collect(ValueId v, Deps& d, int& budget) const {
       d.computable = false;
       return;
     }
-    collect(operandValue(op, "initValues", i), d, budget);
+    collect(valueAt(operands::initValues(op), i), d, budget);
     if (counted) {
-      collect(operandValue(op, "lowerBound"), d, budget);
-      collect(operandValue(op, "step"), d, budget);
+      collect(operands::lowerBound(op), d, budget);
+      collect(operands::step(op), d, budget);
     }
     return;
   }
@@ -265,7 +266,7 @@ void Executions::collect(ValueId v, Deps& d, int& budget) const {
   }
   if (n == OpKind::GetNumTileBlocks && grid_) return;
   if (n == OpKind::If && intBits(p_.typeOf(v))) {
-    collect(operandValue(op, "condition"), d, budget);
+    collect(operands::condition(op), d, budget);
     for (uint32_t r = 0; r < 2 && d.computable; ++r) {
       ValueId y = yieldedBy(p_, op, r, val.index);
       if (y == kNoId) d.computable = false;
@@ -326,14 +327,14 @@ bool Executions::forEach(OpId op, llvm::ArrayRef<ValueId> of, llvm::function_ref
     if (is(o, OpKind::Loop) || (s.guard && s.region == kAnyRegion)) continue;  // no bounds
     if (is(o, OpKind::If)) {
       Deps cond;
-      collect(operandValue(o, "condition"), cond, budget);
+      collect(operands::condition(o), cond, budget);
       if (!cond.computable && branches) continue;  // entered as possible, whatever it is
       merge(need, cond);
     } else {
-      collect(operandValue(o, "lowerBound"), need, budget);
-      collect(operandValue(o, "step"), need, budget);
+      collect(operands::lowerBound(o), need, budget);
+      collect(operands::step(o), need, budget);
       Deps bound;
-      collect(operandValue(o, "upperBound"), bound, budget);
+      collect(operands::upperBound(o), bound, budget);
       if (!bound.computable && branches) continue;  // its first iteration is entered as possible
       merge(need, bound);
     }
@@ -375,7 +376,7 @@ bool Executions::walk(Walk& w, size_t at, Execution& e) const {
   }
   if (is(op, OpKind::Loop)) return walkLoop(w, at, e);
   if (is(op, OpKind::If)) {
-    auto c = value(operandValue(op, "condition"), e);
+    auto c = value(operands::condition(op), e);
     if (!c && w.branches) {
       bool before = e.possible, either = e.eitherArm;
       e.possible |= id != w.eitherArm;
@@ -390,11 +391,11 @@ bool Executions::walk(Walk& w, size_t at, Execution& e) const {
     if ((*c != 0) != (w.path[at].region == 0)) return true;
     return walk(w, at + 1, e);
   }
-  auto lb = value(operandValue(op, "lowerBound"), e), ub = value(operandValue(op, "upperBound"), e),
-       step = value(operandValue(op, "step"), e);
+  auto lb = value(operands::lowerBound(op), e), ub = value(operands::upperBound(op), e),
+       step = value(operands::step(op), e);
   if (!ub && lb && step && *step > 0 && w.branches) {
     // An upper bound beyond computing: the first iteration, if the loop runs.
-    if (op.attr("unsignedCmp") && *lb < 0) return false;
+    if (attrs::unsignedCmp(op) && *lb < 0) return false;
     bool before = e.possible;
     e.possible = true;
     e.iterations.push_back({id, *lb});
@@ -404,7 +405,7 @@ bool Executions::walk(Walk& w, size_t at, Execution& e) const {
     return false;
   }
   if (!lb || !ub || !step || *step <= 0) return false;
-  if (op.attr("unsignedCmp") && (*lb < 0 || *ub < 0)) return false;
+  if (attrs::unsignedCmp(op) && (*lb < 0 || *ub < 0)) return false;
   bool relevant = std::find(w.need.loops.begin(), w.need.loops.end(), id) != w.need.loops.end();
   bool complete = true;
   for (int64_t iv = *lb; iv < *ub;) {
@@ -444,7 +445,7 @@ OpId Executions::mayNotRun(OpId op) const {
   for (OpId child = op, q = p_.op(op).parent; q != kNoId; child = q, q = p_.op(q).parent) {
     for (OpId g = returnBefore_[child]; g != kNoId; g = returnBefore_[g]) {
       std::optional<uint32_t> on = goesOn_.lookup(g);
-      const ScalarFact* c = on ? facts_.scalar(operandValue(p_.op(g), "condition")) : nullptr;
+      const ScalarFact* c = on ? facts_.scalar(operands::condition(p_.op(g))) : nullptr;
       if (!c || !c->exact() || (*c->exact() != 0) != (*on == 0)) return g;
     }
     const Operation& parent = p_.op(q);
@@ -452,12 +453,12 @@ OpId Executions::mayNotRun(OpId op) const {
     if (is(parent, OpKind::Loop)) {
       if (!firstIterationReaches(q, child)) return q;
     } else if (is(parent, OpKind::For)) {
-      const ScalarFact *lb = facts_.scalar(operandValue(parent, "lowerBound")),
-                       *ub = facts_.scalar(operandValue(parent, "upperBound"));
+      const ScalarFact *lb = facts_.scalar(operands::lowerBound(parent)),
+                       *ub = facts_.scalar(operands::upperBound(parent));
       bool iterates = lb && ub && lb->hiKnown && ub->loKnown && lb->range.hi < ub->range.lo;
       if (!iterates) return q;
     } else if (is(parent, OpKind::If)) {
-      const ScalarFact* c = facts_.scalar(operandValue(parent, "condition"));
+      const ScalarFact* c = facts_.scalar(operands::condition(parent));
       bool inThen = regionHolding(p_, parent, child) == 0;
       if (!c || !c->exact() || (*c->exact() != 0) != inThen) return q;  // unknown, or the other region runs
     }
@@ -473,7 +474,7 @@ std::string Executions::explain(ValueId v) const {
   bool counted = is(loop, OpKind::For);
   if ((!counted && !is(loop, OpKind::Loop)) || (counted && val.index == 0)) return "";
   uint32_t i = val.index - (counted ? 1 : 0);
-  ValueId init = operandValue(loop, "initValues", i);
+  ValueId init = valueAt(operands::initValues(loop), i);
   const ScalarFact* f = facts_.scalar(init);
   std::string first = f && f->exact() ? std::to_string(*f->exact()) : std::string(p_.value(init).name);
   std::string s = std::string(val.name) + " is an iter_value of the loop at " +

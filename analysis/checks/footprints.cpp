@@ -9,6 +9,7 @@
 
 #include "analysis/checks/executions.h"
 #include "analysis/checks/views.h"
+#include "analysis/ir/op_accessors.h"
 #include "analysis/ir/op_table.h"
 #include "analysis/semantics/view_geometry.h"
 
@@ -165,7 +166,7 @@ Footprints::Footprints(const Program& program, const ValueFacts& facts, const Ex
     if (isViewAccess(k))
       addView(a, op);
     else if (a.reads || a.writes)
-      addPointer(a, op, operandValue(op, pointerGroup(k)), operandValue(op, "mask"));
+      addPointer(a, op, valueAt(memoryPointers(op), 0), operands::mask(op));
     if (a.root == kNoId) {  // print_tko, memory reached through an unknown pointer, or a mask that is always false
       unknownWrites_ |= a.writes;
       accesses_.pop_back();
@@ -189,12 +190,12 @@ Footprints::Footprints(const Program& program, const ValueFacts& facts, const Ex
 Range Footprints::at(const Access& a) const {
   const Operation& op = p_.op(a.op);
   if (a.view == kNoId) {
-    const Operand* ptrs = operandOf(op, pointerGroup(op.info->kind));
+    const Operand* ptrs = operandAt(memoryPointers(op), 0);
     return ptrs ? ptrs->range : Range{};
   }
   // Computed when a message needs it: the source text is not read otherwise.
-  Range r = operandGroup(op, "view").front().range;
-  auto idx = operandGroup(op, "index");
+  Range r = operands::viewOperand(op)->range;
+  auto idx = operands::index(op);
   if (!idx.empty() && idx.back().range.end > r.end && p_.source.substr(idx.back().range.end, 1) == "]")
     r.end = idx.back().range.end + 1;
   return r;
@@ -246,10 +247,10 @@ const Access* Footprints::twin(const Access& a) const {
 // --- building ---------------------------------------------------------------------
 
 void Footprints::addView(Access& a, const Operation& op) {
-  a.view = operandValue(op, "view");
+  a.view = operands::view(op);
   TypeRef vt = p_.typeOf(a.view);
   if (!vt || !vt->isView() || !vt->tensorView) return;
-  auto idx = operandGroup(op, "index");
+  auto idx = operands::index(op);
   for (const Operand& o : idx) {
     a.indices.push_back(o.value);
     const ScalarFact* f = facts_.scalar(o.value);
@@ -273,7 +274,7 @@ void Footprints::addView(Access& a, const Operation& op) {
     a.root = tv;
     base = Affine::constant(0);
   } else {
-    const TileFact* f = facts_.tile(operandValue(p_.op(t.owner), "base"));
+    const TileFact* f = facts_.tile(operands::base(p_.op(t.owner)));
     if (!f || f->root == kNoId) return;
     a.root = f->root;
     if (f->base.exact())
@@ -310,7 +311,7 @@ std::vector<int64_t> Footprints::sourceKey(const Access& a) const {
     return key;
   }
   const Operation& mtv = p_.op(t.owner);
-  const TileFact* f = facts_.tile(operandValue(mtv, "base"));
+  const TileFact* f = facts_.tile(operands::base(mtv));
   if (f && f->base.affine) {
     const Affine& b = *f->base.affine;
     key.insert(key.end(), {kAffine, b.c0, int64_t(b.exact), static_cast<int64_t>(b.terms.size())});
@@ -443,7 +444,7 @@ bool Footprints::apart(const Access& a, uint32_t fixed) const {
 std::string Footprints::rootName(ValueId root) const {
   const Value& v = p_.value(root);
   if (!v.blockArg && v.owner != kNoId && is(p_.op(v.owner), OpKind::GetGlobal))
-    if (const Attr* a = p_.op(v.owner).attr("name"); a && a->kind == AttrKind::Symbol) return a->s;
+    if (const Attr* a = attrs::name(p_.op(v.owner)); a && a->kind == AttrKind::Symbol) return a->s;
   return std::string(v.name);
 }
 
@@ -520,8 +521,8 @@ Footprints::Result Footprints::sameTiles(const Access& a, const Access& b, bool 
       const Value& ov = p_.value(other);
       if (!k->exact() || !ov.blockArg || ov.index != 0 || !is(p_.op(ov.owner), OpKind::For)) continue;
       OpId loop = ov.owner;
-      auto st = operandGroup(p_.op(loop), "step");
-      const ScalarFact* sf = st.empty() ? nullptr : facts_.scalar(st.front().value);
+      ValueId st = operands::step(p_.op(loop));
+      const ScalarFact* sf = st == kNoId ? nullptr : facts_.scalar(st);
       hit = sf && sf->exact() == 1 && o->loKnown && o->hiKnown && o->range.contains(*k->exact());
       if (hit) dims.push_back(std::to_string(*k->exact()));
     }
@@ -577,11 +578,12 @@ ValueId Footprints::inductionVar(OpId loop) const {
 std::optional<int64_t> Footprints::tripCount(OpId loop) const {
   const Operation& op = p_.op(loop);
   if (!is(op, OpKind::For)) return std::nullopt;
-  auto exact = [&](std::string_view g) -> std::optional<int64_t> {
-    const ScalarFact* f = facts_.scalar(operandValue(op, g));
+  auto exact = [&](ValueId v) -> std::optional<int64_t> {
+    const ScalarFact* f = facts_.scalar(v);
     return f ? f->exact() : std::nullopt;
   };
-  auto lb = exact("lowerBound"), ub = exact("upperBound"), step = exact("step");
+  ForOp loopOp(op);
+  auto lb = exact(loopOp.lowerBound()), ub = exact(loopOp.upperBound()), step = exact(loopOp.step());
   if (!lb || !ub || !step || *step <= 0) return std::nullopt;
   return *ub <= *lb ? 0 : (__int128(*ub) - *lb + *step - 1) / *step;
 }
@@ -602,7 +604,7 @@ Footprints::Result Footprints::acrossIterations(const Access& a, const Access& b
   auto trips = tripCount(loop);
   if (trips && *trips <= 1) return {};
   ValueId iv = inductionVar(loop);
-  const ScalarFact* stepFact = iv == kNoId ? nullptr : facts_.scalar(operandValue(p_.op(loop), "step"));
+  const ScalarFact* stepFact = iv == kNoId ? nullptr : facts_.scalar(operands::step(p_.op(loop)));
   int64_t step = stepFact && stepFact->exact() ? *stepFact->exact() : 0;  // 0: unknown
   auto split = [&](const Affine& f) {
     Split s;
@@ -735,8 +737,9 @@ bool Footprints::uniform(ValueId v, int& budget) const {
   if (val.blockArg) {
     if (n == OpKind::Entry) return true;
     if (n != OpKind::For || val.index != 0) return false;
-    for (std::string_view g : {"lowerBound", "upperBound", "step"})
-      if (!uniform(operandValue(op, g), budget)) return false;
+    ForOp loop(op);
+    for (ValueId bound : {loop.lowerBound(), loop.upperBound(), loop.step()})
+      if (!uniform(bound, budget)) return false;
     return true;
   }
   if (n == OpKind::GetNumTileBlocks) return true;
@@ -883,7 +886,7 @@ bool Footprints::determinedBy(ValueId v, llvm::SmallVector<ValueId, 4>& leaves, 
   OpKind n = op.info->kind;
   if (n == OpKind::GetTileBlockId) return false;  // differs between blocks unless computed
   if (n == OpKind::If) {  // the same condition yields the same value (an array picked per block)
-    if (!determinedBy(operandValue(op, "condition"), leaves, loads, budget, remainder)) return false;
+    if (!determinedBy(operands::condition(op), leaves, loads, budget, remainder)) return false;
     for (uint32_t r = 0; r < 2; ++r)
       if (!determinedBy(yieldedBy(p_, op, r, val.index), leaves, loads, budget, remainder)) return false;
     return true;
@@ -897,7 +900,7 @@ bool Footprints::determinedBy(ValueId v, llvm::SmallVector<ValueId, 4>& leaves, 
     return false;
   }
   if (n == OpKind::Remi && remainder && val.type->isTile() && val.type->shape.empty()) {
-    ValueId g = operandValue(op, "lhs"), d = operandValue(op, "rhs");
+    ValueId g = operands::lhs(op), d = operands::rhs(op);
     Remainder here{v, g, d};
     bool first = remainder->rem == kNoId;
     if (!first && remainder->rem == v) return true;  // checked when first met
@@ -933,9 +936,9 @@ Footprints::BlockResult Footprints::sameAccessAcross(const Access& a,
   bool loads = false;
   int budget = kMaxNodes * 4;
   Remainder rem;
-  for (std::string_view g : view ? std::array<std::string_view, 2>{"view", "index"}
-                                 : std::array<std::string_view, 2>{pointerGroup(op.info->kind), "mask"})
-    for (const Operand& o : operandGroup(op, g))
+  for (llvm::ArrayRef<Operand> g : view ? std::array{operands::viewGroup(op), operands::index(op)}
+                                         : std::array{memoryPointers(op), operands::maskGroup(op)})
+    for (const Operand& o : g)
       if (!determinedBy(o.value, leaves, loads, budget, &rem)) return {};
   // Which leaves are the view's indices: those decide whether the tile is there.
   const auto& space = view ? facts_.indexSpace(a.view) : std::nullopt;
@@ -1112,12 +1115,12 @@ bool Footprints::sameMemoryInEveryBlock(const Access& a) const {
   if (argument(tv)) return it->second = true;
   const Operation* mtv = definingOp(p_, tv);
   if (!mtv || !is(*mtv, OpKind::MakeTensorView)) return false;
-  const TileFact* f = facts_.tile(operandValue(*mtv, "base"));
+  const TileFact* f = facts_.tile(operands::base(*mtv));
   if (!f || (!f->base.exact() && !f->base.affine)) return false;
   if (!f->base.exact())
     for (const auto& [sym, c] : f->base.affine->terms)
       if (!uniform(sym)) return false;
-  for (const Operand& o : operandGroup(*mtv, "dynamicStrides"))
+  for (const Operand& o : operands::dynamicStrides(*mtv))
     if (!uniform(o.value)) return false;
   return it->second = true;
 }

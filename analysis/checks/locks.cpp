@@ -6,6 +6,7 @@
 #include "analysis/ir/ir_query.h"
 #include "analysis/ir/attr_values.h"
 #include "analysis/semantics/int_ops.h"
+#include "analysis/ir/op_accessors.h"
 
 namespace tilesight {
 
@@ -168,7 +169,7 @@ const std::map<int64_t, std::vector<BlockId>>& Locks::waitersOf(const Access& w)
 std::optional<int64_t> Locks::written(const Access& post, const BlockId& block) const {
   const Operation& op = p_.op(post.op);
   std::optional<OpKind> n = kindOf(op);
-  ValueId v = n == OpKind::StoreViewTko ? operandValue(op, "tile") : n == OpKind::StorePtrTko ? operandValue(op, "value") : kNoId;
+  ValueId v = n == OpKind::StoreViewTko ? operands::tile(op) : n == OpKind::StorePtrTko ? operands::value(op) : kNoId;
   for (const Operation* d = definingOp(p_, v); d && (is(*d, OpKind::Reshape) || is(*d, OpKind::Broadcast));
        d = definingOp(p_, v))
     v = d->operands[0].value;
@@ -197,7 +198,7 @@ std::optional<Locks::Exit> Locks::exitOf(const Access& wait) const {
       for (OpId id : blk.ops) {
         const Operation& f = p_.op(id);
         if (!is(f, OpKind::If) || f.regions.size() != 2) continue;
-        const Operation* c = definingOp(p_, operandValue(f, "condition"));
+        const Operation* c = definingOp(p_, operands::condition(f));
         if (!c || !is(*c, OpKind::Cmpi) || c->operands.size() != 2 || !predicateOf(*c)) continue;
         bool left = loaded(c->operands[0].value);
         if (!left && !loaded(c->operands[1].value)) continue;

@@ -27,6 +27,7 @@
 #include "analysis/ir/ir_query.h"
 #include "analysis/checks/value_facts.h"
 #include "analysis/ir/attr_values.h"
+#include "analysis/ir/op_accessors.h"
 #include "analysis/layout/layout.h"
 #include "analysis/semantics/view_geometry.h"
 #include "analysis/verify/verify_util.h"
@@ -95,7 +96,7 @@ struct Mask {
 };
 
 Mask maskOf(const Program& p, const OpRef& o) {
-  ValueId m = operandValue(o.op, "mask");
+  ValueId m = operands::mask(o.op);
   if (m == kNoId) return {};
   auto elems = constantInts(p, m, kMaxEnumerated);
   if (!elems) return {MaskState::Unknown, {}};
@@ -121,7 +122,7 @@ struct Consequence {
 std::optional<Consequence> consequenceOf(const OpRef& o, bool maybeMasked) {
   OpKind name = o.op.info->kind;
   std::optional<Consequence> c;
-  if (name == OpKind::AtomicCasTko || (name == OpKind::AtomicRmwTko && attrValue<AtomicMode>(o.op, "mode") == AtomicMode::Xchg)) {
+  if (name == OpKind::AtomicCasTko || (name == OpKind::AtomicRmwTko && attrValue<AtomicMode>(o.op, attr_names::mode) == AtomicMode::Xchg)) {
     c = Consequence{Severity::Warning,
                     "the two atomic operations run in an unspecified order, so which value "
                     "remains (and what each returns) depends on it"};
@@ -165,18 +166,17 @@ public:
     if (n == OpKind::StoreViewTko)
       viewStore(o);
     else if (n == OpKind::StorePtrTko)
-      pointerStore(o, "destination");
+      pointerStore(o, operands::destinationOperand(op));
     else if (n == OpKind::AtomicRmwTko || n == OpKind::AtomicCasTko)
-      pointerStore(o, "pointers");
+      pointerStore(o, operands::pointersOperand(op));
   }
 
 private:
-  void report(const OpRef& o, std::string_view group, const std::vector<int64_t>& shape, Repeat r,
-              bool maybeMasked) {
+  // `at`: the operand the message points at.
+  void report(const OpRef& o, const Operand* at, const std::vector<int64_t>& shape, Repeat r, bool maybeMasked) {
     auto c = consequenceOf(o, maybeMasked);
     if (!c) return;
     if (r.condition) c->severity = Severity::Warning;
-    const Operand* at = o.operand(group);
     Range range = o.onOpLine(at ? at->range : o.at());
     std::string tile = shape.size() == 1 ? std::to_string(shape[0]) + "-element" : shapeString(shape);
     std::string cond = r.condition ? ", " + *r.condition : "";
@@ -197,7 +197,7 @@ private:
     if (mk && mk->info->category == OpCategory::View && !mk->operands.empty()) {
       ValueId tvValue = mk->operands[0].value;
       const Operation* mtv = definingOp(p_, tvValue);
-      const Attr* written = isOp(mtv, OpKind::MakeTensorView) ? mtv->attr("static_strides") : nullptr;
+      const Attr* written = isOp(mtv, OpKind::MakeTensorView) ? attrs::staticStrides(*mtv) : nullptr;
       if (written) return RelatedNote{written->range, "the tensor_view gets strides " + strides + " here"};
       if (tvValue != kNoId)
         return RelatedNote{p_.value(tvValue).range,
@@ -210,7 +210,7 @@ private:
   }
 
   void viewStore(const OpRef& o) {
-    ValueId view = operandValue(o.op, "view");
+    ValueId view = operands::view(o.op);
     TypeRef vt = p_.typeOf(view);
     if (!vt || !vt->isView() || !vt->tensorView) return;
     const Type& v = *vt;
@@ -256,7 +256,7 @@ private:
       r.why = "the gather/scatter indices step by " + std::to_string(*indexStep) + " and " + r.why;
     r.condition = dynamicCondition(v, shape, tdim, r.a, r.b);
     if (auto n = stridesNote(view, strides)) r.notes.push_back(*n);
-    report(o, "view", v.shape, std::move(r), false);
+    report(o, operands::viewOperand(o.op), v.shape, std::move(r), false);
   }
 
   static bool isIdentity(const std::vector<int64_t>& m) {
@@ -283,7 +283,7 @@ private:
   // The sparse dimension of a gather/scatter store as a layout mode: index
   // tiles base + a*j select rows a apart. Returns a; nullopt when unknown.
   std::optional<int64_t> sparseMode(const OpRef& o, const Type& v, int64_t& ext, int64_t& stride) {
-    const TileFact* f = facts_.tile(operandValue(o.op, "index", static_cast<size_t>(v.sparseDim)));
+    const TileFact* f = facts_.tile(valueAt(operands::index(o.op), static_cast<size_t>(v.sparseDim)));
     if (!f || f->pointer || f->shape.size() != 1 || !f->strides[0]) return std::nullopt;
     int64_t s = layout::satMul(*f->strides[0], stride);
     if (s == INT64_MAX || s == INT64_MIN) return std::nullopt;
@@ -296,7 +296,7 @@ private:
   bool gatherDuplicate(const OpRef& o, const Type& v) {
     if (v.sparseDim < 0 || v.sparseDim >= static_cast<int64_t>(v.shape.size())) return false;
     size_t s = static_cast<size_t>(v.sparseDim);
-    ValueId idx = operandValue(o.op, "index", s);
+    ValueId idx = valueAt(operands::index(o.op), s);
     auto elems = constantInts(p_, idx, kMaxEnumerated);
     if (!elems) return false;
     int64_t size = v.tensorView->shape[s];
@@ -316,9 +316,9 @@ private:
             std::to_string(dup->first) + " and " + std::to_string(dup->second) +
             (v.shape.size() > 1 ? ", so every element of those two slices goes to one address" : "");
     const Operation* def = definingOp(p_, idx);
-    const Attr* lit = def ? def->attr("value") : nullptr;
+    const Attr* lit = def ? attrs::value(*def) : nullptr;
     if (lit) r.notes.push_back({lit->range, "the indices are defined here"});
-    report(o, "index", v.shape, std::move(r), false);
+    report(o, operandAt(operands::index(o.op), 0), v.shape, std::move(r), false);
     return true;
   }
 
@@ -362,8 +362,8 @@ private:
     }
     const Operation* def = definingOp(p_, ptr);
     if (!isOp(def, OpKind::Offset) || depth > 8) return std::nullopt;
-    auto inner = elementOffsets(operandValue(*def, "ptr"), depth + 1);
-    auto add = constantInts(p_, operandValue(*def, "offset"), kMaxEnumerated);
+    auto inner = elementOffsets(operands::ptr(*def), depth + 1);
+    auto add = constantInts(p_, operands::offset(*def), kMaxEnumerated);
     if (!inner || !add || inner->size() != n || add->size() != n) return std::nullopt;
     for (size_t i = 0; i < n; ++i) out[i] = (*inner)[i] + (*add)[i] - (*add)[0];
     return out;
@@ -394,8 +394,9 @@ private:
     return s + "]";
   }
 
-  void pointerStore(const OpRef& o, std::string_view group) {
-    ValueId ptr = operandValue(o.op, group);
+  // `pointers`: the operand holding the written pointers.
+  void pointerStore(const OpRef& o, const Operand* pointers) {
+    ValueId ptr = pointers ? pointers->value : kNoId;
     TypeRef t = p_.typeOf(ptr);
     const TileFact* f = facts_.tile(ptr);
     if (!t || !t->isPtrTile() || t->shape.empty() || !f || !f->pointer ||
@@ -413,7 +414,7 @@ private:
       r = enumeratedRepeat(*offs, *f, t->shape, &mask.enabled);
     } else {
       std::vector<int64_t> limit = t->shape;
-      if (mask.state == MaskState::Unknown) maskLimits(operandValue(o.op, "mask"), limit);
+      if (mask.state == MaskState::Unknown) maskLimits(operands::mask(o.op), limit);
       r = strideRepeat(*f, limit);
       // Unknown strides: constant offsets may still repeat.
       if (!r && !f->affine()) offs = elementOffsets(ptr);
@@ -425,7 +426,7 @@ private:
       r->notes.push_back({def->nameRange, "the pointer tile is built here"});
     else
       r->notes.push_back({p_.value(ptr).range, "the pointer tile is declared here"});
-    report(o, group, t->shape, std::move(*r), maybeMasked);
+    report(o, pointers, t->shape, std::move(*r), maybeMasked);
   }
 
   // Per dimension of the written tile, how many leading coordinates `mask` can

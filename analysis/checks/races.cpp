@@ -37,6 +37,7 @@
 #include "analysis/checks/locks.h"
 #include "analysis/checks/token_graph.h"
 #include "analysis/checks/value_facts.h"
+#include "analysis/ir/op_accessors.h"
 #include "analysis/source/source_text.h"
 
 namespace tilesight {
@@ -356,7 +357,7 @@ void RaceChecker::acrossBlocks(const Access& a, const Access& b) {
                       std::string(keywordName(narrow.ordering)) + " access does not communicate with the other tile block";
     d = make(b, severity, "race.scope", msg);
     if (a.op != b.op) noteOther(d, a, r.where);
-    if (const Attr* s = p_.op(narrow.op).attr("memory_scope"); s && !s->range.empty())
+    if (const Attr* s = attrs::memoryScope(p_.op(narrow.op)); s && !s->range.empty())
       d.notes.push_back({s->range, "tl_blk: only the tile block that runs this " + opText(narrow)});
     if (auto fix = widenScope(a, b)) d.fixes.push_back(std::move(*fix));
     report(b.op, Kind::Scope, r.kind, std::move(d));
@@ -569,7 +570,7 @@ std::optional<Fix> RaceChecker::widenScope(const Access& a, const Access& b) con
   Fix f{"use scope device", {}};
   for (const Access* x : {&a, &b}) {
     if (x->scope != MemoryScope::TlBlk) continue;
-    const Attr* s = p_.op(x->op).attr("memory_scope");
+    const Attr* s = attrs::memoryScope(p_.op(x->op));
     if (!s || s->range.empty() || p_.source.substr(s->range.begin, s->range.end - s->range.begin) != "tl_blk")
       return std::nullopt;
     if (f.edits.empty() || f.edits.back().range.begin != s->range.begin)

@@ -18,6 +18,7 @@
 #include "analysis/ir/ir_query.h"
 #include "analysis/semantics/view_geometry.h"
 #include "analysis/checks/value_facts.h"
+#include "analysis/ir/op_accessors.h"
 #include "analysis/verify/verify_util.h"
 
 namespace tilesight {
@@ -133,9 +134,9 @@ public:
     else if (isFunction(op))
       arguments(op);
     else if (n == OpKind::LoadPtrTko)
-      pointerAccess(o, "source", "load");
+      pointerAccess(o, LoadPtrTkoOp(op).sourceOperand(), "load");
     else if (n == OpKind::StorePtrTko)
-      pointerAccess(o, "destination", "store");
+      pointerAccess(o, StorePtrTkoOp(op).destinationOperand(), "store");
     else if (n == OpKind::LoadViewTko || n == OpKind::StoreViewTko)
       gatherAccess(o);
   }
@@ -152,7 +153,7 @@ private:
   Range definitionRange(ValueId v, const Operation* op) const {
     if (!op) return p_.value(v).range;
     OpRef o{p_, *op};
-    const Attr* strides = op->attr("static_strides");
+    const Attr* strides = attrs::staticStrides(*op);
     return o.onOpLine(strides ? strides->range : op->nameRange);
   }
 
@@ -215,14 +216,14 @@ private:
   // A gather/scatter along the packed dimension selects single elements:
   // its indices must come in aligned runs (base + j with an even base).
   void gatherAccess(const OpRef& o) {
-    TypeRef vt = p_.typeOf(operandValue(o.op, "view"));
+    TypeRef vt = p_.typeOf(operands::view(o.op));
     if (!vt || vt->kind != TypeKind::GatherScatterView || !vt->tensorView) return;
     const Type& tv = *vt->tensorView;
     int64_t factor = packFactor(tv.elem);
     if (!factor || tv.shape.size() != vt->shape.size() || tv.strides.size() != tv.shape.size()) return;
     Packing pk = packing(tv, factor);
     if (!pk.problem.empty() || pk.dim != vt->sparseDim) return;
-    ValueId idx = operandValue(o.op, "index", static_cast<size_t>(vt->sparseDim));
+    ValueId idx = valueAt(operands::index(o.op), static_cast<size_t>(vt->sparseDim));
     TypeRef it = p_.typeOf(idx);
     auto elems = constantInts(p_, idx, kMaxEnumerated);
     std::string what = "the gather/scatter indices select single elements along the unit-stride dimension " +
@@ -230,8 +231,8 @@ private:
     std::string problem = elems && it && !it->shape.empty() ? pairProblem(*elems, it->shape, "indices")
                                                             : runProblem(facts_.tile(idx), "indices");
     if (problem.empty()) return;
-    auto indices = o.group("index");
-    Range at = indices.size() > static_cast<size_t>(vt->sparseDim) ? indices[vt->sparseDim]->range : o.at();
+    const Operand* index = operandAt(operands::index(o.op), static_cast<size_t>(vt->sparseDim));
+    Range at = index ? index->range : o.at();
     auto& d = diags_.error(o.onOpLine(at), "subbyte.align", what + "; " + problem);
     noteDefinition(d, idx, "the indices are defined here");
   }
@@ -262,8 +263,8 @@ private:
   }
 
   // load_ptr_tko / store_ptr_tko of sub-byte elements.
-  void pointerAccess(const OpRef& o, std::string_view group, const char* verb) {
-    ValueId ptr = operandValue(o.op, group);
+  void pointerAccess(const OpRef& o, const Operand* pointers, const char* verb) {
+    ValueId ptr = pointers ? pointers->value : kNoId;
     TypeRef t = p_.typeOf(ptr);
     if (!t || !t->isPtrTile() || t->shape.empty()) return;
     Elem e = t->element->elem;
@@ -271,7 +272,7 @@ private:
     if (!factor || e == Elem::I4) return;  // ptr<i4> is a type error already
     std::string problem = pointerProblem(ptr, t->shape, factor);
     if (problem.empty()) return;
-    const Operand* at = o.operand(group);
+    const Operand* at = pointers;
     std::string rule = " through pointers must address whole bytes (consecutive pairs of elements starting on "
                        "even offsets); ";
     auto& d = diags_.error(o.onOpLine(at ? at->range : o.at()), "subbyte.align",
@@ -327,8 +328,8 @@ private:
     const TileFact* inner = nullptr;
     ValueId offsets = kNoId;
     if (def && def->info->kind == OpKind::Offset) {
-      inner = facts_.tile(operandValue(*def, "ptr"));
-      offsets = operandValue(*def, "offset");
+      inner = facts_.tile(operands::ptr(*def));
+      offsets = operands::offset(*def);
       if (inner && !inner->uniform()) inner = nullptr;
     }
     std::string root = f->root != kNoId ? std::string(p_.value(f->root).name) : "";

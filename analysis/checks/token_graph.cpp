@@ -7,6 +7,7 @@
 
 #include <llvm/ADT/ArrayRef.h>
 
+#include "analysis/ir/op_accessors.h"
 #include "analysis/ir/op_table.h"
 
 namespace tilesight {
@@ -41,8 +42,7 @@ llvm::ArrayRef<OpId> TokenGraph::addFunction(OpId fn) {
 }
 
 ValueId TokenGraph::tokenIn(OpId id) const {
-  auto g = operandGroup(p_.op(id), "token");
-  return g.empty() ? kNoId : g.front().value;
+  return operands::token(p_.op(id));
 }
 
 ValueId TokenGraph::tokenOut(OpId id) const {
@@ -181,7 +181,7 @@ void TokenGraph::visitLoop(OpId id, OpId loop) {
   const Operation& op = p_.op(id);
   bool isFor = is(op, OpKind::For);
   if (op.regions.empty() || op.regions[0].blocks.empty()) return;
-  auto inits = operandGroup(op, "initValues");
+  auto inits = operands::initValues(op);
   LoopInfo info;
   for (uint32_t j = 0; iterValueArg(op, j) != kNoId; ++j) {
     ValueId a = iterValueArg(op, j);

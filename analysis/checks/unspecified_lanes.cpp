@@ -6,6 +6,7 @@
 
 #include "analysis/ir/control_flow.h"
 #include "analysis/ir/ir_query.h"
+#include "analysis/ir/op_accessors.h"
 #include "analysis/ir/op_table.h"
 #include "analysis/semantics/lane_maps.h"
 #include "analysis/verify/verify_util.h"
@@ -53,7 +54,7 @@ OpId UnspecifiedLanes::observableUse(OpId load, const views::IndexSpace& space, 
   const Operation& op = p_.op(load);
   if (op.results.empty()) return kNoId;
   Load l{load, space, {}};
-  for (const Operand* o : rules::OpRef{p_, op}.group("index")) l.indices.push_back(o->value);
+  for (const Operand& o : operands::index(op)) l.indices.push_back(o.value);
   const std::vector<int64_t>* shape = shapeOf(p_, op.results[0]);
   if (!shape || shape->size() != space.dims.size() || l.indices.size() != space.dims.size()) return load;
   Lanes start(shape->size());
@@ -120,13 +121,13 @@ std::optional<UnspecifiedLanes::Lanes> UnspecifiedLanes::through(OpId user, size
     return dims ? carry(*dims, in) : std::nullopt;
   }
   if (n == OpKind::Extract) return operand == 0 ? extract(op, in) : std::nullopt;
-  if (n == OpKind::Permute) {
-    const Attr* perm = op.attr("permutation");
+  if (n == OpKind::Permute) {  // result dimension i is source dimension perm[i]
+    const Attr* perm = attrs::permutation(op);
     if (!perm || perm->elems.size() != to->size()) return std::nullopt;
     return carry(semantics::permuteDims(*perm, to->size()), in);
   }
   if (n == OpKind::Reduce || n == OpKind::Scan) {  // along another dimension: the lanes stay in their rows
-    const Attr* dim = op.attr("dim");
+    const Attr* dim = attrs::dim(op);
     if (!dim || dim->i < 0 || static_cast<size_t>(dim->i) >= in.size() || in[dim->i]) return std::nullopt;
     for (size_t d = 0, o = 0; d < in.size() && o < out.size(); ++d)
       if (!(n == OpKind::Reduce && to->size() < from->size() && static_cast<int64_t>(d) == dim->i)) out[o++] = in[d];
@@ -172,7 +173,7 @@ void UnspecifiedLanes::carried(OpId user, size_t operand, const Lanes& in,
   std::optional<OpKind> n = kindOf(p_.op(user));
   if (n == OpKind::For || n == OpKind::Loop) {
     const Operation& loop = p_.op(user);
-    llvm::ArrayRef<Operand> init = operandGroup(loop, "initValues");
+    llvm::ArrayRef<Operand> init = operands::initValues(loop);
     if (init.empty()) return;
     size_t i = operand - static_cast<size_t>(init.data() - loop.operands.data());
     ValueId arg = i < init.size() ? iterValueArg(loop, i) : kNoId;
@@ -194,17 +195,16 @@ void UnspecifiedLanes::carried(OpId user, size_t operand, const Lanes& in,
 bool UnspecifiedLanes::masks(const Load& load, OpId store, const Lanes& in) const {
   const Operation& op = p_.op(store);
   if (op.broken) return false;
-  rules::OpRef o{p_, op};
-  const Operand* view = o.operand("view");
+  const Operand* view = operands::viewOperand(op);
   if (!view) return false;
   const auto& space = facts_.indexSpace(view->value);
-  std::vector<const Operand*> at = o.group("index");
+  llvm::ArrayRef<Operand> at = operands::index(op);
   if (!space || space->dims.size() != in.size() || at.size() != in.size()) return false;
   for (size_t d = 0; d < in.size(); ++d) {
     if (!in[d]) continue;
     const views::IndexDim &x = space->dims[d], &y = load.space.dims[in[d]->loadDim];
     if (x.tile != y.tile || x.step != y.step || !x.tensorSize || x.tensorSize != y.tensorSize ||
-        !sameIndex(at[d]->value, load.indices[in[d]->loadDim], store))
+        !sameIndex(at[d].value, load.indices[in[d]->loadDim], store))
       return false;
   }
   return true;
@@ -218,7 +218,7 @@ bool UnspecifiedLanes::writesThroughView(OpId user, size_t operand) const {
   std::optional<OpKind> n = kindOf(op);
   if (n == OpKind::StoreViewTko) return operand == 0;
   if (n != OpKind::AtomicRedViewTko) return false;
-  const Operand* value = rules::OpRef{p_, op}.operand("value");
+  const Operand* value = operands::valueOperand(op);
   return value == &op.operands[operand];
 }
 

@@ -16,6 +16,7 @@
 
 #include "analysis/checks/views.h"
 #include "analysis/ir/control_flow.h"
+#include "analysis/ir/op_accessors.h"
 #include "analysis/ir/op_table.h"
 #include "analysis/semantics/int_ops.h"
 #include "analysis/semantics/lane_maps.h"
@@ -369,13 +370,13 @@ void FactBuilder::setupLoopArgs(OpId id, const Operation& op) {
   bool isFor = op.info->kind == OpKind::For;
   size_t first = isFor ? 1 : 0;
   if (isFor && !args.empty() && intBits(p_.typeOf(args[0]))) {
-    const TileFact *lb = get(operandValue(op, "lowerBound")), *ub = get(operandValue(op, "upperBound")),
-                   *st = get(operandValue(op, "step"));
+    const TileFact *lb = get(operands::lowerBound(op)), *ub = get(operands::upperBound(op)),
+                   *st = get(operands::step(op));
     TileFact iv = unknown(args[0]);
     if (lb && ub && st) {
       const ScalarFact &l = lb->base, &u = ub->base, &s = st->base;
       unsigned bits = iv.base.bits;
-      bool unsignedCmp = op.attr("unsignedCmp") != nullptr;
+      bool unsignedCmp = attrs::unsignedCmp(op) != nullptr;
       bool comparable = !unsignedCmp || (l.range.lo >= 0 && u.range.lo >= 0);
       Wide hi = Wide(u.range.hi) - 1, lo = l.range.lo;
       if (auto lb0 = l.exact(), s0 = s.exact(); lb0 && s0 && *s0 > 0 && hi >= *lb0)
@@ -397,7 +398,7 @@ void FactBuilder::setupLoopArgs(OpId id, const Operation& op) {
   // An iter_value that every continue passes on unchanged keeps its initial value.
   auto it = vf_.exits_.find(id);
   for (size_t i = first; i < args.size(); ++i) {
-    const TileFact* init = get(operandValue(op, "initValues", i - first));
+    const TileFact* init = get(valueAt(operands::initValues(op), i - first));
     bool invariant = init != nullptr;
     if (it != vf_.exits_.end())
       for (OpId e : it->second) {
@@ -412,7 +413,7 @@ void FactBuilder::setupLoopArgs(OpId id, const Operation& op) {
 // `if %c` where %c = cmpi PRED %x, %y: inside the then region %x and %y obey
 // PRED, inside the else region its negation.
 void FactBuilder::walkIf(OpId id, const Operation& op) {
-  ValueId cond = operandValue(op, "condition");
+  ValueId cond = operands::condition(op);
   const Operation* cmp = nullptr;
   if (cond != kNoId && !p_.value(cond).blockArg && p_.value(cond).owner != kNoId) {
     const Operation& def = p_.op(p_.value(cond).owner);
@@ -533,7 +534,7 @@ void FactBuilder::joinExits(OpId id, const Operation& op) {
       if (!f) complete = false;
       else acc = acc ? join(*acc, *f, r) : *f;
     };
-    if (isFor) add(operandValue(op, "initValues", i));
+    if (isFor) add(valueAt(operands::initValues(op), i));
     if (it != vf_.exits_.end())
       for (OpId e : it->second) {
         const Operation& x = p_.op(e);
@@ -629,8 +630,8 @@ void FactBuilder::compare(ValueId r, const Operation& op) {
 // both (cuTile's sign fix-up of `%` has a condition that is false for
 // non-negative operands).
 void FactBuilder::select(ValueId r, const Operation& op) {
-  const TileFact* c = get(operandValue(op, "cond"));
-  ValueId t = operandValue(op, "val_if_true"), e = operandValue(op, "val_if_false");
+  const TileFact* c = get(operands::cond(op));
+  ValueId t = operands::valIfTrue(op), e = operands::valIfFalse(op);
   if (c && c->uniform() && c->base.exact()) {
     if (const TileFact* live = get(*c->base.exact() ? t : e)) set(r, *live);
     return;
@@ -648,7 +649,7 @@ void FactBuilder::rootPointer(ValueId r, OpId id) {
 // Dense literals: one value (a splat), or a nested list that is affine in the
 // element coordinates (strides), or at least bounded (values).
 void FactBuilder::constant(ValueId r, OpId id, const Operation& op) {
-  const Attr* a = op.attr("value");
+  const Attr* a = attrs::value(op);
   if (!a || a->kind != AttrKind::Dense) return;
   TypeRef t = p_.typeOf(r);
   unsigned bits = t->isPtrTile() ? pointeeBits(t) : intBits(t);
@@ -874,7 +875,7 @@ ScalarFact FactBuilder::scalarBinary(Bin k, const ScalarFact& a, const ScalarFac
 // Element-wise: uniform operands are scalars; affine tiles add (and scale by a
 // uniform constant) stride by stride; anything else is unknown.
 void FactBuilder::binary(ValueId r, const Operation& op, Bin k) {
-  const TileFact *a = get(operandValue(op, "lhs")), *b = get(operandValue(op, "rhs"));
+  const TileFact *a = get(operands::lhs(op)), *b = get(operands::rhs(op));
   if (!a || !b || a->pointer || b->pointer) return;
   TileFact f = unknown(r);
   if (a->shape != f.shape || b->shape != f.shape) return;
@@ -925,7 +926,7 @@ bool FactBuilder::checkSpread(TileFact& f, bool nsw) const {
 // exti keeps every value (signed, or unsigned on non-negative values); trunci
 // keeps them when they fit the narrower type.
 void FactBuilder::extend(ValueId r, const Operation& op, bool ext) {
-  const TileFact* a = get(operandValue(op, "from"));
+  const TileFact* a = get(operands::from(op));
   if (!a) return;
   TileFact f = *a;
   TileFact u = unknown(r);
@@ -954,8 +955,8 @@ void FactBuilder::extend(ValueId r, const Operation& op, bool ext) {
 // assume bounded<lo, hi> narrows the interval (ends given as `?` stay as they
 // were); div_by<n> adds a divisor and rounds the ends to its multiples.
 void FactBuilder::assume(ValueId r, OpId id, const Operation& op) {
-  const TileFact* a = get(operandValue(op, "value"));
-  const Attr* pred = op.attr("predicate");
+  const TileFact* a = get(operands::value(op));
+  const Attr* pred = attrs::predicate(op);
   if (!a) return;
   TileFact f = *a;
   if (!pred || pred->kind != AttrKind::Keyword || f.pointer || !f.uniform()) return set(r, std::move(f));
@@ -1001,7 +1002,7 @@ static void carryStrides(const semantics::DimSources& dims, const TileFact& a, T
 
 void FactBuilder::structural(ValueId r, const Operation& op, OpKind n) {
   if (n != OpKind::Broadcast && n != OpKind::Reshape && n != OpKind::Permute && n != OpKind::Extract) return;
-  const TileFact* a = get(operandValue(op, "source"));
+  const TileFact* a = get(operands::source(op));
   if (!a) return;
   TileFact f = unknown(r);
   f.base = a->base;
@@ -1020,7 +1021,7 @@ void FactBuilder::structural(ValueId r, const Operation& op, OpKind n) {
   } else if (n == OpKind::Broadcast && a->shape.size() == f.shape.size()) {
     carryStrides(semantics::broadcastDims(a->shape, f.shape), *a, f);
   } else if (n == OpKind::Permute) {
-    const Attr* perm = op.attr("permutation");
+    const Attr* perm = attrs::permutation(op);
     if (perm && perm->elems.size() == f.shape.size())
       carryStrides(semantics::permuteDims(*perm, f.shape.size()), *a, f);
   } else if (n == OpKind::Reshape) {
@@ -1053,7 +1054,7 @@ void FactBuilder::reshapeStrides(const TileFact& a, TileFact& f) const {
 
 // offset %ptr, %off: the pointers move by the offsets (in pointee elements).
 void FactBuilder::offset(ValueId r, const Operation& op) {
-  const TileFact *p = get(operandValue(op, "ptr")), *o = get(operandValue(op, "offset"));
+  const TileFact *p = get(operands::ptr(op)), *o = get(operands::offset(op));
   if (!p || !o || !p->pointer || o->pointer) return;
   TileFact f = unknown(r);
   f.root = p->root;
@@ -1070,7 +1071,7 @@ void FactBuilder::offset(ValueId r, const Operation& op) {
 
 // ptr_to_ptr: the same addresses counted in the new pointee's elements.
 void FactBuilder::ptrToPtr(ValueId r, const Operation& op) {
-  const TileFact* p = get(operandValue(op, "source"));
+  const TileFact* p = get(operands::source(op));
   if (!p || !p->pointer) return;
   TileFact f = unknown(r);
   f.root = p->root;
@@ -1184,12 +1185,10 @@ const Operation* tensorViewOp(const Program& p, ValueId v, TypeRef& type) {
 
 }  // namespace
 
-// `?` entries of `dims` replaced, in order, by the exact facts of `group`'s
-// operands (those above `least`).
-static std::vector<int64_t> resolved(const ValueFacts& facts, std::vector<int64_t> dims, const Operation* mtv,
-                                     std::string_view group, int64_t least) {
-  if (!mtv) return dims;
-  llvm::ArrayRef<Operand> dyn = operandGroup(*mtv, group);
+// `?` entries of `dims` replaced, in order, by the exact facts of the dynamic
+// operands `dyn` (those above `least`).
+static std::vector<int64_t> resolved(const ValueFacts& facts, std::vector<int64_t> dims,
+                                     llvm::ArrayRef<Operand> dyn, int64_t least) {
   for (size_t i = 0, k = 0; i < dims.size() && k < dyn.size(); ++i) {
     if (dims[i] != kDynamic) continue;
     const ScalarFact* f = facts.scalar(dyn[k++].value);
@@ -1202,7 +1201,7 @@ static std::vector<int64_t> resolved(const ValueFacts& facts, std::vector<int64_
 static std::vector<int64_t> resolvedShape(const ValueFacts& facts, ValueId v, int64_t least) {
   TypeRef t;
   const Operation* mtv = tensorViewOp(facts.program(), v, t);
-  return t ? resolved(facts, t->shape, mtv, "dynamicShape", least) : std::vector<int64_t>{};
+  return t ? resolved(facts, t->shape, mtv ? operands::dynamicShape(*mtv) : llvm::ArrayRef<Operand>(), least) : std::vector<int64_t>{};
 }
 
 std::vector<int64_t> ValueFacts::tensorShape(ValueId v) const { return resolvedShape(*this, v, 1); }
@@ -1212,7 +1211,7 @@ ValueId ValueFacts::tensorDimValue(ValueId v, size_t dim) const {
   const Operation* mtv = tensorViewOp(program_, v, t);
   if (!t || !mtv || dim >= t->shape.size() || t->shape[dim] != kDynamic) return kNoId;
   size_t k = static_cast<size_t>(std::count(t->shape.begin(), t->shape.begin() + dim, kDynamic));
-  llvm::ArrayRef<Operand> dyn = operandGroup(*mtv, "dynamicShape");
+  llvm::ArrayRef<Operand> dyn = operands::dynamicShape(*mtv);
   return k < dyn.size() ? dyn[k].value : kNoId;
 }
 
@@ -1229,7 +1228,7 @@ const CeilDiv* ValueFacts::ceilDiv(ValueId v) const {
 std::vector<int64_t> ValueFacts::tensorStrides(ValueId v) const {
   TypeRef t;
   const Operation* mtv = tensorViewOp(program_, v, t);
-  return t ? resolved(*this, t->strides, mtv, "dynamicStrides", 0) : std::vector<int64_t>{};
+  return t ? resolved(*this, t->strides, mtv ? operands::dynamicStrides(*mtv) : llvm::ArrayRef<Operand>(), 0) : std::vector<int64_t>{};
 }
 
 std::optional<views::IndexSpace> ValueFacts::computeIndexSpace(ValueId view) const {
@@ -1330,7 +1329,7 @@ std::string ValueFacts::predicate(ValueId v, const TileFact& t, OpId user) const
       if (constant && exact && t.uniform()) return " is the constant " + std::to_string(*exact);
       return what + " (" + (constant ? std::string("the constant") : std::string(opName)) + at + ")";
     case Evidence::Assume: {
-      const Attr* pred = op.attr("predicate");
+      const Attr* pred = attrs::predicate(op);
       std::string text = "assume";
       if (pred) text = program_.source.substr(pred->range.begin, pred->range.end - pred->range.begin);
       return what + " from assume " + text + at;
@@ -1338,12 +1337,12 @@ std::string ValueFacts::predicate(ValueId v, const TileFact& t, OpId user) const
     case Evidence::Loop: {
       // A bound the launch gives (--arg) is worth naming: it is the user's input.
       std::string bound;
-      for (std::string_view g : {"lowerBound", "upperBound", "step"}) {
-        ValueId x = operandValue(op, g);
+      std::pair<ValueId, const char*> bounds[] = {{operands::lowerBound(op), "lower bound "},
+                                                   {operands::upperBound(op), "upper bound "},
+                                                   {operands::step(op), "step "}};
+      for (auto [x, label] : bounds) {
         const TileFact* bf = x == kNoId ? nullptr : tileAt(x, b.op);
-        if (bf && bf->base.basis.kind == Evidence::Launch)
-          bound += ", whose " + std::string(g == "lowerBound" ? "lower bound " : g == "upperBound" ? "upper bound " : "step ") +
-                   describe(x, b.op);
+        if (bf && bf->base.basis.kind == Evidence::Launch) bound += ", whose " + std::string(label) + describe(x, b.op);
       }
       return what + " from the loop" + at + bound;
     }

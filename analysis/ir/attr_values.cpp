@@ -1,6 +1,7 @@
 #include "analysis/ir/attr_values.h"
 
 #include "analysis/ir/ir.h"
+#include "analysis/ir/op_accessors.h"
 #include "analysis/ir/op_table.h"
 
 namespace tilesight {
@@ -65,25 +66,24 @@ template std::optional<MemoryScope> attrValue(const Operation&, std::string_view
 template std::optional<Overflow> attrValue(const Operation&, std::string_view);
 template std::optional<AtomicMode> attrValue(const Operation&, std::string_view);
 
-std::optional<Signedness> signednessOf(const Operation& op) { return attrValue<Signedness>(op, "signedness"); }
+std::optional<Signedness> signednessOf(const Operation& op) { return attrValue<Signedness>(op, attr_names::signedness); }
 
 std::optional<Rounding> roundingOf(const Operation& op) {
   bool divi = op.info && op.info->kind == OpKind::Divi;
-  return attrValue<Rounding>(op, divi ? "rounding" : "rounding_mode");
+  return attrValue<Rounding>(op, divi ? attr_names::rounding : attr_names::roundingMode);
 }
 
 std::optional<Predicate> predicateOf(const Operation& op) {
-  return attrValue<Predicate>(op, "comparison_predicate");
+  return attrValue<Predicate>(op, attr_names::comparisonPredicate);
 }
 
 std::optional<MemoryOrdering> orderingOf(const Operation& op) {
-  return attrValue<MemoryOrdering>(op, "memory_ordering_semantics");
+  return attrValue<MemoryOrdering>(op, attr_names::memoryOrderingSemantics);
 }
 
-std::optional<MemoryScope> scopeOf(const Operation& op) { return attrValue<MemoryScope>(op, "memory_scope"); }
+std::optional<MemoryScope> scopeOf(const Operation& op) { return attrValue<MemoryScope>(op, attr_names::memoryScope); }
 
-Overflow overflowOf(const Operation& op) { return attrValue<Overflow>(op, "overflow").value_or(Overflow::None); }
+Overflow overflowOf(const Operation& op) { return attrValue<Overflow>(op, attr_names::overflow).value_or(Overflow::None); }
 
-bool flagOf(const Operation& op, std::string_view name) { return op.attr(name) != nullptr; }
 
 }  // namespace tilesight

@@ -52,7 +52,5 @@ std::optional<Predicate> predicateOf(const Operation& op);         // comparison
 std::optional<MemoryOrdering> orderingOf(const Operation& op);     // memory_ordering_semantics
 std::optional<MemoryScope> scopeOf(const Operation& op);           // memory_scope (absent on weak ops)
 Overflow overflowOf(const Operation& op);                          // overflow, none when absent
-// A unit flag (flush_to_zero, propagate_nan, fast_acc): present or not.
-bool flagOf(const Operation& op, std::string_view name);
 
 }  // namespace tilesight

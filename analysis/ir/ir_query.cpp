@@ -1,5 +1,6 @@
 #include "analysis/ir/ir_query.h"
 
+#include "analysis/ir/op_accessors.h"
 #include "analysis/ir/op_table.h"
 
 namespace tilesight {
@@ -13,7 +14,7 @@ std::optional<OpKind> kindOf(const Operation& op) {
 bool is(const Operation& op, OpKind k) { return op.info && op.info->kind == k; }
 
 bool promisedInBounds(const Operation& op, size_t d) {
-  const Attr* a = op.attr("inbounds");
+  const Attr* a = attrs::inbounds(op);
   return a && a->kind == AttrKind::Array && d < a->elems.size() && a->elems[d].kind == AttrKind::Bool &&
          a->elems[d].i != 0;
 }
@@ -22,8 +23,10 @@ bool isViewAccess(OpKind k) {
   return k == OpKind::LoadViewTko || k == OpKind::StoreViewTko || k == OpKind::AtomicRedViewTko;
 }
 
-std::string_view pointerGroup(OpKind k) {
-  return k == OpKind::LoadPtrTko ? "source" : k == OpKind::StorePtrTko ? "destination" : "pointers";
+llvm::ArrayRef<Operand> memoryPointers(const Operation& op) {
+  if (is(op, OpKind::LoadPtrTko)) return operands::sourceGroup(op);
+  if (is(op, OpKind::StorePtrTko)) return operands::destinationGroup(op);
+  return operands::pointersGroup(op);
 }
 
 bool makesView(OpKind k) {
@@ -48,25 +51,17 @@ bool isFunction(const Operation& op) {
   return op.info && (op.info->traits & kIsolated) && (op.info->traits & kTopLevel);
 }
 
-llvm::ArrayRef<Operand> operandGroup(const Operation& op, std::string_view group) {
-  if (!op.info || op.segments.size() != op.info->operands.size()) return {};
-  int g = op.info->operandGroup(group);
-  if (g < 0) return {};
+llvm::ArrayRef<Operand> operandGroupAt(const Operation& op, size_t g) {
+  if (!op.info || op.segments.size() != op.info->operands.size() || g >= op.segments.size()) return {};
   size_t start = 0;
-  for (int k = 0; k < g; ++k) start += op.segments[k];
+  for (size_t k = 0; k < g; ++k) start += op.segments[k];
   if (start + op.segments[g] > op.operands.size()) return {};
   return llvm::ArrayRef<Operand>(op.operands).slice(start, op.segments[g]);
 }
 
-const Operand* operandOf(const Operation& op, std::string_view group, size_t i) {
-  llvm::ArrayRef<Operand> g = operandGroup(op, group);
-  return i < g.size() ? &g[i] : nullptr;
-}
+const Operand* operandAt(llvm::ArrayRef<Operand> group, size_t i) { return i < group.size() ? &group[i] : nullptr; }
 
-ValueId operandValue(const Operation& op, std::string_view group, size_t i) {
-  const Operand* o = operandOf(op, group, i);
-  return o ? o->value : kNoId;
-}
+ValueId valueAt(llvm::ArrayRef<Operand> group, size_t i) { return i < group.size() ? group[i].value : kNoId; }
 
 ValueId yieldedBy(const Program& p, const Operation& ifOp, uint32_t region, uint32_t index) {
   if (region >= ifOp.regions.size() || ifOp.regions[region].blocks.size() != 1) return kNoId;
@@ -84,11 +79,6 @@ const Operation* definingOp(const Program& p, ValueId v) {
   return op.info && !op.broken ? &op : nullptr;
 }
 
-std::string_view keywordOf(const Operation& op, std::string_view attr) {
-  const Attr* a = op.attr(attr);
-  return a && a->kind == AttrKind::Keyword ? std::string_view(a->s) : std::string_view();
-}
-
 namespace {
 void flattenInts(const Attr& a, std::vector<int64_t>& out, bool& ok) {
   if (a.kind == AttrKind::Array) {
@@ -104,7 +94,7 @@ std::optional<std::vector<int64_t>> constantInts(const Program& p, ValueId v, si
   const Operation* op = definingOp(p, v);
   TypeRef t = p.typeOf(v);
   if (!op || op->info->kind != OpKind::Constant || !t || !t->isTile() || t->isPtrTile()) return std::nullopt;
-  const Attr* lit = op->attr("value");
+  const Attr* lit = attrs::value(*op);
   size_t n = static_cast<size_t>(t->numElements());
   if (!lit || lit->kind != AttrKind::Dense || n > maxElements) return std::nullopt;
   std::vector<int64_t> out;

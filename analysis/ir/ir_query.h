@@ -1,6 +1,7 @@
 #pragma once
-// Small questions about the IR that the facts and every check ask: operands
-// by group name, defining ops, keyword attributes, constant integer tiles.
+// Small questions about the IR that the facts and every check ask: operand
+// groups by position (op_accessors.h names them), defining ops, constant
+// integer tiles.
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -29,18 +30,19 @@ bool makesView(OpKind k);
 // (gathers, scatters, atomics) go through a tile of pointers.
 bool isViewAccess(OpKind k);
 // The operand group holding the pointers of a memory op through pointers:
-// load_ptr_tko's source, store_ptr_tko's destination, the atomics' pointers.
-std::string_view pointerGroup(OpKind k);
+// load_ptr_tko's source, store_ptr_tko's destination, the atomics' pointers;
+// empty for other ops.
+llvm::ArrayRef<Operand> memoryPointers(const Operation& op);
 // An `entry` or `testing$func` (isolated ops that sit in a module).
 bool isFunction(const Operation& op);
 
-// The operands of declared group `group` (empty when absent, or when the op
-// does not match its table entry).
-llvm::ArrayRef<Operand> operandGroup(const Operation& op, std::string_view group);
-// The operand of group `group` at position i (nullptr when absent, or when
-// the op does not match its table entry).
-const Operand* operandOf(const Operation& op, std::string_view group, size_t i = 0);
-ValueId operandValue(const Operation& op, std::string_view group, size_t i = 0);
+// The operands of the op's operand group number g, in its table row (empty
+// when the op has no such group or its segments do not match its row). The
+// typed accessors (op_accessors.h) read groups by name through it.
+llvm::ArrayRef<Operand> operandGroupAt(const Operation& op, size_t g);
+// Operand i of a group: nullptr / kNoId when the group is shorter.
+const Operand* operandAt(llvm::ArrayRef<Operand> group, size_t i);
+ValueId valueAt(llvm::ArrayRef<Operand> group, size_t i);
 // Operand `index` of the `yield` that ends region `region` of an `if`;
 // kNoId when the region is not one block ending in a yield.
 ValueId yieldedBy(const Program& p, const Operation& ifOp, uint32_t region, uint32_t index);
@@ -51,8 +53,6 @@ const Operation* definingOp(const Program& p, ValueId v);
 // inside the tensor (13.4's `inbounds`, cuTile's check_bounds=False): an
 // overhang is then undefined behaviour, not masked.
 bool promisedInBounds(const Operation& op, size_t d);
-// The keyword of attribute `attr` (empty when absent or not a keyword).
-std::string_view keywordOf(const Operation& op, std::string_view attr);
 // The elements of a `constant` integer or i1 tile, row-major, a splat
 // repeated; nullopt for anything else or a tile of more than `maxElements`.
 std::optional<std::vector<int64_t>> constantInts(const Program& p, ValueId v, size_t maxElements);

@@ -1,4 +1,5 @@
 // MLIR's generic op form: "dialect.op"(%a, %b) <{props}> ({regions}) {attrs} : (A, B) -> R
+#include "analysis/ir/op_accessors.h"
 #include "analysis/syntax/parser.h"
 
 namespace tilesight {
@@ -94,7 +95,7 @@ bool Parser::parseGenericOp(OpState& st, Operation& op) {
   for (size_t i = 0; i < uses.size(); ++i)
     op.operands.push_back({resolve(uses[i], i < fn->inputs.size() ? fn->inputs[i] : nullptr), uses[i].range});
   if (st.info) {
-    auto segs = distribute(st.info->operands, uses.size(), op.attr("operandSegmentSizes"));
+    auto segs = distribute(st.info->operands, uses.size(), attrs::operandSegmentSizes(op));
     op.segments.assign(segs.begin(), segs.end());
   }
   st.resultTypes.resize(1);

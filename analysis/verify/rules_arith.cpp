@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/ir/op_accessors.h"
 #include "analysis/verify/op_rules.h"
 #include "analysis/verify/verify_util.h"
 
@@ -223,7 +224,7 @@ void floatModifiers(const Program& p, const Operation& op, DiagSink& d) {
   if (!t || !t->isTile()) return;
   Elem elem = t->tileElem();
   checkRounding(o, elem, d);
-  if (o.attr("flush_to_zero") && elem != Elem::F32)
+  if (attrs::flushToZero(o.op) && elem != Elem::F32)
     failAt(d, o, attrRange(o, "flush_to_zero"),
            "flush_to_zero is only available for f32, but the elements are " + std::string(elemName(elem)));
 }

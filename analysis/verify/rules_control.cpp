@@ -3,6 +3,7 @@
 #include <array>
 #include <optional>
 
+#include "analysis/ir/op_accessors.h"
 #include "analysis/verify/op_rules.h"
 #include "analysis/verify/verify_util.h"
 
@@ -52,12 +53,12 @@ std::string listStr(const TypeList& ts) {
 }
 
 std::string symbolName(const Operation& op) {
-  const Attr* a = op.attr("sym_name");
+  const Attr* a = attrs::symName(op);
   return a ? a->s : "the function";
 }
 
 TypeRef functionType(const Operation& fn) {
-  const Attr* a = fn.attr("function_type");
+  const Attr* a = attrs::functionType(fn);
   return a && a->type && a->type->kind == TypeKind::Function ? a->type : nullptr;
 }
 
@@ -246,7 +247,7 @@ std::string hintProblem(const std::string& arch, const std::string& key, const A
 // Non-dictionary entries are errors; unknown or out-of-range hints are
 // warnings, as NVIDIA's tools ignore them unless asked to report them.
 void checkHints(const OpRef& o, DiagSink& d) {
-  const Attr* hints = o.attr("optimization_hints");
+  const Attr* hints = attrs::optimizationHints(o.op);
   if (!hints || hints->kind != AttrKind::Dict) return;
   auto warn = [&](Range r, const std::string& msg) {
     d.warning(o.onOpLine(r), "type", "'" + o.name() + "': " + msg + "; the compiler ignores it");
@@ -413,7 +414,7 @@ void func(const Program& p, const Operation& op, DiagSink& d) {
 // checked in verifier.cpp; what is left is the producer string.
 void module(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  const Attr* producer = o.attr("producer");
+  const Attr* producer = attrs::producer(o.op);
   if (producer && producer->kind != AttrKind::String)
     failAt(d, o, producer->range, "attribute 'producer' must be a string naming the tool that wrote the module");
 }

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "analysis/diag/fixes.h"
+#include "analysis/ir/op_accessors.h"
 #include "analysis/verify/op_rules.h"
 #include "analysis/verify/verify_util.h"
 
@@ -47,14 +48,14 @@ TextEdit dropAttr(const OpRef& o, const Attr& a) {
 // widens is an exti (which needs one: either may be meant).
 void offerOppositeConversion(const OpRef& o, bool widen, Diagnostic& diag) {
   if (widen) {
-    const Attr* sign = o.attr("signedness");
+    const Attr* sign = attrs::signedness(o.op);
     if (!sign) return;
     diag.fixes.push_back({"replace with 'trunci'", {renameOp(o, "trunci"), dropAttr(o, *sign)}});
     return;
   }
   const Operand* from = o.operand("from");
   if (!from) return;
-  const Attr* ovf = o.attr("overflow");
+  const Attr* ovf = attrs::overflow(o.op);
   for (std::string_view s : {"signed", "unsigned"}) {
     TextEdit sign = ovf ? dropAttr(o, *ovf) : TextEdit{{from->range.end, from->range.end}, ""};
     sign.newText = " " + std::string(s);
@@ -83,7 +84,7 @@ void requireRounding(const OpRef& o, std::string_view want, const std::string& w
                             "rounding<" + mode + "> is not supported" + why + "; only rounding<" + std::string(want) +
                                 "> is");
   if (!o.op.generic)
-    diag.fixes.push_back(replaceWithFix(o.attr("rounding_mode")->range, "rounding<" + std::string(want) + ">"));
+    diag.fixes.push_back(replaceWithFix(attrs::roundingMode(o.op)->range, "rounding<" + std::string(want) + ">"));
 }
 
 }  // namespace
@@ -121,7 +122,7 @@ void ftof(const Program& p, const Operation& op, DiagSink& d) {
   if (mode != "zero" && mode != "positive_inf")
     failAt(d, o, attrRange(o, "rounding_mode"),
            "conversion to f8E8M0FNU needs rounding<zero> or rounding<positive_inf>, got rounding<" + mode +
-               ">" + (o.attr("rounding_mode") ? "" : " (the default)"));
+               ">" + (attrs::roundingMode(o.op) ? "" : " (the default)"));
 }
 
 void ftoi(const Program& p, const Operation& op, DiagSink& d) {

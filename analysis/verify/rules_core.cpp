@@ -5,6 +5,7 @@
 #include <string_view>
 #include <utility>
 
+#include "analysis/ir/op_accessors.h"
 #include "analysis/verify/op_rules.h"
 #include "analysis/verify/verify_util.h"
 
@@ -124,7 +125,7 @@ const Operation* lookupSymbol(const Program& p, const Operation& from, std::stri
       break;
     }
   auto named = [&](OpId id) {
-    const Attr* s = p.op(id).attr("sym_name");
+    const Attr* s = attrs::symName(p.op(id));
     return s && s->s == sym;
   };
   if (!*table) {
@@ -162,7 +163,7 @@ std::optional<size_t> formatArgCount(std::string_view s) {
 
 void assume(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  const Attr* pred = o.attr("predicate");
+  const Attr* pred = attrs::predicate(o.op);
   TypeRef t = o.type("value");
   if (!pred || !t) return;
   if (pred->s == "div_by")
@@ -175,7 +176,7 @@ void assume(const Program& p, const Operation& op, DiagSink& d) {
 
 void printTko(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  const Attr* str = o.attr("str");
+  const Attr* str = attrs::str(o.op);
   if (!str || str->kind != AttrKind::String) return;
   auto want = formatArgCount(str->s);
   if (!want) {
@@ -224,12 +225,12 @@ void joinTokens(const Program& p, const Operation& op, DiagSink& d) {
 
 void getGlobal(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  const Attr* name = o.attr("name");
+  const Attr* name = attrs::name(o.op);
   TypeRef res = o.result(0);
   if (!name || name->kind != AttrKind::Symbol) return;
   const Operation* table = nullptr;
   const Operation* g = lookupSymbol(p, op, name->s, &table);
-  const Attr* tableName = table ? table->attr("sym_name") : nullptr;
+  const Attr* tableName = table ? attrs::symName(*table) : nullptr;
   std::string where = tableName ? "module " + tableName->s : "this file";
   if (!g) {
     failAt(d, o, name->range, name->s + " is not defined in " + where + "; declare it with cuda_tile.global");
@@ -239,10 +240,10 @@ void getGlobal(const Program& p, const Operation& op, DiagSink& d) {
     auto& diag = failAt(d, o, name->range,
                         name->s + " does not name a global (it names a '" +
                             std::string(g->info ? g->info->name : g->name) + "' operation)");
-    diag.notes.push_back({g->attr("sym_name")->range, "defined here"});
+    diag.notes.push_back({attrs::symName(*g)->range, "defined here"});
     return;
   }
-  const Attr* gt = g->attr("type");
+  const Attr* gt = attrs::type(*g);
   TypeRef gtile = gt ? gt->type : nullptr;
   if (!res || !res->isPtrTile() || !gtile || !gtile->isTile()) return;
   Elem want = gtile->tileElem(), got = res->element->elem;
@@ -250,7 +251,7 @@ void getGlobal(const Program& p, const Operation& op, DiagSink& d) {
     auto& diag = fail(d, o,
                       "the result points to " + std::string(elemName(got)) + " but global " + name->s + " holds " +
                           std::string(elemName(want)) + "; use tile<ptr<" + std::string(elemName(want)) + ">>");
-    diag.notes.push_back({g->attr("sym_name")->range, "the global is declared here"});
+    diag.notes.push_back({attrs::symName(*g)->range, "the global is declared here"});
   }
 }
 

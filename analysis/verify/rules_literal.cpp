@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/ir/op_accessors.h"
 #include "analysis/verify/op_rules.h"
 #include "analysis/verify/verify_util.h"
 
@@ -149,7 +150,7 @@ void checkLiteral(const OpRef& o, const Attr& lit, TypeRef tile, DiagSink& d) {
 
 void constant(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  const Attr* lit = o.attr("value");
+  const Attr* lit = attrs::value(o.op);
   TypeRef res = o.result(0);
   if (!lit || lit->kind != AttrKind::Dense || !allTiles({res})) return;
   checkLiteral(o, *lit, res, d);
@@ -157,8 +158,8 @@ void constant(const Program& p, const Operation& op, DiagSink& d) {
 
 void global(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  const Attr* lit = o.attr("value");
-  const Attr* ty = o.attr("type");
+  const Attr* lit = attrs::value(o.op);
+  const Attr* ty = attrs::type(o.op);
   TypeRef t = ty ? ty->type : nullptr;
   if (!lit || lit->kind != AttrKind::Dense || !t) return;
   if (!t->isTile() || t->isPtrTile()) {

@@ -2,6 +2,7 @@
 #include <cstdint>
 
 #include "analysis/diag/fixes.h"
+#include "analysis/ir/op_accessors.h"
 #include "analysis/verify/op_rules.h"
 #include "analysis/verify/verify_util.h"
 
@@ -41,13 +42,13 @@ void offerOrderings(const OpRef& o, Diagnostic& diag, const Attr& ord,
 // Loads allow weak/relaxed/acquire, stores weak/relaxed/release; a weak access
 // takes no scope and the others need one.
 void checkOrdering(DiagSink& d, const OpRef& o, Access access) {
-  const Attr* ord = o.attr("memory_ordering_semantics");
+  const Attr* ord = attrs::memoryOrderingSemantics(o.op);
   if (!ord || ord->kind != AttrKind::Keyword) return;
   bool load = access == Access::Load;
   const char* what = load ? "load" : "store";
   const std::string& s = ord->s;
   const char* strong = load ? "acquire" : "release";
-  const Attr* scope = o.attr("memory_scope");
+  const Attr* scope = attrs::memoryScope(o.op);
   if (s != "weak" && s != "relaxed" && s != strong) {
     Diagnostic& diag = failAt(d, o, ord->range,
                               std::string("a ") + what + " cannot have '" + s + "' ordering; use weak, relaxed or " +
@@ -71,7 +72,7 @@ void checkOrdering(DiagSink& d, const OpRef& o, Access access) {
 
 // Pointer atomics: any ordering but weak; the scope is required by the syntax.
 void checkAtomicOrdering(DiagSink& d, const OpRef& o) {
-  const Attr* ord = o.attr("memory_ordering_semantics");
+  const Attr* ord = attrs::memoryOrderingSemantics(o.op);
   if (ord && ord->isKeyword("weak"))
     offerOrderings(o, failAt(d, o, ord->range, "atomics cannot be weak; use relaxed, acquire, release or acq_rel"),
                    *ord, {"relaxed", "acquire", "release", "acq_rel"});
@@ -79,7 +80,7 @@ void checkAtomicOrdering(DiagSink& d, const OpRef& o) {
 
 // The element types each atomic mode works on.
 void checkAtomicMode(DiagSink& d, const OpRef& o, Elem e, TypeRef valueType) {
-  const Attr* mode = o.attr("mode");
+  const Attr* mode = attrs::mode(o.op);
   if (!mode || mode->kind != AttrKind::Keyword || e == Elem::None) return;
   const std::string& m = mode->s;
   bool ok = m == "addf"   ? isBaseFloatElem(e)
@@ -95,7 +96,7 @@ void checkAtomicMode(DiagSink& d, const OpRef& o, Elem e, TypeRef valueType) {
 
 // Each architecture entry is a dictionary of hints (sm_100 = {latency = 3}).
 void checkHints(DiagSink& d, const OpRef& o) {
-  const Attr* h = o.attr("optimization_hints");
+  const Attr* h = attrs::optimizationHints(o.op);
   if (!h || h->kind != AttrKind::Dict) return;
   for (const auto& [arch, v] : h->dict)
     if (v.kind != AttrKind::Dict)
@@ -283,8 +284,8 @@ void makeTensorView(const Program& p, const Operation& op, DiagSink& d) {
   if (base && base->isPtrTile() && pointee(base) != tv->elem)
     failAt(d, o, rangeOf(o, "base"),
            "a " + quoted(tv) + " needs a base pointer to " + std::string(elemName(tv->elem)) + ", got " + quoted(base));
-  const Attr* shape = o.attr("static_shape");
-  const Attr* strides = o.attr("static_strides");
+  const Attr* shape = attrs::staticShape(o.op);
+  const Attr* strides = attrs::staticStrides(o.op);
   if (shape && strides) {
     checkWrittenList(d, o, *shape, tv->shape, "shape");
     checkWrittenList(d, o, *strides, tv->strides, "strides");
@@ -374,17 +375,17 @@ void atomicRedView(const Program& p, const Operation& op, DiagSink& d) {
              "the value's shape " + dims(value->shape) + " differs from the view's tile shape " + dims(view->shape));
     if (checkIndexCount(d, o, *view)) checkScalarIndices(d, o, o.group("index"), false);
   }
-  const Attr* mode = o.attr("mode");
+  const Attr* mode = attrs::mode(o.op);
   if (mode && mode->isKeyword("xchg"))
     failAt(d, o, mode->range, "atomic reductions cannot use 'xchg'; use atomic_rmw_tko for an exchange");
   else if (value)
     checkAtomicMode(d, o, scalarElem(value), value);
-  const Attr* ord = o.attr("memory_ordering_semantics");
+  const Attr* ord = attrs::memoryOrderingSemantics(o.op);
   if (ord && ord->kind == AttrKind::Keyword && ord->s != "relaxed")
     offerOrderings(
         o, failAt(d, o, ord->range, "atomic reductions on views support only 'relaxed' ordering, got '" + ord->s + "'"),
         *ord, {"relaxed"});
-  const Attr* scope = o.attr("memory_scope");
+  const Attr* scope = attrs::memoryScope(o.op);
   if (!scope)
     failAt(d, o, ord ? ord->range : o.at(), "atomic reductions need a memory scope (tl_blk or device)");
   else if (scope->isKeyword("sys"))

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/ir/op_accessors.h"
 #include "analysis/verify/op_rules.h"
 #include "analysis/verify/verify_util.h"
 
@@ -32,7 +33,7 @@ bool identityMatches(Elem operand, Elem identity) {
 }
 
 void checkIdentities(const OpRef& o, const std::vector<TypeRef>& ins, DiagSink& d) {
-  const Attr* ids = o.attr("identities");
+  const Attr* ids = attrs::identities(o.op);
   if (!ids) return;
   if (ids->kind != AttrKind::Array) {
     failAt(d, o, ids->range, "identities must be a list of typed numbers, one per operand");

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/ir/op_accessors.h"
 #include "analysis/verify/op_rules.h"
 #include "analysis/verify/verify_util.h"
 
@@ -125,7 +126,7 @@ void reshape(const Program& p, const Operation& op, DiagSink& d) {
 void permute(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
   TypeRef src = o.type("source"), res = o.result(0);
-  const Attr* perm = o.attr("permutation");
+  const Attr* perm = attrs::permutation(o.op);
   if (!allTiles({src, res})) return;
   checkSameElement(o, src, res, d);
   size_t rank = src->shape.size();
@@ -245,7 +246,7 @@ void checkSubTile(const OpRef& o, TypeRef whole, TypeRef sub, std::string_view w
     const Value& v = o.p.value(indices[k]->value);
     if (v.blockArg || v.owner == kNoId) continue;
     const Operation& def = o.p.op(v.owner);
-    const Attr* lit = def.info && def.info->kind == OpKind::Constant ? def.attr("value") : nullptr;
+    const Attr* lit = def.info && def.info->kind == OpKind::Constant ? attrs::value(def) : nullptr;
     if (!lit || lit->kind != AttrKind::Dense || lit->elems.size() != 1 || lit->elems[0].kind != AttrKind::Int) continue;
     auto raw = literalInt(lit->elems[0]);
     if (!raw) continue;

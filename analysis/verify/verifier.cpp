@@ -4,6 +4,7 @@
 
 #include <llvm/ADT/DenseSet.h>
 
+#include "analysis/ir/op_accessors.h"
 #include "analysis/verify/verify_util.h"
 
 namespace tilesight {
@@ -94,12 +95,12 @@ void verifySymbols(const Program& p, DiagSink& diags) {
     for (const auto& b : op.regions[0].blocks)
       for (OpId id : b.ops) {
         const Operation& item = p.op(id);
-        const Attr* sym = item.attr("sym_name");
+        const Attr* sym = attrs::symName(item);
         if (!sym) continue;
         auto [it, fresh] = defs.emplace(sym->s, &item);
         if (!fresh) {
           auto& d = diags.error(sym->range, "type", "redefinition of symbol " + sym->s);
-          d.notes.push_back({it->second->attr("sym_name")->range, "first defined here"});
+          d.notes.push_back({attrs::symName(*it->second)->range, "first defined here"});
         }
       }
   }

@@ -1,6 +1,7 @@
 #include "codegen/interp/block_exec.h"
 
 #include "analysis/ir/ir_query.h"
+#include "analysis/ir/op_accessors.h"
 
 namespace tilesight::interp {
 
@@ -48,8 +49,8 @@ std::shared_ptr<Tile> BlockExec::result(const Operation& op, size_t i) {
   return r;
 }
 
-TokenValue BlockExec::token(const Operation& op, const char* group) const {
-  ValueId v = operandValue(op, group);
+TokenValue BlockExec::token(const Operation& op) const {
+  ValueId v = operands::token(op);
   return v == kNoId ? TokenValue{} : std::get<TokenValue>(env_[v]);
 }
 

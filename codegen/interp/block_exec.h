@@ -103,8 +103,8 @@ public:
   int64_t lanes() const { return lanes_; }
   void setLanes(int64_t l) { lanes_ = l; }
 
-  // The token operand of group `group` (none: orders after nothing).
-  TokenValue token(const Operation& op, const char* group = "token") const;
+  // The op's token operand (none: orders after nothing).
+  TokenValue token(const Operation& op) const;
 
   [[noreturn]] void fail(const Operation& op, const std::string& message) const;
 

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "analysis/ir/ir_query.h"
+#include "analysis/ir/op_accessors.h"
 #include "codegen/interp/block_exec.h"
 
 namespace tilesight::interp {
@@ -15,7 +16,7 @@ void setResults(BlockExec& x, const Operation& op, const std::vector<RtValue>& v
 
 std::vector<RtValue> initValues(BlockExec& x, const Operation& op) {
   std::vector<RtValue> v;
-  for (const Operand& o : operandGroup(op, "initValues")) v.push_back(x.value(o.value));
+  for (const Operand& o : operands::initValues(op)) v.push_back(x.value(o.value));
   return v;
 }
 
@@ -31,12 +32,13 @@ Exit ifOp(BlockExec& x, const Operation& op) {
 }
 
 Exit forOp(BlockExec& x, const Operation& op) {
-  const Tile& lbTile = x.tile(operandValue(op, "lowerBound"));
+  ForOp loop(op);
+  const Tile& lbTile = x.tile(loop.lowerBound());
   unsigned bits = intBits(lbTile.elem);
-  bool isUnsigned = op.attr("unsignedCmp") != nullptr;
+  bool isUnsigned = loop.unsignedCmp() != nullptr;
   int64_t iv = lbTile.ints()[0];
-  int64_t ub = x.scalar(operandValue(op, "upperBound"));
-  int64_t step = x.scalar(operandValue(op, "step"));
+  int64_t ub = x.scalar(loop.upperBound());
+  int64_t step = x.scalar(loop.step());
   if (signedOf(bits, step) <= 0) x.fail(op, "the loop step is " + std::to_string(signedOf(bits, step)) + "; it must be positive");
   const Block& body = op.regions[0].blocks[0];
   std::vector<RtValue> iters = initValues(x, op);

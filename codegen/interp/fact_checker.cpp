@@ -4,6 +4,7 @@
 #include "codegen/interp/fact_checker.h"
 
 #include "analysis/checks/value_facts.h"
+#include "analysis/ir/op_accessors.h"
 #include "codegen/interp/block_exec.h"
 #include "codegen/interp/elements.h"
 
@@ -50,7 +51,7 @@ Wide pointeeNibbles(TypeRef type) { return shadowWidth(pointee(type)); }
 // Whether `assume`'s predicate fails for the value it passes on: the
 // program's undefined behaviour (bounded<lo, hi>, div_by<n>), not a wrong fact.
 bool assumeFails(const BlockExec& x, const Operation& op) {
-  const Attr* pred = op.attr("predicate");
+  const Attr* pred = attrs::predicate(op);
   const Tile* t = op.results.empty() ? nullptr : intTile(x, op.results[0]);
   if (!pred || pred->kind != AttrKind::Keyword || !t || t->type->isPtrTile()) return false;
   const Attr *lb = pred->get("lb"), *ub = pred->get("ub"), *d = pred->get("divisor");

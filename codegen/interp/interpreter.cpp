@@ -6,6 +6,7 @@
 
 #include "analysis/ir/ir_query.h"
 #include "analysis/ir/dense.h"
+#include "analysis/ir/op_accessors.h"
 #include "codegen/interp/block_exec.h"
 #include "codegen/interp/elements.h"
 #include "codegen/interp/float_formats.h"
@@ -29,9 +30,9 @@ void allocateGlobals(const Program& p, LaunchState& launch) {
 
 runtime::HostBuffer globalBuffer(const Operation& global) {
   runtime::HostBuffer b;
-  const Attr* sym = global.attr("sym_name");
-  const Attr* value = global.attr("value");
-  const Attr* type = global.attr("type");
+  const Attr* sym = attrs::symName(global);
+  const Attr* value = attrs::value(global);
+  const Attr* type = attrs::type(global);
   if (!sym || !type || !type->type) return b;
   TypeRef tileType = type->type;
   auto t = Tile::make(tileType, tileType->numElements());

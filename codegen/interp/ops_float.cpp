@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/ir/attr_values.h"
+#include "analysis/ir/op_accessors.h"
 #include "codegen/interp/block_exec.h"
 #include "codegen/interp/float_formats.h"
 #include "codegen/interp/float_math.h"
@@ -159,7 +160,7 @@ void compareTiles(BlockExec& x, const Operation& op) {
   const Tile& a = x.tile(op.operands[0].value);
   const Tile& b = x.tile(op.operands[1].value);
   Predicate p = predicateOf(op).value_or(Predicate::Equal);
-  bool unordered = attrValue<CmpOrdering>(op, "comparison_ordering") == CmpOrdering::Unordered;
+  bool unordered = attrValue<CmpOrdering>(op, attr_names::comparisonOrdering) == CmpOrdering::Unordered;
   auto r = x.result(op);
   for (int64_t k = 0; k < r->n; ++k)
     r->ints()[k] = a.store == Store::F64 ? compareFloat(p, unordered, a.f64()[k], b.f64()[k])
@@ -188,8 +189,8 @@ void evalFloat(BlockExec& x, const Operation& op, OpKind k) {
   if (k == OpKind::Fpowi) return powInt(x, op);
   FloatOp f{k};
   if (correctlyRounded(k)) f.rounding = roundingOf(op).value_or(Rounding::NearestEven);
-  f.ftz = flagOf(op, "flush_to_zero");
-  f.propagateNan = flagOf(op, "propagate_nan");
+  f.ftz = attrs::flushToZero(op) != nullptr;
+  f.propagateNan = attrs::propagateNan(op) != nullptr;
   const Tile& a = x.tile(op.operands[0].value);
   const Tile* b = op.operands.size() > 1 ? &x.tile(op.operands[1].value) : nullptr;
   const Tile* c = op.operands.size() > 2 ? &x.tile(op.operands[2].value) : nullptr;

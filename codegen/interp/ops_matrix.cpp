@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "analysis/ir/attr_values.h"
+#include "analysis/ir/op_accessors.h"
 #include "codegen/interp/block_exec.h"
 #include "codegen/interp/float_formats.h"
 #include "codegen/interp/gemm_kernel.h"
@@ -65,8 +66,8 @@ void mmai(BlockExec& x, const Operation& op) {
   const Tile& a = x.tile(op.operands[0].value);
   const Tile& b = x.tile(op.operands[1].value);
   const Tile& acc = x.tile(op.operands[2].value);
-  bool sa = attrValue<Signedness>(op, "signedness_lhs").value_or(Signedness::Signed) == Signedness::Signed;
-  bool sb = attrValue<Signedness>(op, "signedness_rhs").value_or(Signedness::Signed) == Signedness::Signed;
+  bool sa = attrValue<Signedness>(op, attr_names::signednessLhs).value_or(Signedness::Signed) == Signedness::Signed;
+  bool sb = attrValue<Signedness>(op, attr_names::signednessRhs).value_or(Signedness::Signed) == Signedness::Signed;
   auto r = x.result(op);
   Dims d = dimsOf(a, b);
   unsigned bits = intBits(r->elem);

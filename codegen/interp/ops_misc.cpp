@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cstdio>
 
+#include "analysis/ir/op_accessors.h"
 #include "codegen/interp/block_exec.h"
 #include "codegen/interp/elements.h"
 #include "codegen/interp/print_format.h"
@@ -19,7 +20,7 @@ void assertOp(BlockExec& x, const Operation& op) {
   const Tile& c = x.tile(op.operands[0].value);
   for (int64_t k = 0; k < c.n; ++k) {
     if (c.ints()[k]) continue;
-    const Attr* m = op.attr("message");
+    const Attr* m = attrs::message(op);
     const auto& b = x.blockId();
     x.fail(op, "assert failed: \"" + (m ? m->s : std::string()) + "\" (element " + std::to_string(k) + ", tile block (" +
                    std::to_string(b[0]) + ", " + std::to_string(b[1]) + ", " + std::to_string(b[2]) + "))");
@@ -98,7 +99,7 @@ void allocate(BlockExec& x, const Operation& op) {
   runtime::HostBuffer b;
   b.name = "alloca at offset " + std::to_string(op.range.begin);
   b.elem = e;
-  b.shape = {op.attr("num_elem")->i};
+  b.shape = {attrs::numElem(op)->i};
   b.bytes.assign(byteSpanOf(e, b.shape[0]), 0);
   uint64_t address = x.launch().memory.add(std::move(b)).address();
   x.result(op)->ints()[0] = pointerTo(e, address);
@@ -121,7 +122,7 @@ void joinTokens(BlockExec& x, const Operation& op) {
 }  // namespace
 
 std::string formatPrinted(const Operation& op, const std::vector<const Tile*>& tiles) {
-  const std::string fmt = unescape(op.attr("str")->s);
+  const std::string fmt = unescape(attrs::str(op)->s);
   std::string out;
   size_t arg = 0;
   for (size_t i = 0; i < fmt.size(); ++i) {
@@ -149,8 +150,8 @@ void evalMisc(BlockExec& x, const Operation& op, OpKind k) {
     case OpKind::GetTileBlockId: return scalars(x, op, x.blockId());
     case OpKind::GetNumTileBlocks: return scalars(x, op, x.launch().grid);
     case OpKind::GetGlobal: {
-      auto it = x.launch().globals.find(op.attr("name")->s);
-      if (it == x.launch().globals.end()) x.fail(op, "no global " + op.attr("name")->s);
+      auto it = x.launch().globals.find(attrs::name(op)->s);
+      if (it == x.launch().globals.end()) x.fail(op, "no global " + attrs::name(op)->s);
       x.result(op)->ints()[0] = it->second;
       return;
     }

@@ -3,6 +3,7 @@
 
 #include "analysis/ir/ir_query.h"
 #include "analysis/ir/attr_values.h"
+#include "analysis/ir/op_accessors.h"
 #include "codegen/interp/access_check.h"
 #include "codegen/interp/atomics.h"
 #include "codegen/interp/elements.h"
@@ -17,8 +18,7 @@ Elem pointee(const Tile& pointers) { return pointers.type->element->elem; }
 // Bytes one element access touches (a 4-bit element: its byte).
 uint64_t accessBytes(Elem e) { return elemBytes(e); }
 
-const Tile* optionalTile(BlockExec& x, const Operation& op, const char* group) {
-  ValueId v = operandValue(op, group);
+const Tile* optionalTile(BlockExec& x, ValueId v) {
   return v == kNoId ? nullptr : &x.tile(v);
 }
 
@@ -76,9 +76,9 @@ void offset(BlockExec& x, const Operation& op) {
 }
 
 void load(BlockExec& x, const Operation& op) {
-  const Tile& p = x.tile(operandValue(op, "source"));
-  const Tile* mask = optionalTile(x, op, "mask");
-  const Tile* pad = optionalTile(x, op, "paddingValue");
+  const Tile& p = x.tile(operands::source(op));
+  const Tile* mask = optionalTile(x, operands::mask(op));
+  const Tile* pad = optionalTile(x, operands::paddingValue(op));
   auto r = x.result(op, 0);
   AccessCheck check(x, op);
   Elem e = pointee(p);
@@ -100,9 +100,9 @@ void load(BlockExec& x, const Operation& op) {
 }
 
 void store(BlockExec& x, const Operation& op) {
-  const Tile& p = x.tile(operandValue(op, "destination"));
-  const Tile& v = x.tile(operandValue(op, "value"));
-  const Tile* mask = optionalTile(x, op, "mask");
+  const Tile& p = x.tile(operands::destination(op));
+  const Tile& v = x.tile(operands::value(op));
+  const Tile* mask = optionalTile(x, operands::mask(op));
   AccessCheck check(x, op);
   Elem e = pointee(p);
   Sanitizer* san = x.sanitizer();
@@ -120,11 +120,11 @@ void store(BlockExec& x, const Operation& op) {
 
 // Atomic ops: one lane at a time, each under the lock of its address.
 void atomic(BlockExec& x, const Operation& op, bool cas) {
-  const Tile& p = x.tile(operandValue(op, "pointers"));
-  const Tile& arg = x.tile(operandValue(op, cas ? "val" : "arg"));
-  const Tile* cmp = cas ? &x.tile(operandValue(op, "cmp")) : nullptr;
-  const Tile* mask = optionalTile(x, op, "mask");
-  AtomicMode mode = attrValue<AtomicMode>(op, "mode").value_or(AtomicMode::Xchg);
+  const Tile& p = x.tile(operands::pointers(op));
+  const Tile& arg = x.tile(cas ? operands::val(op) : operands::arg(op));
+  const Tile* cmp = cas ? &x.tile(operands::cmp(op)) : nullptr;
+  const Tile* mask = optionalTile(x, operands::mask(op));
+  AtomicMode mode = attrValue<AtomicMode>(op, attr_names::mode).value_or(AtomicMode::Xchg);
   auto r = x.result(op, 0);
   auto cell = Tile::make(r->type, 1);  // the old value at one address
   AccessCheck check(x, op);

@@ -4,6 +4,7 @@
 // the body 128 times on 64 lanes, not 8192 times on one.
 #include <cstring>
 
+#include "analysis/ir/op_accessors.h"
 #include "codegen/interp/block_exec.h"
 #include "codegen/interp/float_formats.h"
 
@@ -113,9 +114,9 @@ std::vector<TileRef> step(BlockExec& x, const Operation& op, const std::vector<T
 }
 
 void reduceOrScan(BlockExec& x, const Operation& op, bool scan) {
-  size_t dim = static_cast<size_t>(op.attr("dim")->i);
-  bool reverse = scan && op.attr("reverse") && op.attr("reverse")->i;
-  const Attr* ids = op.attr("identities");
+  size_t dim = static_cast<size_t>(attrs::dim(op)->i);
+  bool reverse = scan && attrs::reverse(op) && attrs::reverse(op)->i;
+  const Attr* ids = attrs::identities(op);
   const Block& body = op.regions[0].blocks[0];
   size_t n = op.operands.size();
   ShapeSplit s = splitAround(x.tile(op.operands[0].value).type->shape, dim);

@@ -5,6 +5,7 @@
 #include "analysis/ir/dense.h"
 #include "analysis/semantics/lane_maps.h"
 #include "analysis/semantics/view_geometry.h"
+#include "analysis/ir/op_accessors.h"
 #include "codegen/interp/block_exec.h"
 #include "codegen/interp/elements.h"
 #include "codegen/interp/float_formats.h"
@@ -45,7 +46,7 @@ void gatherStrided(const Tile& src, Tile& dst, const std::vector<int64_t>& shape
 
 void constant(BlockExec& x, const Operation& op) {
   auto r = x.result(op);
-  std::optional<DenseValues> v = denseValues(*op.attr("value"));
+  std::optional<DenseValues> v = denseValues(*attrs::value(op));
   if (!v || v->size() == 0) x.fail(op, "the constant has no value");
   if (!v->splat && static_cast<int64_t>(v->size()) * x.lanes() != r->n && static_cast<int64_t>(v->size()) != r->n)
     x.fail(op, "the literal has " + std::to_string(v->size()) + " values for " + std::to_string(r->n) + " elements");
@@ -65,7 +66,7 @@ void permute(BlockExec& x, const Operation& op) {
   const Tile& a = x.tile(op.operands[0].value);
   auto r = x.result(op);
   const std::vector<int64_t>& shape = r->type->shape;
-  semantics::DimSources dims = semantics::permuteDims(*op.attr("permutation"), shape.size());
+  semantics::DimSources dims = semantics::permuteDims(*PermuteOp(op).permutation(), shape.size());
   gatherStrided(a, *r, shape, semantics::carriedStrides(dims, rowMajorStrides(a.type->shape)), 0);
 }
 
@@ -73,7 +74,7 @@ void cat(BlockExec& x, const Operation& op) {
   const Tile& a = x.tile(op.operands[0].value);
   const Tile& b = x.tile(op.operands[1].value);
   auto r = x.result(op);
-  size_t dim = static_cast<size_t>(op.attr("dim")->i);
+  size_t dim = static_cast<size_t>(CatOp(op).dim()->i);
   std::vector<int64_t> rs = rowMajorStrides(r->type->shape);
   // Copy each operand into the result through the result's strides.
   auto place = [&](const Tile& t, int64_t at) {

@@ -5,6 +5,7 @@
 
 #include "analysis/ir/ir_query.h"
 #include "analysis/ir/attr_values.h"
+#include "analysis/ir/op_accessors.h"
 #include "codegen/interp/access_check.h"
 #include "codegen/interp/atomics.h"
 #include "codegen/interp/elements.h"
@@ -24,15 +25,15 @@ void makeTensorView(BlockExec& x, const Operation& op) {
   auto tv = std::make_shared<TensorViewValue>();
   tv->type = x.typeOf(op.results[0]);
   tv->elem = tv->type->elem;
-  tv->base = static_cast<uint64_t>(x.scalar(operandValue(op, "base")));
-  auto fill = [&](const char* attr, const char* group, std::vector<int64_t>& out) {
-    llvm::ArrayRef<Operand> dynamic = operandGroup(op, group);
+  tv->base = static_cast<uint64_t>(x.scalar(operands::base(op)));
+  auto fill = [&](const Attr* written, llvm::ArrayRef<Operand> dynamic, std::vector<int64_t>& out) {
     size_t next = 0;
-    for (const Attr& e : op.attr(attr)->elems)
+    for (const Attr& e : written->elems)
       out.push_back(e.kind == AttrKind::Int ? e.i : unsignedAt(x.tile(dynamic[next++].value), 0));
   };
-  fill("static_shape", "dynamicShape", tv->shape);
-  fill("static_strides", "dynamicStrides", tv->strides);
+  MakeTensorViewOp mtv(op);
+  fill(mtv.staticShape(), mtv.dynamicShape(), tv->shape);
+  fill(mtv.staticStrides(), mtv.dynamicStrides(), tv->strides);
   for (size_t d = 0; d < tv->shape.size(); ++d)
     if (tv->shape[d] < 0) x.fail(op, "dimension " + std::to_string(d) + " of the tensor_view is " + std::to_string(tv->shape[d]));
   x.set(op.results[0], std::shared_ptr<const TensorViewValue>(tv));
@@ -52,7 +53,7 @@ std::string listText(const std::vector<int64_t>& v, const char* sep) {
 // gather index tile.
 std::optional<std::vector<int64_t>> viewIndex(BlockExec& x, const Operation& op, const ViewValue& view,
                                               std::vector<int64_t>& rows) {
-  llvm::ArrayRef<Operand> idx = operandGroup(op, "index");
+  llvm::ArrayRef<Operand> idx = operands::index(op);
   std::vector<int64_t> space = indexSpaceShape(view);
   std::vector<int64_t> index;
   for (size_t i = 0; i < idx.size(); ++i) {
@@ -100,7 +101,7 @@ void recordRun(BlockExec& x, const MemoryEvent& ev, const TensorViewValue& tv, c
 }
 
 void loadView(BlockExec& x, const Operation& op) {
-  const ViewValue& view = viewOf(x, operandValue(op, "view"));
+  const ViewValue& view = viewOf(x, operands::view(op));
   std::vector<int64_t> rows;
   std::optional<std::vector<int64_t>> index = viewIndex(x, op, view, rows);
   auto r = x.result(op, 0);
@@ -120,8 +121,8 @@ void loadView(BlockExec& x, const Operation& op) {
 }
 
 void storeView(BlockExec& x, const Operation& op) {
-  const ViewValue& view = viewOf(x, operandValue(op, "view"));
-  const Tile& t = x.tile(operandValue(op, "tile"));
+  const ViewValue& view = viewOf(x, operands::view(op));
+  const Tile& t = x.tile(operands::tile(op));
   std::vector<int64_t> rows;
   std::optional<std::vector<int64_t>> index = viewIndex(x, op, view, rows);
   AccessCheck check(x, op);
@@ -138,14 +139,14 @@ void storeView(BlockExec& x, const Operation& op) {
 }
 
 void atomicReduceView(BlockExec& x, const Operation& op) {
-  const ViewValue& view = viewOf(x, operandValue(op, "view"));
-  const Tile& v = x.tile(operandValue(op, "value"));
+  const ViewValue& view = viewOf(x, operands::view(op));
+  const Tile& v = x.tile(operands::value(op));
   std::vector<int64_t> rows;
   std::optional<std::vector<int64_t>> index = viewIndex(x, op, view, rows);
   Sanitizer* san = x.sanitizer();
   MemoryEvent ev = san ? san->begin(x, op, x.token(op)) : MemoryEvent{};
   if (!index) return x.set(op.results[0], san->end(ev));
-  AtomicMode mode = attrValue<AtomicMode>(op, "mode").value_or(AtomicMode::Add);
+  AtomicMode mode = attrValue<AtomicMode>(op, attr_names::mode).value_or(AtomicMode::Add);
   AccessCheck check(x, op);
   const TensorViewValue& tv = *view.tensor;
   auto cell = Tile::make(v.type, 1);

@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "analysis/ir/ir_query.h"
+#include "analysis/ir/op_accessors.h"
 #include "codegen/interp/block_exec.h"
 
 namespace tilesight::interp {
@@ -232,7 +233,7 @@ void Sanitizer::unspecifiedReaches(BlockExec& x, const Operation& load, const Op
                                    int64_t lane, const std::string& role) {
   if (seen_.count(std::make_tuple(std::string("bounds.partial-tile"), &load, &use))) return;
   std::string there = opName(use) + " at " + placeOf(use);
-  TypeRef view = program_.typeOf(operandValue(load, "view"));
+  TypeRef view = program_.typeOf(operands::view(load));
   std::string how = view && view->padding == Padding::Unknown
                         ? "a `masked` view, whose padding value the text does not give"
                         : "a view without padding_value";

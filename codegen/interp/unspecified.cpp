@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "analysis/ir/ir_query.h"
+#include "analysis/ir/op_accessors.h"
 #include "codegen/interp/block_exec.h"
 
 namespace tilesight::interp {
@@ -154,8 +155,8 @@ void repacked(BlockExec& x, const Operation& op) {
 // is unspecified when an input lane it combines is (for scan, one at or
 // before it in scan order).
 void combined(BlockExec& x, const Operation& op, bool scan) {
-  size_t dim = static_cast<size_t>(op.attr("dim")->i);
-  bool reverse = scan && op.attr("reverse") && op.attr("reverse")->i;
+  size_t dim = static_cast<size_t>(attrs::dim(op)->i);
+  bool reverse = scan && attrs::reverse(op) && attrs::reverse(op)->i;
   const std::vector<int64_t>& shape = tileAt(x, op.operands[0].value)->type->shape;
   int64_t outer = 1, len = shape[dim], inner = 1;
   for (size_t d = 0; d < shape.size(); ++d)
@@ -210,22 +211,19 @@ void multiplied(BlockExec& x, const Operation& op) {
   attach(*r, std::move(out));
 }
 
-const Tile* group(BlockExec& x, const Operation& op, const char* name) { return tileAt(x, operandValue(op, name)); }
-
 // Pointer memory ops: pointers and masks decide what is accessed; stored
 // values are written at the active lanes.
 void pointerAccess(BlockExec& x, const Operation& op, OpKind k) {
-  const Tile* mask = group(x, op, "mask");
+  const Tile* mask = tileAt(x, operands::mask(op));
   observe(x, op, mask, nullptr, "the mask");
-  const char* where = k == OpKind::LoadPtrTko ? "source" : k == OpKind::StorePtrTko ? "destination" : "pointers";
-  const Tile* p = group(x, op, where);
+  const Tile* p = tileAt(x, valueAt(memoryPointers(op), 0));
   observe(x, op, p, mask, "a pointer");
-  for (const char* value : {"value", "arg", "val", "cmp"}) {
-    const Tile* v = group(x, op, value);
+  for (ValueId stored : {operands::value(op), operands::arg(op), operands::val(op), operands::cmp(op)}) {
+    const Tile* v = tileAt(x, stored);
     observe(x, op, v, mask, "the stored value");
   }
   if (k != OpKind::LoadPtrTko) return;
-  const Tile* pad = group(x, op, "paddingValue");  // lands in the masked-off lanes
+  const Tile* pad = tileAt(x, operands::paddingValue(op));  // lands in the masked-off lanes
   if (!of(pad) || !mask) return;
   const Tile* r = tileAt(x, op.results[0]);
   Lanes out(r->n, nullptr);
@@ -261,8 +259,8 @@ void followUnspecified(BlockExec& x, const Operation& op, OpKind k) {
     case OpKind::Mmaf: case OpKind::Mmai: case OpKind::MmafScaled: return multiplied(x, op);
     case OpKind::LoadPtrTko: case OpKind::StorePtrTko: case OpKind::AtomicRmwTko: case OpKind::AtomicCasTko:
       return pointerAccess(x, op, k);
-    case OpKind::StoreViewTko: return observeOperands(x, op, {operandValue(op, "tile")});
-    case OpKind::AtomicRedViewTko: return observeOperands(x, op, {operandValue(op, "value")});
+    case OpKind::StoreViewTko: return observeOperands(x, op, {operands::tile(op)});
+    case OpKind::AtomicRedViewTko: return observeOperands(x, op, {operands::value(op)});
     default: return observeOperands(x, op);  // indices, shapes, prints, asserts: observed
   }
 }

@@ -10,6 +10,7 @@
 
 #include "analysis/ir/ir_query.h"
 #include "analysis/semantics/view_geometry.h"
+#include "analysis/ir/op_accessors.h"
 #include "codegen/interp/elements.h"
 #include "codegen/interp/float_formats.h"
 #include "codegen/runtime/devices.h"
@@ -273,7 +274,7 @@ std::vector<const Operation*> entriesOf(const Program& p) {
 llvm::Expected<const Operation*> selectEntry(const Program& p, const std::string& name) {
   std::vector<const Operation*> entries = entriesOf(p);
   std::string names;
-  for (const Operation* e : entries) names += (names.empty() ? "" : ", ") + e->attr("sym_name")->s;
+  for (const Operation* e : entries) names += (names.empty() ? "" : ", ") + attrs::symName(*e)->s;
   std::string wanted = name.empty() || name[0] == '@' ? name : "@" + name;
   if (entries.empty()) return problem("the file has no entry");
   if (wanted.empty()) {
@@ -281,7 +282,7 @@ llvm::Expected<const Operation*> selectEntry(const Program& p, const std::string
     return problem("the file has " + std::to_string(entries.size()) + " entries (" + names + "); pick one with --entry");
   }
   for (const Operation* e : entries)
-    if (e->attr("sym_name")->s == wanted) return e;
+    if (attrs::symName(*e)->s == wanted) return e;
   return problem("no entry " + wanted + " (the file has " + names + ")");
 }
 
@@ -407,14 +408,13 @@ llvm::Error checkViewsFit(const Program& p, const Operation& entry, const std::v
   OpId entryId = static_cast<OpId>(&entry - p.ops.data());
   for (const Operation& op : p.ops) {
     if (!is(op, OpKind::MakeTensorView) || !insideOf(p, op, entryId)) continue;
-    const ArgValue* base = argumentOf(p, entry, args, operandValue(op, "base"));
+    const ArgValue* base = argumentOf(p, entry, args, operands::base(op));
     if (!base || !base->buffer) continue;
     // Each size and stride: written, or a scalar argument's value.
-    auto values = [&](const char* attr, const char* group) -> std::optional<std::vector<int64_t>> {
+    auto values = [&](const Attr* written, llvm::ArrayRef<Operand> dynamic) -> std::optional<std::vector<int64_t>> {
       std::vector<int64_t> out;
-      llvm::ArrayRef<Operand> dynamic = operandGroup(op, group);
       size_t next = 0;
-      for (const Attr& e : op.attr(attr)->elems) {
+      for (const Attr& e : written->elems) {
         if (e.kind == AttrKind::Int) { out.push_back(e.i); continue; }
         const ArgValue* a = next < dynamic.size() ? argumentOf(p, entry, args, dynamic[next++].value) : nullptr;
         if (!a || a->buffer) return std::nullopt;
@@ -422,8 +422,9 @@ llvm::Error checkViewsFit(const Program& p, const Operation& entry, const std::v
       }
       return out;
     };
-    auto shape = values("static_shape", "dynamicShape");
-    auto strides = values("static_strides", "dynamicStrides");
+    MakeTensorViewOp mtv(op);
+    auto shape = values(mtv.staticShape(), mtv.dynamicShape());
+    auto strides = values(mtv.staticStrides(), mtv.dynamicStrides());
     if (!shape || !strides || shape->size() != strides->size()) continue;
     bool empty = std::any_of(shape->begin(), shape->end(), [](int64_t d) { return d <= 0; });
     int64_t last = semantics::lastElement(*shape, *strides);  // the farthest element the view reaches

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "analysis/ir/attr_values.h"
+#include "analysis/ir/op_accessors.h"
 #include "codegen/simt/lowerer.h"
 
 namespace tilesight::simt {
@@ -330,7 +331,7 @@ void bindCarried(Lowerer& L, const Block& body, size_t first, const std::vector<
 }
 
 void lowerFor(Lowerer& L, const Operation& op) {
-  llvm::ArrayRef<Operand> init = operandGroup(op, "initValues");
+  llvm::ArrayRef<Operand> init = operands::initValues(op);
   std::vector<std::string> carried;
   for (size_t i = 0; i < op.results.size(); ++i) {
     ValueId r = op.results[i];
@@ -341,12 +342,11 @@ void lowerFor(Lowerer& L, const Operation& op) {
   std::string iv = "i" + std::to_string(body.args[0]);
   Elem e = Lowerer::elemOf(L.type(body.args[0]));
   unsigned bits = Lowerer::intWidth(e);
-  auto bound = [&](const char* g) {
-    return "ts_sgn((ts_i64)" + L.name(operandValue(op, g)) + ", " + std::to_string(bits) + ")";
-  };
+  auto bound = [&](ValueId v) { return "ts_sgn((ts_i64)" + L.name(v) + ", " + std::to_string(bits) + ")"; };
+  ForOp loop(op);
   L.frames.push_back({OpKind::For, carried, {}});
-  std::string header = "for (ts_i64 " + iv + " = " + bound("lowerBound") + "; " + iv + " < " + bound("upperBound") +
-                       "; " + iv + " += " + bound("step") + ")";
+  std::string header = "for (ts_i64 " + iv + " = " + bound(loop.lowerBound()) + "; " + iv + " < " + bound(loop.upperBound()) +
+                       "; " + iv + " += " + bound(loop.step()) + ")";
   L.nest(Stmt{Stmt::Loop, header}, [&] {
     L.code(L.held(L.type(body.args[0])) + " " + L.name(body.args[0]) + " = (" + L.held(L.type(body.args[0])) +
            ")ts_wrap(" + iv + ", " + std::to_string(bits) + ");");
@@ -357,7 +357,7 @@ void lowerFor(Lowerer& L, const Operation& op) {
 }
 
 void lowerLoop(Lowerer& L, const Operation& op) {
-  llvm::ArrayRef<Operand> init = operandGroup(op, "initValues");
+  llvm::ArrayRef<Operand> init = operands::initValues(op);
   const Block& body = op.regions[0].blocks[0];
   std::vector<std::string> carried;
   for (size_t i = 0; i < body.args.size(); ++i) {
@@ -447,7 +447,7 @@ llvm::Expected<Kernel> lower(const VerifiedProgram& vp, const Operation& entry, 
   const Program& p = vp.program();
   Kernel k;
   // The symbol as a C identifier (MLIR symbols may hold '$', '.', '-').
-  for (char c : entry.attr("sym_name")->s)
+  for (char c : attrs::symName(entry)->s)
     if (c != '@' && c != '"') k.name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   static const std::set<std::string> reserved = {
       "kernel", "__kernel", "global", "local", "constant", "private", "main", "if", "else", "for", "while", "do",

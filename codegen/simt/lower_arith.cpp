@@ -7,6 +7,7 @@
 
 #include "analysis/ir/attr_values.h"
 #include "analysis/ir/dense.h"
+#include "analysis/ir/op_accessors.h"
 #include "codegen/simt/lowerer.h"
 
 namespace tilesight::simt {
@@ -190,7 +191,7 @@ bool lowerFloat(Lowerer& L, const Operation& op, OpKind k) {
                                 : k == OpKind::Divf ? 3 : k == OpKind::Sqrt ? 4 : std::optional<int>{};
   if (directed && (!directedOp || e == Elem::TF32))
     L.unsupported(op, "directed rounding ('" + std::string(keywordName(*rnd)) + "') in this op");
-  bool ftz = flagOf(op, "flush_to_zero");
+  bool ftz = attrs::flushToZero(op) != nullptr;
   std::string zero = dbl ? "0.0" : "0.0f";
   auto flush = [&](const std::string& x) {
     if (!ftz) return x;
@@ -227,13 +228,13 @@ bool lowerFloat(Lowerer& L, const Operation& op, OpKind k) {
       return true;
     case OpKind::Rsqrt: F([&](const auto& x) { return "(" + std::string(dbl ? "1.0" : "1.0f") + " / sqrt(" + x[0] + "))"; }); return true;
     case OpKind::Maxf: case OpKind::Minf: {
-      std::string args = std::string(k == OpKind::Maxf ? "1" : "0") + ", " + (flagOf(op, "propagate_nan") ? "1" : "0");
+      std::string args = std::string(k == OpKind::Maxf ? "1" : "0") + ", " + (attrs::propagateNan(op) ? "1" : "0");
       F([&](const auto& x) { return std::string(dbl ? "ts_maxmind(" : "ts_maxminf(") + x[0] + ", " + x[1] + ", " + args + ")"; });
       return true;
     }
     case OpKind::Cmpf: {
       Predicate p = predicateOf(op).value_or(Predicate::Equal);
-      bool ord = attrValue<CmpOrdering>(op, "comparison_ordering").value_or(CmpOrdering::Ordered) == CmpOrdering::Ordered;
+      bool ord = attrValue<CmpOrdering>(op, attr_names::comparisonOrdering).value_or(CmpOrdering::Ordered) == CmpOrdering::Ordered;
       elementwise(L, op, ops, [&](const auto& x) {
         return "(ts_i32)(" + substitute(ord ? ordered(p) : unordered(p), flush(x[0]), flush(x[1])) + ")";
       });
@@ -326,7 +327,7 @@ std::string denseElement(const DenseValues& d, size_t i, Elem e, const std::stri
 
 void lowerConstant(Lowerer& L, const Operation& op) {
   ValueId r = op.results[0];
-  std::optional<DenseValues> d = denseValues(*op.attr("value"));
+  std::optional<DenseValues> d = denseValues(*attrs::value(op));
   if (!d || d->size() == 0) L.unsupported(op, "this constant's literal");
   Elem e = Lowerer::elemOf(L.type(r));
   std::string T = L.held(L.type(r));
@@ -413,7 +414,7 @@ bool lowerScalarOps(Lowerer& L, const Operation& op, OpKind k) {
     case OpKind::PrintTko: lowerPrint(L, op); return true;
     case OpKind::Assert: {
       ValueId c = op.operands[0].value;
-      const Attr* m = op.attr("message");
+      const Attr* m = attrs::message(op);
       int id = L.faultId("assertion failed: " + (m ? m->s : std::string()));
       std::string stmt = "if (!" + L.at(c) + ") ts_fail(ts_status, " + num(id) + ");";
       if (L.cyclic(c)) L.elements(L.count(c), [&] { L.code(stmt); });

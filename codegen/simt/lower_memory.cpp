@@ -9,6 +9,7 @@
 
 #include "analysis/ir/attr_values.h"
 #include "analysis/semantics/view_geometry.h"
+#include "analysis/ir/op_accessors.h"
 #include "codegen/simt/lowerer.h"
 
 namespace tilesight::simt {
@@ -105,18 +106,18 @@ std::string fenceFor(const Operation& op, bool before) {
 
 // An atomic over a tile of pointers (rmw or cas), its old values the result.
 void pointerAtomic(Lowerer& L, const Operation& op, bool cas) {
-  ValueId ptrs = operandValue(op, "pointers"), r = op.results[0];
+  ValueId ptrs = operands::pointers(op), r = op.results[0];
   Elem e = pointeeOf(L, ptrs);
-  const Operand* mask = operandOf(op, "mask");
+  const Operand* mask = operands::maskOperand(op);
   std::string T = L.held(L.type(r));
   L.declare(r);
-  AtomicMode mode = attrValue<AtomicMode>(op, "mode").value_or(AtomicMode::Add);
+  AtomicMode mode = attrValue<AtomicMode>(op, attr_names::mode).value_or(AtomicMode::Add);
   bool uniform = !L.cyclic(r);
   L.barrier();
   auto body = [&] {
     std::string before = fenceFor(op, true), after = fenceFor(op, false);
     // A masked-off lane returns cmp from a CAS (Ops.td), 0 from an RMW (the interpreter's choice).
-    L.code(T + " old = " + (cas ? L.at(operandValue(op, "cmp")) : "0") + ";");
+    L.code(T + " old = " + (cas ? L.at(operands::cmp(op)) : "0") + ";");
     std::string inside = L.guard(op, "an atomic access", L.at(ptrs), accessBytes(e), r, elementIndex(L, r));
     L.nest(Stmt{Stmt::If, elementOf(L, mask, "1") + " && " + inside}, [&] {
       if (!before.empty()) L.code(before);
@@ -124,11 +125,11 @@ void pointerAtomic(Lowerer& L, const Operation& op, bool cas) {
         std::string U = elemBits(e) == 64 ? "ts_u64" : "ts_u32";
         if (elemBits(e) != 32 && elemBits(e) != 64) L.unsupported(op, "atomic_cas on " + std::string(elemName(e)));
         std::string cas = "TS_CAS" + std::string(elemBits(e) == 64 ? "64" : "32") + "((TS_GLOBAL " + U + "*)(" +
-                          L.at(ptrs) + "), (" + U + ")" + Lowerer::bitsOf(e, L.at(operandValue(op, "cmp"))) + ", (" + U +
-                          ")" + Lowerer::bitsOf(e, L.at(operandValue(op, "val"))) + ")";
+                          L.at(ptrs) + "), (" + U + ")" + Lowerer::bitsOf(e, L.at(operands::cmp(op))) + ", (" + U +
+                          ")" + Lowerer::bitsOf(e, L.at(operands::val(op))) + ")";
         L.code("old = " + Lowerer::fromBits(e, T, cas) + ";");
       } else {
-        std::string v = L.at(operandValue(op, "arg"));
+        std::string v = L.at(operands::arg(op));
         atomicAt(L, op, e, L.at(ptrs), [&](const std::string& o) { return combine(mode, e, o, v); });
       }
       if (!after.empty()) L.code(after);
@@ -148,10 +149,10 @@ void pointerAtomic(Lowerer& L, const Operation& op, bool cas) {
 
 // get_global: the global's buffer, a parameter of its own (Kernel::globals).
 void getGlobal(Lowerer& L, const Operation& op) {
-  const Attr* name = op.attr("name");
+  const Attr* name = attrs::name(op);
   const Operation* global = nullptr;
   for (const Operation& g : L.program().ops)
-    if (g.info && g.info->kind == OpKind::Global && g.attr("sym_name") && name && g.attr("sym_name")->s == name->s) global = &g;
+    if (g.info && g.info->kind == OpKind::Global && attrs::symName(g) && name && attrs::symName(g)->s == name->s) global = &g;
   if (!global) L.unsupported(op, "a get_global of no global");
   std::vector<const Operation*>& globals = L.kernel().globals;
   auto at = std::find(globals.begin(), globals.end(), global);
@@ -165,8 +166,8 @@ void getGlobal(Lowerer& L, const Operation& op) {
 void scratchSlice(Lowerer& L, const Operation& op) {
   TypeRef t = L.type(op.results[0]);
   Elem e = t->element->elem;
-  const Attr* n = op.attr("num_elem");
-  const Attr* align = op.attr("alignment");
+  const Attr* n = attrs::numElem(op);
+  const Attr* align = attrs::alignment(op);
   uint64_t a = std::max<uint64_t>(8, align ? static_cast<uint64_t>(align->i) : 8);
   uint64_t& used = L.kernel().scratchBytesPerBlock;
   uint64_t at = (used + a - 1) / a * a;
@@ -176,7 +177,7 @@ void scratchSlice(Lowerer& L, const Operation& op) {
 }
 
 void offset(Lowerer& L, const Operation& op) {
-  ValueId p = operandValue(op, "ptr"), o = operandValue(op, "offset"), r = op.results[0];
+  ValueId p = operands::ptr(op), o = operands::offset(op), r = op.results[0];
   std::string size = byteSize(pointeeOf(L, p));
   L.declare(r);
   auto f = [&] {
@@ -199,10 +200,10 @@ std::string storeStmt(Elem e, const std::string& p, const std::string& v) {
 }
 
 void loadPtr(Lowerer& L, const Operation& op) {
-  ValueId src = operandValue(op, "source"), r = op.results[0];
+  ValueId src = operands::source(op), r = op.results[0];
   Elem e = pointeeOf(L, src);
-  const Operand* mask = operandOf(op, "mask");
-  const Operand* pad = operandOf(op, "paddingValue");
+  const Operand* mask = operands::maskOperand(op);
+  const Operand* pad = operands::paddingValueOperand(op);
   L.declare(r);
   std::string T = L.held(L.type(r));
   perElement(L, L.count(r), false, [&] {
@@ -214,9 +215,9 @@ void loadPtr(Lowerer& L, const Operation& op) {
 }
 
 void storePtr(Lowerer& L, const Operation& op) {
-  ValueId dst = operandValue(op, "destination"), v = operandValue(op, "value");
+  ValueId dst = operands::destination(op), v = operands::value(op);
   Elem e = pointeeOf(L, dst);
-  const Operand* mask = operandOf(op, "mask");
+  const Operand* mask = operands::maskOperand(op);
   L.barrier();
   perElement(L, L.count(v), true, [&] {
     std::string inside = L.guard(op, "a store", Lowerer::addressOf(e, L.at(dst)), accessBytes(e), v, elementIndex(L, v));
@@ -234,11 +235,10 @@ std::string tvVar(const Lowerer& L, ValueId tv, const char* part, size_t d) {
 
 void makeTensorView(Lowerer& L, const Operation& op) {
   ValueId r = op.results[0];
-  L.code("const ts_u64 " + L.name(r) + "_b = " + L.name(operandValue(op, "base")) + ";");
-  auto fill = [&](const char* attr, const char* group, const char* part) {
-    llvm::ArrayRef<Operand> dynamic = operandGroup(op, group);
+  L.code("const ts_u64 " + L.name(r) + "_b = " + L.name(operands::base(op)) + ";");
+  auto fill = [&](const Attr* written, llvm::ArrayRef<Operand> dynamic, const char* part) {
     size_t next = 0, d = 0;
-    for (const Attr& a : op.attr(attr)->elems) {
+    for (const Attr& a : written->elems) {
       std::string v;
       if (a.kind == AttrKind::Int) v = intLit(a.i);
       else {
@@ -248,8 +248,9 @@ void makeTensorView(Lowerer& L, const Operation& op) {
       L.code("const ts_i64 " + tvVar(L, r, part, d++) + " = " + v + ";");
     }
   };
-  fill("static_shape", "dynamicShape", "s");
-  fill("static_strides", "dynamicStrides", "t");
+  MakeTensorViewOp mtv(op);
+  fill(mtv.staticShape(), mtv.dynamicShape(), "s");
+  fill(mtv.staticStrides(), mtv.dynamicStrides(), "t");
 }
 
 void shapeResults(Lowerer& L, const Operation& op, const std::function<std::string(size_t)>& f) {
@@ -278,10 +279,10 @@ std::string paddingValue(Padding p, Elem e, const std::string& T) {
 class ViewAccess {
 public:
   ViewAccess(Lowerer& L, const Operation& op) : L_(L) {
-    view_ = operandValue(op, "view");
+    view_ = operands::view(op);
     tv_ = L.tensorOf(view_);
     type_ = L.type(view_);
-    llvm::ArrayRef<Operand> idx = operandGroup(op, "index");
+    llvm::ArrayRef<Operand> idx = operands::index(op);
     for (size_t i = 0; i < idx.size(); ++i) {
       ValueId x = idx[i].value;
       bool sparse = type_->kind == TypeKind::GatherScatterView && static_cast<int64_t>(i) == type_->sparseDim;
@@ -347,7 +348,7 @@ void loadView(Lowerer& L, const Operation& op) {
 
 void storeView(Lowerer& L, const Operation& op) {
   ViewAccess va(L, op);
-  ValueId v = operandValue(op, "tile");
+  ValueId v = operands::tile(op);
   va.prepare();
   L.barrier();
   Elem e = va.elem();
@@ -361,11 +362,11 @@ void storeView(Lowerer& L, const Operation& op) {
 
 void atomicReduceView(Lowerer& L, const Operation& op) {
   ViewAccess va(L, op);
-  ValueId v = operandValue(op, "value");
+  ValueId v = operands::value(op);
   va.prepare();
   L.barrier();
   Elem e = va.elem();
-  AtomicMode mode = attrValue<AtomicMode>(op, "mode").value_or(AtomicMode::Add);
+  AtomicMode mode = attrValue<AtomicMode>(op, attr_names::mode).value_or(AtomicMode::Add);
   std::string T = L.held(L.type(v));
   viewElements(L, v, true, [&](const auto& c) {
     va.address(c);

@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "analysis/ir/attr_values.h"
+#include "analysis/ir/op_accessors.h"
 #include "codegen/simt/fragment_maps.h"
 #include "codegen/simt/lowerer.h"
 #include "codegen/simt/staging_layout.h"
@@ -39,8 +40,8 @@ void portable(Lowerer& L, const Operation& op, bool integer) {
     std::string y = L.staged(b, offs[1], bi + " * " + num(K * N) + " + q * " + num(N) + " + " + n);
     std::string step;
     if (integer) {
-      bool sa2 = attrValue<Signedness>(op, "signedness_lhs").value_or(Signedness::Signed) == Signedness::Signed;
-      bool sb2 = attrValue<Signedness>(op, "signedness_rhs").value_or(Signedness::Signed) == Signedness::Signed;
+      bool sa2 = attrValue<Signedness>(op, attr_names::signednessLhs).value_or(Signedness::Signed) == Signedness::Signed;
+      bool sb2 = attrValue<Signedness>(op, attr_names::signednessRhs).value_or(Signedness::Signed) == Signedness::Signed;
       auto ext = [](bool sg, const std::string& v) { return sg ? "(ts_i64)" + v : "(ts_i64)(ts_u8)" + v; };
       step = "s = (" + T + ")ts_wrap((ts_i64)s + " + ext(sa2, x) + " * " + ext(sb2, y) + ", " +
              num(Lowerer::intWidth(re)) + ");";

@@ -6,6 +6,7 @@
 // thread (row-major index k is unchanged), so it is a copy.
 #include "analysis/ir/attr_values.h"
 #include "analysis/semantics/lane_maps.h"
+#include "analysis/ir/op_accessors.h"
 #include "codegen/simt/lowerer.h"
 
 namespace tilesight::simt {
@@ -56,14 +57,14 @@ void permute(Lowerer& L, const Operation& op) {
   ValueId r = op.results[0], s = op.operands[0].value;
   uint64_t off = L.stageAll({s})[0];
   const std::vector<int64_t>& from = L.type(s)->shape;
-  semantics::DimSources dims = semantics::permuteDims(*op.attr("permutation"), L.type(r)->shape.size());
+  semantics::DimSources dims = semantics::permuteDims(*PermuteOp(op).permutation(), L.type(r)->shape.size());
   gather(L, r, [&](const Coords& c) { return L.staged(s, off, indexOf(sourceCoords(dims, c, from.size()), from)); });
 }
 
 void cat(Lowerer& L, const Operation& op) {
   ValueId r = op.results[0], a = op.operands[0].value, b = op.operands[1].value;
   std::vector<uint64_t> offs = L.stageAll({a, b});
-  size_t d = static_cast<size_t>(op.attr("dim")->i);
+  size_t d = static_cast<size_t>(attrs::dim(op)->i);
   const std::vector<int64_t>& sa = L.type(a)->shape;
   const std::vector<int64_t>& sb = L.type(b)->shape;
   std::string split = std::to_string(semantics::catSplit(sa, d));
@@ -77,7 +78,7 @@ void cat(Lowerer& L, const Operation& op) {
 
 void extract(Lowerer& L, const Operation& op) {
   ValueId r = op.results[0], s = op.operands[0].value;
-  llvm::ArrayRef<Operand> idx = operandGroup(op, "indices");
+  llvm::ArrayRef<Operand> idx = operands::indices(op);
   uint64_t off = L.stageAll({s})[0];
   const std::vector<int64_t>& from = L.type(s)->shape;
   const std::vector<int64_t>& to = L.type(r)->shape;
@@ -93,7 +94,7 @@ void extract(Lowerer& L, const Operation& op) {
 // the indices name, which comes from the source.
 void insert(Lowerer& L, const Operation& op) {
   ValueId r = op.results[0], s = op.operands[0].value, d = op.operands[1].value;
-  llvm::ArrayRef<Operand> idx = operandGroup(op, "indices");
+  llvm::ArrayRef<Operand> idx = operands::indices(op);
   std::vector<uint64_t> offs = L.stageAll({s, d});
   const std::vector<int64_t>& sub = L.type(s)->shape;
   const std::vector<int64_t>& whole = L.type(r)->shape;
@@ -143,8 +144,8 @@ void reduce(Lowerer& L, const Operation& op) {
   std::vector<ValueId> srcs;
   for (const Operand& o : op.operands) srcs.push_back(o.value);
   std::vector<uint64_t> offs = L.stageAll(srcs);
-  ShapeSplit s = splitAround(L.type(srcs[0])->shape, static_cast<size_t>(op.attr("dim")->i));
-  const Attr* ids = op.attr("identities");
+  ShapeSplit s = splitAround(L.type(srcs[0])->shape, static_cast<size_t>(attrs::dim(op)->i));
+  const Attr* ids = attrs::identities(op);
   const Block& body = op.regions[0].blocks[0];
   for (ValueId r : op.results) L.declare(r);
   auto one = [&](const std::string& kExpr) {
@@ -177,9 +178,9 @@ void scan(Lowerer& L, const Operation& op) {
     outOff += Lowerer::align8(static_cast<uint64_t>(L.count(r)) * L.heldBytes(L.type(r)));
   }
   L.needStage(outOff);
-  ShapeSplit s = splitAround(L.type(srcs[0])->shape, static_cast<size_t>(op.attr("dim")->i));
-  bool reverse = op.attr("reverse") && op.attr("reverse")->i;
-  const Attr* ids = op.attr("identities");
+  ShapeSplit s = splitAround(L.type(srcs[0])->shape, static_cast<size_t>(attrs::dim(op)->i));
+  bool reverse = attrs::reverse(op) && attrs::reverse(op)->i;
+  const Attr* ids = attrs::identities(op);
   const Block& body = op.regions[0].blocks[0];
   int64_t lines = s.outer * s.inner;
   L.nest(Stmt{Stmt::Loop, "for (ts_i64 l = ts_tid; l < " + std::to_string(lines) + "; l += " + std::to_string(L.threads()) + ")"}, [&] {

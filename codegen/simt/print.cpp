@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "analysis/ir/ir.h"
+#include "analysis/ir/op_accessors.h"
 
 namespace tilesight::simt {
 
@@ -42,7 +43,7 @@ private:
     for (const Param& p : k_.params)
       os_ << " %" << p.name << " ("
           << (p.kind == Param::Pointer ? "device pointer" : p.bits == 1 ? "i1 as int" : p.ctype) << "),";
-    for (const Operation* g : k_.globals) os_ << " @" << g->attr("sym_name")->s << " (device pointer to its initial value),";
+    for (const Operation* g : k_.globals) os_ << " @" << attrs::symName(*g)->s << " (device pointer to its initial value),";
     if (k_.scratchBytesPerBlock)
       os_ << " alloca scratch (device pointer, " << k_.scratchBytesPerBlock << " zeroed bytes per tile block),";
     if (!k_.prints.empty()) os_ << " print buffer (device pointer to u64 words: [0] = 2, [1] = capacity),";

@@ -5,6 +5,7 @@
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "analysis/ir/op_accessors.h"
 #include "codegen/runtime/arguments.h"
 #include "codegen/simt/lower.h"
 #include "codegen/simt/print.h"
@@ -115,7 +116,7 @@ int runEmit() {
     lowering.guard = !emitNoGuard;
     auto kernel = simt::lower(*program, *entry, lowering);
     if (!kernel) {
-      llvm::errs() << "tilesight emit: " << emitFile << ": entry " << entry->attr("sym_name")->s << ": "
+      llvm::errs() << "tilesight emit: " << emitFile << ": entry " << attrs::symName(*entry)->s << ": "
                    << llvm::toString(kernel.takeError()) << "\n";
       return 3;
     }

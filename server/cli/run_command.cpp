@@ -18,6 +18,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/diag/codes.h"
+#include "analysis/ir/op_accessors.h"
 #include "analysis/verified.h"
 #include "codegen/interp/elements.h"
 #include "codegen/interp/float_formats.h"
@@ -492,7 +493,7 @@ int runRun() {
   if (!r.ok) diags.diagnostics.push_back(faultDiagnostic(r));
   std::vector<std::unique_ptr<SourceText>> sources;
   std::vector<FileReport> reports = reportsOf(o.file, in, diags.diagnostics, sources);
-  report(o, ran, (*entry)->attr("sym_name")->s, data, times, r, reports, errors);
+  report(o, ran, attrs::symName(*(*entry))->s, data, times, r, reports, errors);
   for (const auto& [name, path] : o.outs) {
     for (const auto& [bufferName, b] : data) {
       if (bufferName != name) continue;

@@ -7,6 +7,7 @@
 #include "analysis/checks/checks.h"
 #include "analysis/ir/ir_query.h"
 #include "analysis/checks/value_facts.h"
+#include "analysis/ir/op_accessors.h"
 #include "server/lsp/bytecode_documents.h"
 #include "server/lsp/bytecode_reports.h"
 #include "server/lsp/hover_types.h"
@@ -79,7 +80,7 @@ bool viewAccess(const Operation &op) { return op.info && isViewAccess(op.info->k
 ValueId pointerOperand(const Operation &op) {
   if (!op.info || isViewAccess(op.info->kind) || !(op.info->traits & (kReadsMemory | kWritesMemory)))
     return kNoId;
-  return operandValue(op, pointerGroup(op.info->kind));
+  return valueAt(memoryPointers(op), 0);
 }
 
 // "base + 1*k" (rank 1), "base + 32*i + 1*j" (rank 2): the offset of a
@@ -166,7 +167,7 @@ std::string launchHover(const CutileLaunchView &v, const std::string &path, uint
       md += pointerHover(p, *facts, ptrs, id, v.launch.launch);
       continue;
     }
-    ValueId viewValue = operandValue(op, "view");
+    ValueId viewValue = operands::view(op);
     TypeRef type = p.typeOf(viewValue);
     const std::optional<views::IndexSpace> &space = facts->indexSpace(viewValue);
     md += space && type ? launchViewHover(*type, *space, facts->tensorStrides(viewValue))

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "analysis/ir/op_accessors.h"
 #include "server/lsp/doc_links.h"
 #include "server/lsp/documents.h"
 #include "server/lsp/settings.h"
@@ -17,7 +18,7 @@ namespace {
 void collectEntries(const Program &p, OpId id, std::vector<EntryRef> &out) {
   const Operation &op = p.op(id);
   if (op.info && op.info->kind == OpKind::Entry) {
-    if (const auto *name = op.attr("sym_name"); name && !name->s.empty())
+    if (const auto *name = attrs::symName(op); name && !name->s.empty())
       out.push_back({name->s[0] == '@' ? name->s.substr(1) : name->s, op.range});
     return;
   }

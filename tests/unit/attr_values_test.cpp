@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "analysis/ir/attr_values.h"
+#include "analysis/ir/op_accessors.h"
 #include "analysis/ir/op_table.h"
 #include "analysis/syntax/keywords.h"
 #include "test_util.h"
@@ -53,7 +54,7 @@ TEST(AttrValues, WrittenOrTableDefault) {
   EXPECT_EQ(scopeOf(opOf(a, OpKind::LoadPtrTko, 0)), MemoryScope::Device);
   EXPECT_EQ(orderingOf(opOf(a, OpKind::LoadPtrTko, 1)), MemoryOrdering::Weak);
   EXPECT_EQ(scopeOf(opOf(a, OpKind::LoadPtrTko, 1)), std::nullopt);
-  EXPECT_FALSE(flagOf(opOf(a, OpKind::Addf, 0), "flush_to_zero"));
+  EXPECT_EQ(attrs::flushToZero(opOf(a, OpKind::Addf, 0)), nullptr);
 }
 
 TEST(AttrValues, KeywordSetsAreTheEnumNames) {
