@@ -3,8 +3,6 @@
 #include <initializer_list>
 #include <iterator>
 
-#include "analysis/verify/op_rules.h"
-
 namespace tilesight {
 
 namespace {
@@ -96,7 +94,6 @@ struct Row {
   OpCategory category;
   std::string_view since, format, operands, results;
   uint32_t traits;
-  VerifyFn verify;
   std::string_view doc;
 };
 
@@ -118,11 +115,9 @@ constexpr std::string_view kMemStorePtr =
     "[ 'token' '=' %token ] [ 'optimization_hints' '=' @optimization_hints:hints ] {} ':' t(destination) ',' "
     "t(value) [?mask ',' t(mask) ] '->' t(result_token)";
 
-using namespace rules;
-
 const Row kRows[] = {
 #define TILE_OP(kind, name, category, since, format, operands, results, traits, verify, doc) \
-  {OpKind::kind, name, OpCategory::category, since, format, operands, results, traits, verify, doc},
+  {OpKind::kind, name, OpCategory::category, since, format, operands, results, traits, doc},
 #include "analysis/ir/ops.def"
 #undef TILE_OP
 };
@@ -218,7 +213,7 @@ static_assert(std::size(kRows) == kOpKindCount);
 OpTable::OpTable() {
   for (const Row& r : kRows)
     ops_.push_back({r.kind, r.name, "cuda_tile." + std::string(r.name), r.category, r.since, r.format,
-                    groups(r.operands), groups(r.results), r.traits, r.verify, r.doc, compileFormat(r.format)});
+                    groups(r.operands), groups(r.results), r.traits, r.doc, compileFormat(r.format)});
   for (OpInfo& op : ops_) {
     resolveGroups(op, op.syntax);
     byName_[op.name] = &op;
