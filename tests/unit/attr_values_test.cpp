@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "analysis/ir/attr_values.h"
+#include "analysis/ir/keywords.h"
 #include "analysis/ir/op_table.h"
-#include "analysis/syntax/keywords.h"
 #include "test_util.h"
 
 using namespace tilesight;
