@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "codegen/interp/float_formats.h"
+#include "codegen/runtime/float_formats.h"
 
 namespace tilesight::interp {
 
@@ -10,7 +10,7 @@ namespace {
 
 // The new value an atomic read-modify-write stores.
 double rmwFloat(AtomicMode m, Elem e, double old, double arg) {
-  return m == AtomicMode::Xchg ? arg : roundTo(e, old + arg);
+  return m == AtomicMode::Xchg ? arg : runtime::roundTo(e, old + arg);
 }
 
 int64_t rmwInt(AtomicMode m, unsigned bits, int64_t old, int64_t arg) {
@@ -18,7 +18,7 @@ int64_t rmwInt(AtomicMode m, unsigned bits, int64_t old, int64_t arg) {
     case AtomicMode::And: return old & arg;
     case AtomicMode::Or: return old | arg;
     case AtomicMode::Xor: return old ^ arg;
-    case AtomicMode::Add: return wrapInt(bits, static_cast<int64_t>(static_cast<uint64_t>(old) + static_cast<uint64_t>(arg)));
+    case AtomicMode::Add: return runtime::wrapInt(bits, static_cast<int64_t>(static_cast<uint64_t>(old) + static_cast<uint64_t>(arg)));
     case AtomicMode::Max: return std::max(signedOf(bits, old), signedOf(bits, arg)) == signedOf(bits, old) ? old : arg;
     case AtomicMode::Min: return std::min(signedOf(bits, old), signedOf(bits, arg)) == signedOf(bits, old) ? old : arg;
     case AtomicMode::UMax: return unsignedOf(bits, old) >= unsignedOf(bits, arg) ? old : arg;

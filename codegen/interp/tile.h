@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "analysis/ir/types.h"
+#include "codegen/runtime/element_bits.h"
 
 namespace tilesight::interp {
 
@@ -57,13 +58,6 @@ using TileRef = std::shared_ptr<const Tile>;
 uint64_t storageBits(const Tile& t, int64_t k);
 
 // --- integers of a width ------------------------------------------------------
-// Canonical form of v as a `bits`-bit integer: i1 as 0/1, others sign-extended.
-inline int64_t wrapInt(unsigned bits, int64_t v) {
-  if (bits >= 64) return v;
-  if (bits == 1) return v & 1;
-  unsigned sh = 64 - bits;
-  return static_cast<int64_t>(static_cast<uint64_t>(v) << sh) >> sh;
-}
 // The value of canonical v read as unsigned (zero-extended).
 inline uint64_t unsignedOf(unsigned bits, int64_t v) {
   return bits >= 64 ? static_cast<uint64_t>(v) : static_cast<uint64_t>(v) & ((uint64_t{1} << bits) - 1);

@@ -2,7 +2,7 @@
 // Host memory of one run: the buffers given to pointer arguments, module
 // globals and alloca scratch, each a byte array at a fixed address. Pointer
 // values are host addresses (for 4-bit pointees: twice the byte address plus
-// the nibble, so that one element is one unit; see interp/elements.h), and
+// the nibble, so that one element is one unit; see runtime/element_bits.h), and
 // every access is checked to lie inside one buffer.
 #include <cstdint>
 #include <map>
