@@ -84,11 +84,6 @@ const Operation* definingOp(const Program& p, ValueId v) {
   return op.info && !op.broken ? &op : nullptr;
 }
 
-std::string_view keywordOf(const Operation& op, std::string_view attr) {
-  const Attr* a = op.attr(attr);
-  return a && a->kind == AttrKind::Keyword ? std::string_view(a->s) : std::string_view();
-}
-
 namespace {
 void flattenInts(const Attr& a, std::vector<int64_t>& out, bool& ok) {
   if (a.kind == AttrKind::Array) {

@@ -51,8 +51,6 @@ const Operation* definingOp(const Program& p, ValueId v);
 // inside the tensor (13.4's `inbounds`, cuTile's check_bounds=False): an
 // overhang is then undefined behaviour, not masked.
 bool promisedInBounds(const Operation& op, size_t d);
-// The keyword of attribute `attr` (empty when absent or not a keyword).
-std::string_view keywordOf(const Operation& op, std::string_view attr);
 // The elements of a `constant` integer or i1 tile, row-major, a splat
 // repeated; nullopt for anything else or a tile of more than `maxElements`.
 std::optional<std::vector<int64_t>> constantInts(const Program& p, ValueId v, size_t maxElements);

@@ -37,8 +37,6 @@ struct Tile {
 
   // Element k as a double (floats) or integer value converted (ints).
   double asDouble(int64_t k) const;
-  // Element k of an integer or pointer tile.
-  int64_t asInt(int64_t k) const { return ints()[k]; }
 
   // A tile of `type` with n elements, uninitialised.
   static std::shared_ptr<Tile> make(TypeRef type, int64_t n);

@@ -41,8 +41,6 @@ public:
   HostBuffer& add(HostBuffer b);
   // The buffer holding bytes [addr, addr + len), nullptr when none does.
   const HostBuffer* find(uint64_t addr, uint64_t len) const;
-  // Same, for writing.
-  HostBuffer* findMutable(uint64_t addr, uint64_t len);
   // Where `addr` is, for messages: "%a + 16 bytes", or "no buffer (0x...)".
   std::string describe(uint64_t addr) const;
   const std::vector<std::unique_ptr<HostBuffer>>& buffers() const { return buffers_; }
