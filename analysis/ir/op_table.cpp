@@ -4,7 +4,6 @@
 #include <iterator>
 
 #include "analysis/ir/shared_formats.h"
-#include "analysis/verify/op_rules.h"
 
 namespace tilesight {
 
@@ -97,16 +96,14 @@ struct Row {
   OpCategory category;
   std::string_view since, format, operands, results;
   uint32_t traits;
-  VerifyFn verify;
   std::string_view doc;
 };
 
-using namespace rules;
 using namespace formats;
 
 const Row kRows[] = {
 #define TILE_OP(kind, name, category, since, format, operands, results, traits, verify, doc) \
-  {OpKind::kind, name, OpCategory::category, since, format, operands, results, traits, verify, doc},
+  {OpKind::kind, name, OpCategory::category, since, format, operands, results, traits, doc},
 #include "analysis/ir/ops.def"
 #undef TILE_OP
 };
@@ -202,7 +199,7 @@ static_assert(std::size(kRows) == kOpKindCount);
 OpTable::OpTable() {
   for (const Row& r : kRows)
     ops_.push_back({r.kind, r.name, "cuda_tile." + std::string(r.name), r.category, r.since, r.format,
-                    groups(r.operands), groups(r.results), r.traits, r.verify, r.doc, compileFormat(r.format)});
+                    groups(r.operands), groups(r.results), r.traits, r.doc, compileFormat(r.format)});
   for (OpInfo& op : ops_) {
     resolveGroups(op, op.syntax);
     byName_[op.name] = &op;

@@ -2,7 +2,8 @@
 // THE op table: one entry per Tile IR op (the rows: ops.def, which also
 // gives the OpKind enum, so a switch over the kinds warns when one is
 // missing). The parser interprets `format`,
-// the verifier checks `operands`/`results` constraints and calls `verify`,
+// the verifier checks `operands`/`results` constraints and calls the row's
+// `verify` rule (verify/op_rules.h: ruleOf),
 // hover shows `doc`, completion lists `name` with `format` as a snippet.
 //
 // Format mini-language (our own notation, whitespace separated):
@@ -28,10 +29,6 @@
 
 namespace tilesight {
 
-struct Operation;
-struct Program;
-class DiagSink;
-
 // What a value of an operand/result group may be.
 struct Constraint {
   enum Kind : uint8_t { Any, Tile, Token, TensorView, View, PartitionView, StridedView, GatherScatterView };
@@ -52,8 +49,6 @@ struct GroupDecl {
   Arity arity = Arity::One;
   Constraint constraint;
 };
-
-using VerifyFn = void (*)(const Program&, const Operation&, DiagSink&);
 
 // One enumerator per row of ops.def, in table order: OpTable::get().all()[k].
 enum class OpKind : uint8_t {
@@ -95,7 +90,6 @@ struct OpInfo {
   std::vector<GroupDecl> operands;
   std::vector<GroupDecl> results;
   uint32_t traits = 0;
-  VerifyFn verify = nullptr;
   std::string_view doc;
   std::vector<FormatElem> syntax;  // compiled `format`; empty for custom
 

@@ -5,10 +5,9 @@
 #include <charconv>
 #include <cmath>
 
+#include "analysis/ir/keywords.h"
 #include "analysis/ir/print_writer.h"
 #include "analysis/ir/printer.h"
-#include "analysis/syntax/keywords.h"
-#include "analysis/syntax/lexer.h"
 
 namespace tilesight {
 

@@ -44,20 +44,6 @@ std::string describeToken(const Token& t) {
   return "'" + std::string(t.text.substr(0, 40)) + "'";
 }
 
-namespace {
-struct IdentTable {
-  bool ident[256] = {};
-  constexpr IdentTable() {
-    for (int c = '0'; c <= '9'; ++c) ident[c] = true;
-    for (int c = 'a'; c <= 'z'; ++c) ident[c] = true;
-    for (int c = 'A'; c <= 'Z'; ++c) ident[c] = true;
-    ident[static_cast<unsigned char>('_')] = ident[static_cast<unsigned char>('$')] = ident[static_cast<unsigned char>('.')] = true;
-  }
-};
-constexpr IdentTable kIdent;
-}  // namespace
-
-bool isIdentChar(char c) { return kIdent.ident[static_cast<unsigned char>(c)]; }
 
 void Lexer::skipTrivia() {
   while (pos_ < end_) {

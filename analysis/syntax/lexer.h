@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "analysis/diag/diagnostic.h"
+#include "analysis/ir/keywords.h"
 #include "analysis/source/source_text.h"
 
 namespace tilesight {
@@ -55,7 +56,6 @@ private:
   uint32_t end_;
 };
 
-bool isIdentChar(char c);
 std::string describeToken(const Token& t);  // for "found X" messages  // letters, digits, _ $ .
 
 }  // namespace tilesight

@@ -6,7 +6,7 @@
 #include <functional>
 
 #include "analysis/diag/fixes.h"
-#include "analysis/syntax/keywords.h"
+#include "analysis/ir/keywords.h"
 #include "analysis/syntax/parser.h"
 
 namespace tilesight {

@@ -4,8 +4,8 @@
 #include <utility>
 
 #include "analysis/diag/fixes.h"
+#include "analysis/ir/keywords.h"
 #include "analysis/source/source_text.h"
-#include "analysis/syntax/keywords.h"
 #include "analysis/syntax/parser.h"
 
 namespace tilesight {

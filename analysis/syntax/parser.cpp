@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "analysis/diag/fixes.h"
+#include "analysis/ir/keywords.h"
 #include "analysis/source/source_text.h"
-#include "analysis/syntax/keywords.h"
 
 namespace tilesight {
 

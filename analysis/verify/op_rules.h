@@ -4,8 +4,13 @@
 // constraints and reports what is wrong with concrete values.
 #include "analysis/diag/diagnostic.h"
 #include "analysis/ir/ir.h"
+#include "analysis/ir/op_table.h"
 
 namespace tilesight::rules {
+
+using VerifyFn = void (*)(const Program&, const Operation&, DiagSink&);
+// The rule of ops.def's `verify` column for op kind k; nullptr when it has none.
+VerifyFn ruleOf(OpKind k);
 
 #define TILESIGHT_RULE(name) void name(const Program&, const Operation&, DiagSink&)
 // integer / float arithmetic, comparisons and matrix ops (rules_arith.cpp)

@@ -5,6 +5,7 @@
 #include <llvm/ADT/DenseSet.h>
 
 #include "analysis/ir/op_accessors.h"
+#include "analysis/verify/op_rules.h"
 #include "analysis/verify/verify_util.h"
 
 namespace tilesight {
@@ -116,7 +117,8 @@ void verifyOps(const Program& p, OpId begin, OpId end, DiagSink& diags) {
     if (op.broken || (op.generic && op.segments.size() != op.info->operands.size())) continue;
     size_t before = diags.errorCount();
     checkConstraints(o, diags);
-    if (diags.errorCount() == before && op.info->verify) op.info->verify(p, op, diags);
+    rules::VerifyFn rule = rules::ruleOf(op.info->kind);
+    if (diags.errorCount() == before && rule) rule(p, op, diags);
   }
 }
 

@@ -1,6 +1,6 @@
 #include "codegen/interp/atomics.h"
 
-#include "codegen/interp/float_formats.h"
+#include "codegen/runtime/float_formats.h"
 
 namespace tilesight::interp {
 
@@ -8,7 +8,7 @@ namespace {
 
 // The new value an atomic read-modify-write stores.
 double rmwFloat(AtomicMode m, Elem e, double old, double arg) {
-  return m == AtomicMode::Xchg ? arg : roundTo(e, old + arg);
+  return m == AtomicMode::Xchg ? arg : runtime::roundTo(e, old + arg);
 }
 
 // An integer mode is the integer op it names (analysis/semantics/int_ops.h).

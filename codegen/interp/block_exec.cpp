@@ -35,7 +35,6 @@ Exit BlockExec::runBlock(const Block& block, llvm::ArrayRef<RtValue> args) {
 }
 
 const Tile& BlockExec::tile(ValueId v) const { return *std::get<TileRef>(env_[v]); }
-TileRef BlockExec::tileRef(ValueId v) const { return std::get<TileRef>(env_[v]); }
 
 int64_t BlockExec::scalar(ValueId v) const {
   const Tile& t = tile(v);

@@ -91,7 +91,6 @@ public:
   const RtValue& value(ValueId v) const { return env_[v]; }
   void set(ValueId v, RtValue x) { env_[v] = std::move(x); }
   const Tile& tile(ValueId v) const;
-  TileRef tileRef(ValueId v) const;
   // The single element of a scalar (or one-element) integer tile.
   int64_t scalar(ValueId v) const;
   TypeRef typeOf(ValueId v) const { return program().typeOf(v); }

@@ -56,7 +56,7 @@ Exit forOp(BlockExec& x, const Operation& op) {
     }
     if (e.kind == Exit::Return) return e;
     if (e.kind == Exit::Continue) iters = std::move(e.values);
-    int64_t next = wrapInt(bits, static_cast<int64_t>(static_cast<uint64_t>(iv) + static_cast<uint64_t>(step)));
+    int64_t next = runtime::wrapInt(bits, static_cast<int64_t>(static_cast<uint64_t>(iv) + static_cast<uint64_t>(step)));
     if (isUnsigned ? unsignedOf(bits, next) < unsignedOf(bits, iv) : signedOf(bits, next) < signedOf(bits, iv)) break;  // wrapped
     iv = next;
   }

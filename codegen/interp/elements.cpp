@@ -7,21 +7,14 @@
 #include <cstring>
 #include <limits>
 
-#include "codegen/interp/float_formats.h"
+#include "codegen/runtime/float_formats.h"
 
 namespace tilesight::interp {
 
 namespace {
 
-uint8_t* at(uint64_t address) { return reinterpret_cast<uint8_t*>(address); }
-
-int64_t readInt(Elem e, uint64_t pointer) {
-  uint64_t bits = readBitsAt(e, pointer);
-  return e == Elem::I1 ? bits != 0 : wrapInt(elemBits(e), static_cast<int64_t>(bits));
-}
-
 // The pointer value of element `offset` of an array at pointer value base.
-uint64_t pointerOf(Elem e, uint64_t base, int64_t offset) { return base + offset * pointerUnit(e); }
+uint64_t pointerOf(Elem e, uint64_t base, int64_t offset) { return base + offset * runtime::pointerUnit(e); }
 
 uint16_t bits16(const uint8_t* p) {
   uint16_t b;
@@ -68,66 +61,42 @@ void decode16(Elem e, const uint8_t* src, float* dst, int64_t count, const float
 
 }  // namespace
 
-uint64_t readBitsAt(Elem e, uint64_t pointer) {
-  if (nibblePointers(e)) {
-    uint8_t b = *at(pointer / 2);
-    return pointer % 2 ? b >> 4 : b & 15;
-  }
-  uint64_t v = 0;
-  std::memcpy(&v, at(pointer), elemBytes(e));  // little-endian hosts only (x86-64, aarch64)
-  return v;
-}
-
-void writeBitsAt(Elem e, uint64_t pointer, uint64_t bits) {
-  if (nibblePointers(e)) {
-    uint8_t& b = *at(pointer / 2);
-    b = pointer % 2 ? (b & 0x0F) | ((bits & 15) << 4) : (b & 0xF0) | (bits & 15);
-    return;
-  }
-  std::memcpy(at(pointer), &bits, elemBytes(e));
-}
-
-double valueAt(Elem e, uint64_t pointer) {
-  if (isFloatElem(e)) return decodeFloat(e, readBitsAt(e, pointer));
-  return static_cast<double>(readInt(e, pointer));
-}
-
 void loadAt(Tile& dst, int64_t k, uint64_t pointer) {
   switch (dst.store) {
-    case Store::Int: dst.ints()[k] = readInt(dst.elem, pointer); return;
+    case Store::Int: dst.ints()[k] = runtime::intAt(dst.elem, pointer); return;
     case Store::F32:
-      if (dst.elem == Elem::F32) std::memcpy(&dst.f32()[k], at(pointer), 4);
-      else dst.f32()[k] = static_cast<float>(decodeFloat(dst.elem, readBitsAt(dst.elem, pointer)));
+      if (dst.elem == Elem::F32) std::memcpy(&dst.f32()[k], runtime::bytesAt(pointer), 4);
+      else dst.f32()[k] = static_cast<float>(runtime::decodeFloat(dst.elem, runtime::readBitsAt(dst.elem, pointer)));
       return;
-    case Store::F64: std::memcpy(&dst.f64()[k], at(pointer), 8); return;
+    case Store::F64: std::memcpy(&dst.f64()[k], runtime::bytesAt(pointer), 8); return;
   }
 }
 
 void storeAt(const Tile& src, int64_t k, uint64_t pointer) {
   switch (src.store) {
-    case Store::Int: writeBitsAt(src.elem, pointer, unsignedOf(intBits(src.elem), src.ints()[k])); return;
+    case Store::Int: runtime::writeBitsAt(src.elem, pointer, unsignedOf(intBits(src.elem), src.ints()[k])); return;
     case Store::F32:
-      if (src.elem == Elem::F32) std::memcpy(at(pointer), &src.f32()[k], 4);
-      else writeBitsAt(src.elem, pointer, encodeFloat(src.elem, src.f32()[k]));
+      if (src.elem == Elem::F32) std::memcpy(runtime::bytesAt(pointer), &src.f32()[k], 4);
+      else runtime::writeBitsAt(src.elem, pointer, runtime::encodeFloat(src.elem, src.f32()[k]));
       return;
-    case Store::F64: std::memcpy(at(pointer), &src.f64()[k], 8); return;
+    case Store::F64: std::memcpy(runtime::bytesAt(pointer), &src.f64()[k], 8); return;
   }
 }
 
 void loadRun(Tile& dst, int64_t k0, uint64_t base, int64_t offset, int64_t stride, int64_t count) {
   if (stride == 1 && dst.elem == Elem::F32) {
-    std::memcpy(dst.f32() + k0, at(base) + offset * 4, count * 4);
+    std::memcpy(dst.f32() + k0, runtime::bytesAt(base) + offset * 4, count * 4);
     return;
   }
   if (stride == 1 && dst.elem == Elem::F64) {
-    std::memcpy(dst.f64() + k0, at(base) + offset * 8, count * 8);
+    std::memcpy(dst.f64() + k0, runtime::bytesAt(base) + offset * 8, count * 8);
     return;
   }
-  const float* table = dst.store == Store::F32 && !nibblePointers(dst.elem) ? decodeTable(dst.elem) : nullptr;
-  if (table && elemBytes(dst.elem) == 2 && stride == 1)
-    return decode16(dst.elem, at(base) + offset * 2, dst.f32() + k0, count, table);
-  if (table && elemBytes(dst.elem) == 2) {
-    const uint8_t* src = at(base) + offset * 2;
+  const float* table = dst.store == Store::F32 && !runtime::nibblePointers(dst.elem) ? runtime::decodeTable(dst.elem) : nullptr;
+  if (table && runtime::elemBytes(dst.elem) == 2 && stride == 1)
+    return decode16(dst.elem, runtime::bytesAt(base) + offset * 2, dst.f32() + k0, count, table);
+  if (table && runtime::elemBytes(dst.elem) == 2) {
+    const uint8_t* src = runtime::bytesAt(base) + offset * 2;
     for (int64_t j = 0; j < count; ++j) {
       uint16_t bits;
       std::memcpy(&bits, src + j * stride * 2, 2);
@@ -136,7 +105,7 @@ void loadRun(Tile& dst, int64_t k0, uint64_t base, int64_t offset, int64_t strid
     return;
   }
   if (table) {
-    const uint8_t* src = at(base) + offset;
+    const uint8_t* src = runtime::bytesAt(base) + offset;
     for (int64_t j = 0; j < count; ++j) dst.f32()[k0 + j] = table[src[j * stride]];
     return;
   }
@@ -145,11 +114,11 @@ void loadRun(Tile& dst, int64_t k0, uint64_t base, int64_t offset, int64_t strid
 
 void storeRun(const Tile& src, int64_t k0, uint64_t base, int64_t offset, int64_t stride, int64_t count) {
   if (stride == 1 && src.elem == Elem::F32) {
-    std::memcpy(at(base) + offset * 4, src.f32() + k0, count * 4);
+    std::memcpy(runtime::bytesAt(base) + offset * 4, src.f32() + k0, count * 4);
     return;
   }
   if (stride == 1 && src.elem == Elem::F64) {
-    std::memcpy(at(base) + offset * 8, src.f64() + k0, count * 8);
+    std::memcpy(runtime::bytesAt(base) + offset * 8, src.f64() + k0, count * 8);
     return;
   }
   for (int64_t j = 0; j < count; ++j) storeAt(src, k0 + j, pointerOf(src.elem, base, offset + j * stride));
@@ -169,7 +138,7 @@ void fillPadding(Tile& dst, int64_t k0, int64_t count, Padding p) {
   for (int64_t j = 0; j < count; ++j) {
     switch (dst.store) {
       case Store::Int: dst.ints()[k0 + j] = 0; break;
-      case Store::F32: dst.f32()[k0 + j] = static_cast<float>(roundTo(dst.elem, v)); break;
+      case Store::F32: dst.f32()[k0 + j] = static_cast<float>(runtime::roundTo(dst.elem, v)); break;
       case Store::F64: dst.f64()[k0 + j] = v; break;
     }
   }
@@ -180,11 +149,11 @@ void fillDense(Tile& t, const DenseValues& v) {
   for (int64_t k = 0; k < n && v.size(); ++k) {
     size_t i = v.splat ? 0 : static_cast<size_t>(k) % v.size();
     switch (t.store) {
-      case Store::Int: t.ints()[k] = wrapInt(intBits(t.elem), v.ints[i]); break;
+      case Store::Int: t.ints()[k] = runtime::wrapInt(intBits(t.elem), v.ints[i]); break;
       case Store::F32:
       case Store::F64:
         if (v.isBits[i]) setExactBits(t, k, static_cast<uint64_t>(v.ints[i]));
-        else if (t.store == Store::F32) t.f32()[k] = static_cast<float>(roundTo(t.elem, v.floats[i]));
+        else if (t.store == Store::F32) t.f32()[k] = static_cast<float>(runtime::roundTo(t.elem, v.floats[i]));
         else t.f64()[k] = v.floats[i];
         break;
     }
@@ -206,11 +175,11 @@ uint64_t exactBits(const Tile& t, int64_t k) {
 
 void setExactBits(Tile& t, int64_t k, uint64_t bits) {
   switch (t.store) {
-    case Store::Int: t.ints()[k] = wrapInt(intBits(t.elem), static_cast<int64_t>(bits)); return;
+    case Store::Int: t.ints()[k] = runtime::wrapInt(intBits(t.elem), static_cast<int64_t>(bits)); return;
     case Store::F64: std::memcpy(&t.f64()[k], &bits, 8); return;
     case Store::F32:
       if (t.elem == Elem::F32) std::memcpy(&t.f32()[k], &bits, 4);
-      else t.f32()[k] = static_cast<float>(decodeFloat(t.elem, bits));
+      else t.f32()[k] = static_cast<float>(runtime::decodeFloat(t.elem, bits));
       return;
   }
 }

@@ -2,8 +2,8 @@
 // fold or reorder float arithmetic across the rounding-mode changes here.
 #include <cfenv>
 
-#include "codegen/interp/float_formats.h"
 #include "codegen/interp/float_math.h"
+#include "codegen/runtime/float_formats.h"
 
 namespace tilesight::interp {
 
@@ -34,7 +34,7 @@ void directedFloat(OpKind k, Rounding r, Elem e, const float* a, const float* b,
       out[i] = floatArith<float>(k, a[i], bi, ci);
     } else {
       double v = floatArith<double>(k, a[i], bi, ci);
-      out[i] = static_cast<float>(roundTo(e, v, r));
+      out[i] = static_cast<float>(runtime::roundTo(e, v, r));
     }
   }
 }

@@ -4,12 +4,12 @@
 
 #include <llvm/Support/ThreadPool.h>
 
-#include "analysis/ir/ir_query.h"
 #include "analysis/ir/dense.h"
 #include "analysis/ir/op_accessors.h"
+#include "analysis/ir/ir_query.h"
 #include "codegen/interp/block_exec.h"
 #include "codegen/interp/elements.h"
-#include "codegen/interp/float_formats.h"
+#include "codegen/runtime/float_formats.h"
 
 namespace tilesight::interp {
 
@@ -22,7 +22,7 @@ void allocateGlobals(const Program& p, LaunchState& launch) {
     runtime::HostBuffer b = globalBuffer(op);
     if (b.name.empty()) continue;  // the verifier reported it
     runtime::HostBuffer& placed = launch.memory.add(std::move(b));
-    launch.globals[placed.name] = pointerTo(placed.elem, placed.address());
+    launch.globals[placed.name] = runtime::pointerTo(placed.elem, placed.address());
   }
 }
 
@@ -41,8 +41,8 @@ runtime::HostBuffer globalBuffer(const Operation& global) {
   b.name = sym->s;
   b.elem = t->elem;
   b.shape = tileType->shape;
-  b.bytes.assign(byteSpanOf(t->elem, t->n), 0);
-  storeRun(*t, 0, pointerTo(t->elem, b.address()), 0, 1, t->n);
+  b.bytes.assign(runtime::byteSpanOf(t->elem, t->n), 0);
+  storeRun(*t, 0, runtime::pointerTo(t->elem, b.address()), 0, 1, t->n);
   return b;
 }
 
@@ -51,7 +51,7 @@ std::vector<RtValue> entryArguments(const std::vector<runtime::ArgValue>& args) 
   for (const runtime::ArgValue& a : args) {
     auto t = Tile::make(a.type, 1);
     if (a.buffer) {
-      t->ints()[0] = static_cast<int64_t>(pointerTo(a.buffer->elem, a.buffer->address()));
+      t->ints()[0] = static_cast<int64_t>(runtime::pointerTo(a.buffer->elem, a.buffer->address()));
     } else if (t->store == Store::Int) {
       t->ints()[0] = a.i;
     } else if (t->store == Store::F32) {

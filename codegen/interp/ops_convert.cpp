@@ -6,7 +6,7 @@
 #include "analysis/ir/attr_values.h"
 #include "codegen/interp/block_exec.h"
 #include "codegen/interp/elements.h"
-#include "codegen/interp/float_formats.h"
+#include "codegen/runtime/float_formats.h"
 
 namespace tilesight::interp {
 
@@ -39,12 +39,12 @@ double intToFloat(Elem e, int64_t v, bool isSignedValue) {
   long double exact = isSignedValue ? static_cast<long double>(v) : static_cast<long double>(static_cast<uint64_t>(v));
   if (e == Elem::F32) return static_cast<float>(exact);  // long double holds every 64-bit integer
   if (e == Elem::F64) return static_cast<double>(exact);
-  return roundTo(e, oddDouble(v, isSignedValue));
+  return runtime::roundTo(e, oddDouble(v, isSignedValue));
 }
 
 // Pointer values count nibbles for 4-bit pointees; integers are byte addresses.
-int64_t pointerToInt(Elem pointee, int64_t p) { return static_cast<int64_t>(byteAddress(pointee, static_cast<uint64_t>(p))); }
-int64_t intToPointer(Elem pointee, int64_t a) { return static_cast<int64_t>(pointerTo(pointee, static_cast<uint64_t>(a))); }
+int64_t pointerToInt(Elem pointee, int64_t p) { return static_cast<int64_t>(runtime::byteAddress(pointee, static_cast<uint64_t>(p))); }
+int64_t intToPointer(Elem pointee, int64_t a) { return static_cast<int64_t>(runtime::pointerTo(pointee, static_cast<uint64_t>(a))); }
 
 Elem pointeeOf(TypeRef tile) { return tile->element->elem; }
 
@@ -65,12 +65,12 @@ void evalConversion(BlockExec& x, const Operation& op, OpKind k) {
       return;
     case OpKind::Ftof: {
       Rounding rnd = roundingOf(op).value_or(Rounding::NearestEven);
-      for (int64_t i = 0; i < r->n; ++i) setFloat(*r, i, roundTo(r->elem, a.asDouble(i), rnd));
+      for (int64_t i = 0; i < r->n; ++i) setFloat(*r, i, runtime::roundTo(r->elem, a.asDouble(i), rnd));
       return;
     }
     case OpKind::Ftoi: {
       Signedness s = isSigned(op) ? Signedness::Signed : Signedness::Unsigned;
-      for (int64_t i = 0; i < r->n; ++i) r->ints()[i] = wrapInt(to, floatToInt(a.asDouble(i), to, s));
+      for (int64_t i = 0; i < r->n; ++i) r->ints()[i] = runtime::wrapInt(to, runtime::floatToInt(a.asDouble(i), to, s));
       return;
     }
     case OpKind::Itof: {

@@ -12,8 +12,8 @@
 #include "analysis/ir/attr_values.h"
 #include "analysis/ir/op_accessors.h"
 #include "codegen/interp/block_exec.h"
-#include "codegen/interp/float_formats.h"
 #include "codegen/interp/float_math.h"
+#include "codegen/runtime/float_formats.h"
 
 namespace tilesight::interp {
 
@@ -113,7 +113,7 @@ double fmaToOdd(double a, double b, double c) {
 
 template <class T>
 T flush(Elem e, T v) {
-  return isSubnormalIn(e, v) ? std::copysign(T(0), v) : v;
+  return runtime::isSubnormalIn(e, v) ? std::copysign(T(0), v) : v;
 }
 
 // result[k] = f(a[k], b[k], c[k]) over n elements (b, c may be null).
@@ -141,7 +141,7 @@ void mapFloat(const FloatOp& f, Elem e, const T* a, const T* b, const T* c, T* o
   } else if (f.kind == OpKind::Mulf && !f.ftz) {
     for (int64_t k = 0; k < n; ++k) out[k] = a[k] * b[k];
   } else if (f.kind == OpKind::Fma && e != Elem::F32 && e != Elem::F64) {
-    for (int64_t k = 0; k < n; ++k) out[k] = static_cast<T>(roundTo(e, fmaToOdd(a[k], b[k], c[k])));
+    for (int64_t k = 0; k < n; ++k) out[k] = static_cast<T>(runtime::roundTo(e, fmaToOdd(a[k], b[k], c[k])));
   } else {
     for (int64_t k = 0; k < n; ++k) {
       T x = a[k], y = b ? b[k] : T(0), z = c ? c[k] : T(0);
@@ -151,7 +151,7 @@ void mapFloat(const FloatOp& f, Elem e, const T* a, const T* b, const T* c, T* o
   }
   bool narrow = e != Elem::F32 && e != Elem::F64;
   if (narrow && !directed)
-    for (int64_t k = 0; k < n; ++k) out[k] = static_cast<T>(roundTo(e, out[k]));
+    for (int64_t k = 0; k < n; ++k) out[k] = static_cast<T>(runtime::roundTo(e, out[k]));
   if (f.ftz)
     for (int64_t k = 0; k < n; ++k) out[k] = flush(e, out[k]);
 }
@@ -178,7 +178,7 @@ void powInt(BlockExec& x, const Operation& op) {
   for (int64_t k = 0; k < r->n; ++k) {
     double v = std::pow(a.asDouble(k), static_cast<double>(signedOf(bits, e.ints()[k])));
     if (r->store == Store::F64) r->f64()[k] = v;
-    else r->f32()[k] = static_cast<float>(roundTo(r->elem, v));
+    else r->f32()[k] = static_cast<float>(runtime::roundTo(r->elem, v));
   }
 }
 

@@ -17,7 +17,7 @@ void binary(BlockExec& x, const Operation& op, F f) {
   const int64_t* pa = a.ints();
   const int64_t* pb = b.ints();
   int64_t* pr = r->ints();
-  for (int64_t k = 0; k < r->n; ++k) pr[k] = wrapInt(bits, f(pa[k], pb[k]));
+  for (int64_t k = 0; k < r->n; ++k) pr[k] = runtime::wrapInt(bits, f(pa[k], pb[k]));
 }
 
 template <class F>
@@ -25,7 +25,7 @@ void unary(BlockExec& x, const Operation& op, F f) {
   const Tile& a = x.tile(op.operands[0].value);
   auto r = x.result(op);
   unsigned bits = intBits(r->elem);
-  for (int64_t k = 0; k < r->n; ++k) r->ints()[k] = wrapInt(bits, f(a.ints()[k]));
+  for (int64_t k = 0; k < r->n; ++k) r->ints()[k] = runtime::wrapInt(bits, f(a.ints()[k]));
 }
 
 }  // namespace

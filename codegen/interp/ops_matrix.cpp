@@ -8,8 +8,8 @@
 #include "analysis/ir/attr_values.h"
 #include "analysis/ir/op_accessors.h"
 #include "codegen/interp/block_exec.h"
-#include "codegen/interp/float_formats.h"
 #include "codegen/interp/gemm_kernel.h"
+#include "codegen/runtime/float_formats.h"
 
 namespace tilesight::interp {
 
@@ -59,7 +59,7 @@ void mmaf(BlockExec& x, const Operation& op) {
     gemmFloat(a.f32() + q * d.m * d.k, b.f32() + q * d.k * d.n, acc.f32() + q * d.m * d.n, r->f32() + q * d.m * d.n,
               d.m, d.k, d.n, exact);
   if (r->elem != Elem::F32)
-    for (int64_t i = 0; i < r->n; ++i) r->f32()[i] = static_cast<float>(roundTo(r->elem, r->f32()[i]));
+    for (int64_t i = 0; i < r->n; ++i) r->f32()[i] = static_cast<float>(runtime::roundTo(r->elem, r->f32()[i]));
 }
 
 void mmai(BlockExec& x, const Operation& op) {
@@ -80,7 +80,7 @@ void mmai(BlockExec& x, const Operation& op) {
         for (int64_t p = 0; p < d.k; ++p)
           sum += static_cast<uint64_t>(value(sa, a.ints()[(q * d.m + i) * d.k + p]) *
                                        value(sb, b.ints()[(q * d.k + p) * d.n + j]));
-        r->ints()[at] = wrapInt(bits, static_cast<int64_t>(sum));
+        r->ints()[at] = runtime::wrapInt(bits, static_cast<int64_t>(sum));
       }
 }
 

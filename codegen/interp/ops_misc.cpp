@@ -100,9 +100,9 @@ void allocate(BlockExec& x, const Operation& op) {
   b.name = "alloca at offset " + std::to_string(op.range.begin);
   b.elem = e;
   b.shape = {attrs::numElem(op)->i};
-  b.bytes.assign(byteSpanOf(e, b.shape[0]), 0);
+  b.bytes.assign(runtime::byteSpanOf(e, b.shape[0]), 0);
   uint64_t address = x.launch().memory.add(std::move(b)).address();
-  x.result(op)->ints()[0] = pointerTo(e, address);
+  x.result(op)->ints()[0] = runtime::pointerTo(e, address);
 }
 
 // The union of the inputs' events (the sanitizer's; nothing otherwise).

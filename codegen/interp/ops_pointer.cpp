@@ -1,13 +1,13 @@
 // Memory through tiles of pointers: offset, masked loads and stores, atomics.
 #include <cstring>
 
-#include "analysis/ir/ir_query.h"
 #include "analysis/ir/attr_values.h"
 #include "analysis/ir/op_accessors.h"
+#include "analysis/ir/ir_query.h"
 #include "codegen/interp/access_check.h"
 #include "codegen/interp/atomics.h"
 #include "codegen/interp/elements.h"
-#include "codegen/interp/float_formats.h"
+#include "codegen/runtime/float_formats.h"
 
 namespace tilesight::interp {
 
@@ -16,7 +16,7 @@ namespace {
 Elem pointee(const Tile& pointers) { return pointers.type->element->elem; }
 
 // Bytes one element access touches (a 4-bit element: its byte).
-uint64_t accessBytes(Elem e) { return elemBytes(e); }
+uint64_t accessBytes(Elem e) { return runtime::elemBytes(e); }
 
 const Tile* optionalTile(BlockExec& x, ValueId v) {
   return v == kNoId ? nullptr : &x.tile(v);
@@ -26,7 +26,7 @@ const Tile* optionalTile(BlockExec& x, ValueId v) {
 // the low and high nibble of one byte, both active or both masked (seed 001
 // §5.2.1). The sanitizer reports the first pair that is not.
 void checkNibblePairs(BlockExec& x, const Operation& op, const Tile& pointers, const Tile* mask) {
-  if (!nibblePointers(pointee(pointers))) return;
+  if (!runtime::nibblePointers(pointee(pointers))) return;
   for (int64_t k = 0; k < pointers.n; k += 2) {
     bool on0 = !mask || mask->ints()[k], on1 = k + 1 < pointers.n && (!mask || mask->ints()[k + 1]);
     uint64_t p0 = static_cast<uint64_t>(pointers.ints()[k]);
@@ -46,7 +46,7 @@ void checkNibblePairs(BlockExec& x, const Operation& op, const Tile& pointers, c
 void recordLanes(BlockExec& x, const MemoryEvent& ev, const Tile& pointers, const Tile* mask, TypeRef tile,
                  bool read, bool write) {
   Elem e = pointee(pointers);
-  int64_t unit = pointerUnit(e), width = shadowWidth(e);
+  int64_t unit = runtime::pointerUnit(e), width = shadowWidth(e);
   const int64_t* p = pointers.ints();
   for (int64_t k = 0; k < pointers.n;) {
     if (mask && !mask->ints()[k]) {
@@ -68,7 +68,7 @@ void offset(BlockExec& x, const Operation& op) {
   const Tile& o = x.tile(op.operands[1].value);
   auto r = x.result(op);
   Elem e = pointee(p);
-  int64_t unit = nibblePointers(e) ? 1 : elemBytes(e);
+  int64_t unit = runtime::nibblePointers(e) ? 1 : runtime::elemBytes(e);
   unsigned bits = intBits(o.elem);
   for (int64_t k = 0; k < r->n; ++k)
     r->ints()[k] = static_cast<int64_t>(static_cast<uint64_t>(p.ints()[k]) +
@@ -93,7 +93,7 @@ void load(BlockExec& x, const Operation& op) {
       continue;
     }
     uint64_t ptr = static_cast<uint64_t>(p.ints()[k]);
-    check.require(byteAddress(e, ptr), accessBytes(e), "a load");
+    check.require(runtime::byteAddress(e, ptr), accessBytes(e), "a load");
     loadAt(*r, k, ptr);
   }
   x.set(op.results[1], san ? san->end(ev) : TokenValue{});
@@ -111,7 +111,7 @@ void store(BlockExec& x, const Operation& op) {
   for (int64_t k = 0; k < v.n; ++k) {
     if (mask && !mask->ints()[k]) continue;
     uint64_t ptr = static_cast<uint64_t>(p.ints()[k]);
-    check.require(byteAddress(e, ptr), accessBytes(e), "a store");
+    check.require(runtime::byteAddress(e, ptr), accessBytes(e), "a store");
     storeAt(v, k, ptr);
   }
   x.launch().writes.fetch_add(1, std::memory_order_relaxed);
@@ -143,8 +143,8 @@ void atomic(BlockExec& x, const Operation& op, bool cas) {
       continue;
     }
     uint64_t ptr = static_cast<uint64_t>(p.ints()[k]);
-    check.require(byteAddress(e, ptr), accessBytes(e), "an atomic access");
-    std::lock_guard<std::mutex> lock(x.launch().lockFor(byteAddress(e, ptr)));
+    check.require(runtime::byteAddress(e, ptr), accessBytes(e), "an atomic access");
+    std::lock_guard<std::mutex> lock(x.launch().lockFor(runtime::byteAddress(e, ptr)));
     loadAt(*cell, 0, ptr);
     std::memcpy(r->data<char>() + k * size, cell->data<char>(), size);
     bool write = !cas || exactBits(*cell, 0) == exactBits(*cmp, k);  // bitwise, signaling NaNs included

@@ -6,7 +6,7 @@
 
 #include "analysis/ir/op_accessors.h"
 #include "codegen/interp/block_exec.h"
-#include "codegen/interp/float_formats.h"
+#include "codegen/runtime/float_formats.h"
 
 namespace tilesight::interp {
 
@@ -34,11 +34,11 @@ void place(Tile& dst, const Tile& part, const ShapeSplit& s, int64_t j) {
 TileRef identity(const Attr& a, TypeRef type, int64_t n) {
   auto t = Tile::make(type, n);
   double f = 0;
-  if (t->store != Store::Int) f = a.kind == AttrKind::Float ? a.f : decodeFloat(t->elem, static_cast<uint64_t>(a.i));
+  if (t->store != Store::Int) f = a.kind == AttrKind::Float ? a.f : runtime::decodeFloat(t->elem, static_cast<uint64_t>(a.i));
   for (int64_t k = 0; k < n; ++k) {
     switch (t->store) {
-      case Store::Int: t->ints()[k] = wrapInt(intBits(t->elem), a.i); break;
-      case Store::F32: t->f32()[k] = static_cast<float>(roundTo(t->elem, f)); break;
+      case Store::Int: t->ints()[k] = runtime::wrapInt(intBits(t->elem), a.i); break;
+      case Store::F32: t->f32()[k] = static_cast<float>(runtime::roundTo(t->elem, f)); break;
       case Store::F64: t->f64()[k] = f; break;
     }
   }

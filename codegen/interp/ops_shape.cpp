@@ -8,7 +8,7 @@
 #include "analysis/ir/op_accessors.h"
 #include "codegen/interp/block_exec.h"
 #include "codegen/interp/elements.h"
-#include "codegen/interp/float_formats.h"
+#include "codegen/runtime/float_formats.h"
 
 namespace tilesight::interp {
 
@@ -149,7 +149,7 @@ void pack(BlockExec& x, const Operation& op) {
     uint64_t bit = static_cast<uint64_t>(k) * bits;
     for (unsigned b = 0; b < bits; b += 4) bytes[(bit + b) / 8] |= ((v >> b) & 15) << ((bit + b) % 8);
   }
-  for (int64_t k = 0; k < r->n; ++k) r->ints()[k] = wrapInt(8, bytes[k]);
+  for (int64_t k = 0; k < r->n; ++k) r->ints()[k] = runtime::wrapInt(8, bytes[k]);
 }
 
 void unpack(BlockExec& x, const Operation& op) {
@@ -173,7 +173,7 @@ void evalShape(BlockExec& x, const Operation& op, OpKind k) {
     case OpKind::Constant: return constant(x, op);
     case OpKind::Iota: {
       auto r = x.result(op);
-      for (int64_t i = 0; i < r->n; ++i) r->ints()[i] = wrapInt(intBits(r->elem), i);
+      for (int64_t i = 0; i < r->n; ++i) r->ints()[i] = runtime::wrapInt(intBits(r->elem), i);
       return;
     }
     case OpKind::Broadcast: return broadcast(x, op);

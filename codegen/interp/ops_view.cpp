@@ -3,15 +3,15 @@
 #include <cstring>
 #include <optional>
 
-#include "analysis/ir/ir_query.h"
 #include "analysis/ir/attr_values.h"
 #include "analysis/ir/op_accessors.h"
+#include "analysis/ir/ir_query.h"
 #include "codegen/interp/access_check.h"
 #include "codegen/interp/atomics.h"
 #include "codegen/interp/elements.h"
-#include "codegen/interp/float_formats.h"
 #include "codegen/interp/unspecified.h"
 #include "codegen/interp/view_access.h"
+#include "codegen/runtime/float_formats.h"
 
 namespace tilesight::interp {
 
@@ -87,15 +87,15 @@ std::optional<std::vector<int64_t>> viewIndex(BlockExec& x, const Operation& op,
 void checkRun(AccessCheck& check, const TensorViewValue& tv, const ViewRun& r, const char* what) {
   if (r.count == 0) return;
   Elem e = tv.elem;
-  int64_t unit = pointerUnit(e);
+  int64_t unit = runtime::pointerUnit(e);
   for (int64_t off : {r.offset, r.offset + (r.count - 1) * r.stride})
-    check.require(byteAddress(e, tv.base + off * unit), elemBytes(e), what);
+    check.require(runtime::byteAddress(e, tv.base + off * unit), runtime::elemBytes(e), what);
 }
 
 // The sanitizer's record of a run.
 void recordRun(BlockExec& x, const MemoryEvent& ev, const TensorViewValue& tv, const ViewRun& run, bool read,
                bool write, TypeRef tile) {
-  uint64_t key0 = shadowKey(tv.elem, tv.base + run.offset * pointerUnit(tv.elem));
+  uint64_t key0 = shadowKey(tv.elem, tv.base + run.offset * runtime::pointerUnit(tv.elem));
   int64_t width = shadowWidth(tv.elem);
   x.sanitizer()->access(x, ev, AccessRun{key0, run.stride * width, width, run.count, run.k, tile}, read, write);
 }
@@ -154,8 +154,8 @@ void atomicReduceView(BlockExec& x, const Operation& op) {
     checkRun(check, tv, run, "an atomic reduction");
     if (san) recordRun(x, ev, tv, run, true, true, v.type), reachesMemory(x, op, v, run.k, run.count);
     for (int64_t j = 0; j < run.count; ++j) {
-      uint64_t ptr = tv.base + (run.offset + j * run.stride) * pointerUnit(tv.elem);
-      std::lock_guard<std::mutex> lock(x.launch().lockFor(byteAddress(tv.elem, ptr)));
+      uint64_t ptr = tv.base + (run.offset + j * run.stride) * runtime::pointerUnit(tv.elem);
+      std::lock_guard<std::mutex> lock(x.launch().lockFor(runtime::byteAddress(tv.elem, ptr)));
       loadAt(*cell, 0, ptr);
       combineAtomic(mode, *cell, v, run.k + j);
       storeAt(*cell, 0, ptr);
@@ -168,7 +168,7 @@ void atomicReduceView(BlockExec& x, const Operation& op) {
 void shapeScalars(BlockExec& x, const Operation& op, const std::vector<int64_t>& shape) {
   for (size_t i = 0; i < op.results.size() && i < shape.size(); ++i) {
     auto r = x.result(op, i);
-    r->ints()[0] = wrapInt(intBits(r->elem), shape[i]);
+    r->ints()[0] = runtime::wrapInt(intBits(r->elem), shape[i]);
   }
 }
 

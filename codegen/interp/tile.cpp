@@ -1,6 +1,6 @@
 #include "codegen/interp/tile.h"
 
-#include "codegen/interp/float_formats.h"
+#include "codegen/runtime/float_formats.h"
 
 namespace tilesight::interp {
 
@@ -34,8 +34,8 @@ double Tile::asDouble(int64_t k) const {
 uint64_t storageBits(const Tile& t, int64_t k) {
   switch (t.store) {
     case Store::Int: return unsignedOf(intBits(t.elem), t.ints()[k]);
-    case Store::F32: return encodeFloat(t.elem, t.f32()[k]);
-    case Store::F64: return encodeFloat(Elem::F64, t.f64()[k]);
+    case Store::F32: return runtime::encodeFloat(t.elem, t.f32()[k]);
+    case Store::F64: return runtime::encodeFloat(Elem::F64, t.f64()[k]);
   }
   return 0;
 }

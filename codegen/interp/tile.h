@@ -9,6 +9,7 @@
 
 #include "analysis/ir/types.h"
 #include "analysis/semantics/int_ops.h"
+#include "codegen/runtime/element_bits.h"
 
 namespace tilesight::interp {
 
@@ -37,8 +38,6 @@ struct Tile {
 
   // Element k as a double (floats) or integer value converted (ints).
   double asDouble(int64_t k) const;
-  // Element k of an integer or pointer tile.
-  int64_t asInt(int64_t k) const { return ints()[k]; }
 
   // A tile of `type` with n elements, uninitialised.
   static std::shared_ptr<Tile> make(TypeRef type, int64_t n);
@@ -59,9 +58,9 @@ uint64_t storageBits(const Tile& t, int64_t k);
 
 // --- integers of a width ------------------------------------------------------
 // What integers of a width are and what ops compute on them is
-// analysis/semantics/int_ops.h; the interpreter's own is how it holds i1.
-// Canonical form of v as a `bits`-bit integer: i1 as 0/1, others sign-extended.
-inline int64_t wrapInt(unsigned bits, int64_t v) { return bits == 1 ? v & 1 : wrapToWidth(bits, v); }
+// analysis/semantics/int_ops.h; how the interpreter holds them (i1 as 0/1) is
+// runtime::wrapInt, which loads and stores share.
+using runtime::wrapInt;
 // Integer width of a tile element (64 for pointers).
 unsigned intBits(Elem e);
 

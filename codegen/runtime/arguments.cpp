@@ -11,9 +11,9 @@
 #include "analysis/ir/ir_query.h"
 #include "analysis/semantics/view_geometry.h"
 #include "analysis/ir/op_accessors.h"
-#include "codegen/interp/elements.h"
-#include "codegen/interp/float_formats.h"
 #include "codegen/runtime/devices.h"
+#include "codegen/runtime/element_bits.h"
+#include "codegen/runtime/float_formats.h"
 #include "codegen/runtime/npy.h"
 
 namespace tilesight::runtime {
@@ -76,7 +76,7 @@ uint64_t splitmix(uint64_t& state) {
 
 // Element k of a buffer set to the storage bits `bits`.
 void putBits(HostBuffer& b, int64_t k, uint64_t bits) {
-  interp::writeBitsAt(b.elem, interp::pointerTo(b.elem, b.address()) + k * interp::pointerUnit(b.elem), bits);
+  runtime::writeBitsAt(b.elem, runtime::pointerTo(b.elem, b.address()) + k * runtime::pointerUnit(b.elem), bits);
 }
 
 // rand: floats uniform in [-1, 1) rounded to the format; integers uniform in
@@ -87,7 +87,7 @@ void fillRandom(HostBuffer& b, uint64_t seed) {
     uint64_t r = splitmix(state);
     if (isFloatElem(b.elem)) {
       double u = static_cast<double>(r >> 11) * 0x1p-53 * 2.0 - 1.0;
-      putBits(b, k, interp::encodeFloat(b.elem, u));
+      putBits(b, k, runtime::encodeFloat(b.elem, u));
     } else {
       putBits(b, k, b.elem == Elem::I1 ? (r >> 63) : (r >> 60));
     }
@@ -156,7 +156,7 @@ llvm::Expected<HostBuffer> generated(const std::string& name, std::optional<Elem
   }
   if (std::optional<std::string> size = tooLarge(b.shape, *e))
     return problem("'" + value.str() + "' " + *size + "; give a smaller shape");
-  b.bytes.assign(interp::byteSpanOf(*e, b.elementCount()), 0);
+  b.bytes.assign(runtime::byteSpanOf(*e, b.elementCount()), 0);
   uint64_t seed = 0;
   if (rand && parts.size() == 4 && parts[3].getAsInteger(0, seed))
     return problem("'" + parts[3].str() + "' is not a seed (an integer)");
@@ -247,7 +247,7 @@ llvm::Expected<ArgValue> scalar(const Program& p, ValueId v, llvm::StringRef tex
     char* end = nullptr;
     a.f = std::strtod(s.c_str(), &end);
     if (s.empty() || *end) return problem("'" + s + "' is not a number, for " + describe(p, v));
-    a.f = interp::roundTo(e, a.f);
+    a.f = runtime::roundTo(e, a.f);
     return a;
   }
   int64_t n;
@@ -258,7 +258,7 @@ llvm::Expected<ArgValue> scalar(const Program& p, ValueId v, llvm::StringRef tex
   bool fits = bits >= 64 || (n >= -(int64_t{1} << (bits - 1)) && n < (int64_t{1} << bits));
   if (!ok || !fits)
     return problem("'" + text.str() + "' is not " + (ok ? "in the range of " : "an integer, for ") + describe(p, v));
-  a.i = interp::wrapInt(bits, n);
+  a.i = runtime::wrapInt(bits, n);
   return a;
 }
 

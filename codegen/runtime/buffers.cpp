@@ -30,10 +30,6 @@ const HostBuffer* AddressSpace::find(uint64_t addr, uint64_t len) const {
   return addr + len <= end && addr + len >= addr ? b : nullptr;
 }
 
-HostBuffer* AddressSpace::findMutable(uint64_t addr, uint64_t len) {
-  return const_cast<HostBuffer*>(find(addr, len));
-}
-
 std::string AddressSpace::describe(uint64_t addr) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = byAddress_.upper_bound(addr);

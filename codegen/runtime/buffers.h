@@ -2,7 +2,7 @@
 // Host memory of one run: the buffers given to pointer arguments, module
 // globals and alloca scratch, each a byte array at a fixed address. Pointer
 // values are host addresses (for 4-bit pointees: twice the byte address plus
-// the nibble, so that one element is one unit; see interp/elements.h), and
+// the nibble, so that one element is one unit; see runtime/element_bits.h), and
 // every access is checked to lie inside one buffer.
 #include <cstdint>
 #include <map>
@@ -41,8 +41,6 @@ public:
   HostBuffer& add(HostBuffer b);
   // The buffer holding bytes [addr, addr + len), nullptr when none does.
   const HostBuffer* find(uint64_t addr, uint64_t len) const;
-  // Same, for writing.
-  HostBuffer* findMutable(uint64_t addr, uint64_t len);
   // Where `addr` is, for messages: "%a + 16 bytes", or "no buffer (0x...)".
   std::string describe(uint64_t addr) const;
   const std::vector<std::unique_ptr<HostBuffer>>& buffers() const { return buffers_; }

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "codegen/interp/elements.h"
+#include "codegen/runtime/element_bits.h"
 
 namespace tilesight::runtime {
 
@@ -30,22 +30,22 @@ std::optional<Mismatch> compareBuffers(const HostBuffer& got, const HostBuffer& 
   Mismatch m;
   double tol = toleranceOf(want.elem);
   int64_t n = want.elementCount();
-  uint64_t gb = interp::pointerTo(want.elem, got.address()), wb = interp::pointerTo(want.elem, want.address());
-  int64_t unit = interp::pointerUnit(want.elem);
+  uint64_t gb = runtime::pointerTo(want.elem, got.address()), wb = runtime::pointerTo(want.elem, want.address());
+  int64_t unit = runtime::pointerUnit(want.elem);
   double largest = 0;
   if (tol > 0)
     for (int64_t k = 0; k < n; ++k) {
-      double w = interp::valueAt(want.elem, wb + k * unit);
+      double w = runtime::valueAt(want.elem, wb + k * unit);
       if (std::isfinite(w)) largest = std::max(largest, std::fabs(w));
     }
   for (int64_t k = 0; k < n; ++k) {
     bool same;
     double g = 0, w = 0;
     if (tol == 0) {
-      same = interp::readBitsAt(want.elem, gb + k * unit) == interp::readBitsAt(want.elem, wb + k * unit);
-      if (!same) g = interp::valueAt(want.elem, gb + k * unit), w = interp::valueAt(want.elem, wb + k * unit);
+      same = runtime::readBitsAt(want.elem, gb + k * unit) == runtime::readBitsAt(want.elem, wb + k * unit);
+      if (!same) g = runtime::valueAt(want.elem, gb + k * unit), w = runtime::valueAt(want.elem, wb + k * unit);
     } else {
-      g = interp::valueAt(want.elem, gb + k * unit), w = interp::valueAt(want.elem, wb + k * unit);
+      g = runtime::valueAt(want.elem, gb + k * unit), w = runtime::valueAt(want.elem, wb + k * unit);
       same = (std::isnan(g) && std::isnan(w)) || g == w ||
              std::fabs(g - w) <= tol * std::max(std::fabs(w), 1e-2 * largest);
     }
@@ -57,11 +57,11 @@ std::optional<Mismatch> compareBuffers(const HostBuffer& got, const HostBuffer& 
 }
 
 double maxAbsError(const HostBuffer& got, const HostBuffer& want) {
-  uint64_t gb = interp::pointerTo(want.elem, got.address()), wb = interp::pointerTo(want.elem, want.address());
-  int64_t unit = interp::pointerUnit(want.elem);
+  uint64_t gb = runtime::pointerTo(want.elem, got.address()), wb = runtime::pointerTo(want.elem, want.address());
+  int64_t unit = runtime::pointerUnit(want.elem);
   double worst = 0;
   for (int64_t k = 0; k < want.elementCount(); ++k) {
-    double g = interp::valueAt(want.elem, gb + k * unit), w = interp::valueAt(want.elem, wb + k * unit);
+    double g = runtime::valueAt(want.elem, gb + k * unit), w = runtime::valueAt(want.elem, wb + k * unit);
     if (std::isnan(g) && std::isnan(w)) continue;
     if (std::isnan(g) || std::isnan(w)) return NAN;
     if (g != w) worst = std::max(worst, std::fabs(g - w));

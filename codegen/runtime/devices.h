@@ -1,8 +1,9 @@
 #pragma once
 // The devices `tilesight run` can use (DESIGN §3 `devices`): the CPU
 // reference interpreter always, and what each GPU runtime reports when it is
-// installed — or why it is not available. Probing loads the runtimes with
-// dlopen and asks them; it runs no kernel.
+// installed — or why it is not available. Each runtime fills these in
+// (cuda/driver.h, hip/hip_runtime.h, opencl/cl_runtime.h); device/probe.h
+// asks them all.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -35,9 +36,5 @@ struct BackendReport {
 
 // The machine's memory in bytes (what the cpu device reports); 0 when not known.
 uint64_t hostMemoryBytes();
-
-BackendReport probe(Backend b);
-// Every backend, cpu first.
-std::vector<BackendReport> probeDevices();
 
 }  // namespace tilesight::runtime

@@ -116,7 +116,7 @@ struct Kernel {
   // of the site's tile, [3] its byte address, [4] 1 + the buffer with the
   // nearest base below it (0: none), [5] the address's offset from that
   // base, [6] the number of buffers N, then N (base, size) pairs. Such an
-  // access is skipped (a load gives 0). runtime/guard.h builds and reads it.
+  // access is skipped (a load gives 0). device/guard.h builds and reads it.
   bool guarded = false;
   std::vector<GuardSite> guardSites;
 };

@@ -6,6 +6,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <nlohmann/json.hpp>
 
+#include "codegen/device/probe.h"
 #include "codegen/runtime/devices.h"
 #include "server/cli/commands.h"
 #include "server/cli/json_text.h"
@@ -50,7 +51,7 @@ nlohmann::json deviceJson(const runtime::Device& d) {
 }  // namespace
 
 int runDevices() {
-  std::vector<runtime::BackendReport> reports = runtime::probeDevices();
+  std::vector<runtime::BackendReport> reports = device::probeDevices();
   llvm::raw_ostream& os = llvm::outs();
   if (devicesFormatOpt == DevicesFormat::Json) {
     nlohmann::json devices = nlohmann::json::array(), backends = nlohmann::json::array();

@@ -20,27 +20,28 @@
 #include "analysis/diag/codes.h"
 #include "analysis/ir/op_accessors.h"
 #include "analysis/verified.h"
-#include "codegen/interp/elements.h"
-#include "codegen/interp/float_formats.h"
+#include "codegen/cuda/launch.h"
+#include "codegen/device/device_print.h"
+#include "codegen/device/guard.h"
+#include "codegen/device/probe.h"
+#include "codegen/hip/launch.h"
 #include "codegen/interp/block_exec.h"
-#include "codegen/interp/fact_checker.h"
+#include "codegen/soundness/fact_checker.h"
+#include "codegen/interp/elements.h"
 #include "codegen/interp/interpreter.h"
 #include "codegen/interp/sanitizer.h"
-#include "codegen/cuda/launch.h"
-#include "codegen/hip/launch.h"
 #include "codegen/opencl/cl_launch.h"
 #include "codegen/runtime/arguments.h"
 #include "codegen/runtime/compare.h"
-#include "codegen/runtime/device_print.h"
 #include "codegen/runtime/devices.h"
-#include "codegen/runtime/guard.h"
+#include "codegen/runtime/float_formats.h"
 #include "codegen/runtime/npy.h"
 #include "codegen/simt/lower.h"
 #include "codegen/simt/print.h"
-#include "server/cli/commands.h"
-#include "server/cli/json_text.h"
 #include "server/cli/bytecode_input.h"
+#include "server/cli/commands.h"
 #include "server/cli/cutile_input.h"
+#include "server/cli/json_text.h"
 #include "server/cli/launch_file.h"
 #include "server/cli/options.h"
 #include "server/cli/program_input.h"
@@ -64,9 +65,9 @@ struct Stats {
 // Element k of a buffer as a number; formats up to 16 bits through their
 // decode table (a NaN's payload does not matter here).
 double elementAt(const runtime::HostBuffer& b, int64_t k) {
-  uint64_t at = interp::pointerTo(b.elem, b.address()) + k * interp::pointerUnit(b.elem);
-  const float* table = isFloatElem(b.elem) ? interp::decodeTable(b.elem) : nullptr;
-  return table ? table[interp::readBitsAt(b.elem, at)] : interp::valueAt(b.elem, at);
+  uint64_t at = runtime::pointerTo(b.elem, b.address()) + k * runtime::pointerUnit(b.elem);
+  const float* table = isFloatElem(b.elem) ? runtime::decodeTable(b.elem) : nullptr;
+  return table ? table[runtime::readBitsAt(b.elem, at)] : runtime::valueAt(b.elem, at);
 }
 
 // As NumPy's min, max and mean: NaN when an element is NaN.
@@ -184,7 +185,7 @@ int chooseDevice(const std::string& device, bool sanitize, DeviceChoice& out) {
   if (device == "cpu" || (device == "auto" && sanitize)) return 0;
   if (device == "auto") {
     for (runtime::Backend b : {runtime::Backend::Cuda, runtime::Backend::Hip, runtime::Backend::OpenCL})
-      for (const runtime::Device& d : runtime::probe(b).devices)
+      for (const runtime::Device& d : device::probe(b).devices)
         if (d.gpu) return out = {b, static_cast<unsigned>(d.index)}, 0;
     return 0;
   }
@@ -195,7 +196,7 @@ int chooseDevice(const std::string& device, bool sanitize, DeviceChoice& out) {
   std::optional<runtime::Backend> backend = runtime::backendNamed(name);
   if (!backend || *backend == runtime::Backend::Cpu)
     return usage("--device " + device + " is not a device: auto, cpu, cuda[:N], hip[:N] or opencl[:N]");
-  runtime::BackendReport found = runtime::probe(*backend);
+  runtime::BackendReport found = device::probe(*backend);
   if (n < found.devices.size()) return out = {*backend, n}, 0;
   llvm::errs() << "tilesight run: no device " << name << ":" << n << ": "
                << (found.reason.empty() ? std::to_string(found.devices.size()) + " " + name.str() + " device(s)" : found.reason)
@@ -297,13 +298,13 @@ int runOnDevice(const RunOptions& o, const VerifiedProgram& verified, const Oper
   std::vector<size_t> unguarded;  // the print buffer: only the kernel's print code writes it
   if (!kernel->prints.empty()) {
     unguarded.push_back(l.args.size());
-    l.args.push_back({&prints.emplace(runtime::printBuffer(kPrintBufferWords)), {}});
+    l.args.push_back({&prints.emplace(device::printBuffer(kPrintBufferWords)), {}});
   }
   runtime::HostBuffer guard;
   size_t guardArg = l.args.size();
   if (kernel->guarded) l.args.push_back({&guard, {}});
   for (size_t i = 0; i < args.size(); ++i) addListItems(args[i], i, l);
-  if (kernel->guarded) runtime::fillGuard(l, guardArg, unguarded);
+  if (kernel->guarded) device::fillGuard(l, guardArg, unguarded);
   // OpenCL binds the list items to parameters of their own (see Kernel::residentBuffers).
   if (target == simt::Target::OpenCL) kernel->residentBuffers = static_cast<unsigned>(l.indirect.size());
   l.source = simt::printKernel(*kernel, target);
@@ -314,7 +315,7 @@ int runOnDevice(const RunOptions& o, const VerifiedProgram& verified, const Oper
   ran = {id, res.device + (res.arch.empty() ? "" : ", " + res.arch), res.compileMs};
   times = res.runMs;
   if (!kernel->prints.empty()) {
-    runtime::DevicePrints text = runtime::formatDevicePrints(*kernel, verified.program(), *prints);
+    device::DevicePrints text = device::formatDevicePrints(*kernel, verified.program(), *prints);
     r.printed = text.text;
     if (text.missingWords)
       diags.diagnostics.push_back(Diagnostic{{entry.range.begin, entry.range.begin}, Severity::Warning, "run.print",
@@ -322,7 +323,7 @@ int runOnDevice(const RunOptions& o, const VerifiedProgram& verified, const Oper
                                                  " KiB) overflowed by " + std::to_string(text.missingWords * 8) +
                                                  " bytes: later prints are missing (--device cpu prints them all)", {}, {}});
   }
-  if (auto fault = kernel->guarded ? runtime::guardFault(*kernel, l, guardArg, unguarded) : std::nullopt) {
+  if (auto fault = kernel->guarded ? device::guardFault(*kernel, l, guardArg, unguarded) : std::nullopt) {
     r.ok = false;
     r.fault = fault->message;
     r.faultAt = fault->site->op->range.begin;

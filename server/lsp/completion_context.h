@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "analysis/ir/keywords.h"
 #include "analysis/ir/op_table.h"
-#include "analysis/syntax/keywords.h"
 
 namespace tilesight::lsp {
 

@@ -3,7 +3,7 @@
 #include <cctype>
 #include <vector>
 
-#include "analysis/syntax/keywords.h"
+#include "analysis/ir/keywords.h"
 
 namespace tilesight::lsp {
 

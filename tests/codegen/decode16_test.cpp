@@ -9,8 +9,8 @@
 
 #include "analysis/ir/types.h"
 #include "codegen/interp/elements.h"
-#include "codegen/interp/float_formats.h"
 #include "codegen/interp/tile.h"
+#include "codegen/runtime/float_formats.h"
 
 namespace tilesight::interp {
 namespace {
@@ -23,7 +23,7 @@ void expectEveryPatternAsTheTable(Elem e) {
   auto tile = Tile::make(types.tile({n}, e), n);
   uint64_t base = reinterpret_cast<uint64_t>(memory.data());
   loadRun(*tile, 0, base, 3, 1, n);
-  const float* table = decodeTable(e);
+  const float* table = runtime::decodeTable(e);
   int64_t wrong = 0, first = -1;
   for (int64_t b = 0; b < n; ++b) {
     uint32_t got, want;

@@ -1,4 +1,4 @@
-// The soundness harness (codegen/interp/fact_checker.h): the facts of a small
+// The soundness harness (codegen/soundness/fact_checker.h): the facts of a small
 // program hold over its run, and a fact made wrong on purpose (an interval,
 // a divisor, an affine form, a stride, a fact narrowed in an `if`) is a
 // violation that names its op.
@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/checks/value_facts.h"
-#include "codegen/interp/fact_checker.h"
+#include "codegen/soundness/fact_checker.h"
 #include "interp_test_util.h"
 
 namespace tilesight::testing {

@@ -1,7 +1,7 @@
 // Conversions between the Tile IR float formats and double. Every expected
 // bit pattern below is worked out by hand from the format's layout (sign,
 // exponent field with its bias, mantissa); the comments show the arithmetic.
-#include "codegen/interp/float_formats.h"
+#include "codegen/runtime/float_formats.h"
 
 #include <cmath>
 #include <cstdint>
@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-namespace tilesight::interp {
+namespace tilesight::runtime {
 namespace {
 
 constexpr Rounding NE = Rounding::NearestEven;
@@ -523,4 +523,4 @@ TEST(FloatFormatsAll, FloatToIntTruncatesAndSaturates) {
 }
 
 }  // namespace
-}  // namespace tilesight::interp
+}  // namespace tilesight::runtime

@@ -104,7 +104,7 @@ inline RunResult runProgram(const std::string& text, std::vector<Arg>& args, std
       b.shape = {static_cast<int64_t>(b.bytes.size())};
       buffers[i] = &memory.add(std::move(b));
       uint64_t addr = buffers[i]->address();
-      tile->ints()[0] = static_cast<int64_t>(interp::pointerTo(t->element->elem, addr));
+      tile->ints()[0] = static_cast<int64_t>(runtime::pointerTo(t->element->elem, addr));
     } else if (tile->store == interp::Store::Int) {
       tile->ints()[0] = args[i].i;
     } else if (tile->store == interp::Store::F32) {

@@ -3,7 +3,7 @@
 // softmax, layer norm) and the GEMM example (a K loop with tokens).
 #include <cmath>
 
-#include "codegen/interp/float_formats.h"
+#include "codegen/runtime/float_formats.h"
 #include "tests/codegen/interp_test_util.h"
 
 namespace tilesight::testing {
@@ -90,8 +90,8 @@ TEST(InterpKernels, GemmF16WithKLoopAndTokens) {
   auto a = r.get<uint16_t>(r.before, "a"), b = r.get<uint16_t>(r.before, "b");
   auto c = r.get<float>(r.after, "c");
   std::vector<double> af(a.size()), bf(b.size());
-  for (size_t i = 0; i < a.size(); ++i) af[i] = interp::decodeFloat(Elem::F16, a[i]);
-  for (size_t i = 0; i < b.size(); ++i) bf[i] = interp::decodeFloat(Elem::F16, b[i]);
+  for (size_t i = 0; i < a.size(); ++i) af[i] = runtime::decodeFloat(Elem::F16, a[i]);
+  for (size_t i = 0; i < b.size(); ++i) bf[i] = runtime::decodeFloat(Elem::F16, b[i]);
   for (int i = 0; i < M; i += 37)
     for (int j = 0; j < N; ++j) {
       double s = 0;

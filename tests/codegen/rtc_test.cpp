@@ -11,10 +11,11 @@
 
 #include "codegen/cuda/launch.h"
 #include "codegen/cuda/nvrtc.h"
+#include "codegen/device/guard.h"
+#include "codegen/device/probe.h"
 #include "codegen/hip/hiprtc.h"
 #include "codegen/hip/launch.h"
 #include "codegen/runtime/devices.h"
-#include "codegen/runtime/guard.h"
 #include "codegen/simt/lower.h"
 #include "codegen/simt/print.h"
 #include "tests/codegen/interp_ops_util.h"
@@ -149,8 +150,8 @@ TEST(LaunchGuard, TheTableCoversEveryBufferButThePrintsAndTheRecordIsTold) {
   l.args.push_back({&prints, {}});
   l.args.push_back({&guard, {}});
   l.indirect.push_back(&item);
-  runtime::fillGuard(l, 3, {2});
-  EXPECT_EQ(runtime::guardedBuffers(l, 3, {2}), (std::vector<size_t>{0, 4}));
+  device::fillGuard(l, 3, {2});
+  EXPECT_EQ(device::guardedBuffers(l, 3, {2}), (std::vector<size_t>{0, 4}));
   ASSERT_EQ(guard.bytes.size(), (7u + 4u) * 8);
   ASSERT_EQ(l.addressWords.size(), 2u);
   EXPECT_EQ(l.addressWords[1].arg, 3u);
@@ -173,16 +174,16 @@ TEST(LaunchGuard, TheTableCoversEveryBufferButThePrintsAndTheRecordIsTold) {
   ASSERT_TRUE(k.guardSites[0].tile);
   uint64_t record[6] = {1, 5, 13, 0x1000, 1, 68};
   std::memcpy(guard.bytes.data(), record, sizeof record);
-  auto f = runtime::guardFault(k, l, 3, {2});
+  auto f = device::guardFault(k, l, 3, {2});
   ASSERT_TRUE(f);
   EXPECT_EQ(f->block, 5);
   EXPECT_EQ(f->message, "a store of 4 bytes at %a + 68 bytes (the buffer has 64) is outside every buffer of the run "
                         "(lane [1, 5]); the device's guard skipped it");
   record[4] = 0;  // no buffer below the address
   std::memcpy(guard.bytes.data(), record, sizeof record);
-  EXPECT_NE(runtime::guardFault(k, l, 3, {2})->message.find("at no buffer (0x1000)"), std::string::npos);
+  EXPECT_NE(device::guardFault(k, l, 3, {2})->message.find("at no buffer (0x1000)"), std::string::npos);
   std::memset(guard.bytes.data(), 0, 8);
-  EXPECT_FALSE(runtime::guardFault(k, l, 3, {2}));
+  EXPECT_FALSE(device::guardFault(k, l, 3, {2}));
 }
 
 // The disassembly of an AMDGPU code object, or empty when llvm-objdump is missing.
@@ -239,9 +240,9 @@ void launchOrSayWhy(runtime::Backend backend) {
   l.args.push_back({&out, {}});
   runtime::HostBuffer guard;
   l.args.push_back({&guard, {}});
-  runtime::fillGuard(l, 1, {});
+  device::fillGuard(l, 1, {});
   l.repeat = 2;
-  runtime::BackendReport found = runtime::probe(backend);
+  runtime::BackendReport found = device::probe(backend);
   runtime::LaunchResult r = backend == runtime::Backend::Cuda ? cuda::launch(0, l) : hip::launch(0, l);
   if (found.devices.empty()) {
     EXPECT_NE(r.error, "") << "a launch without a device must fail";

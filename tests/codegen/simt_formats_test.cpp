@@ -1,5 +1,5 @@
 // The generated kernels' small float formats against the reference's
-// (interp/float_formats.h), executed on OpenCL (PoCL in CI): every f32 to
+// (runtime/float_formats.h), executed on OpenCL (PoCL in CI): every f32 to
 // f8E4M3FN, f8E5M2, f8E8M0FNU and f4E2M1FN conversion of a set of inputs
 // that holds each format's values, the midpoints between neighbours, their
 // next floats on both sides, infinities, NaNs, zeros and float subnormals;
@@ -9,11 +9,12 @@
 
 #include <gtest/gtest.h>
 
-#include "codegen/interp/float_formats.h"
+#include "codegen/device/guard.h"
+#include "codegen/device/probe.h"
 #include "codegen/interp/float_math.h"
 #include "codegen/opencl/cl_launch.h"
 #include "codegen/runtime/devices.h"
-#include "codegen/runtime/guard.h"
+#include "codegen/runtime/float_formats.h"
 #include "codegen/simt/lower.h"
 #include "codegen/simt/print.h"
 #include "tests/codegen/interp_ops_util.h"
@@ -32,7 +33,7 @@ std::vector<float> inputs() {
   for (Elem e : kFormats) {
     int codes = elemBits(e) == 4 ? 16 : 256;
     for (int c = 0; c + 1 < codes; ++c) {
-      double a = interp::decodeFloat(e, c), b = interp::decodeFloat(e, c + 1);
+      double a = runtime::decodeFloat(e, c), b = runtime::decodeFloat(e, c + 1);
       if (!std::isfinite(a) || !std::isfinite(b)) continue;
       float mid = static_cast<float>((a + b) / 2);
       for (float x : {static_cast<float>(a), mid, std::nextafter(mid, -INFINITY), std::nextafter(mid, INFINITY)})
@@ -82,7 +83,7 @@ std::string program() {
 }
 
 TEST(SimtFormats, SmallFloatConversionsOnOpenClMatchTheReferenceBitForBit) {
-  runtime::BackendReport cl = runtime::probe(runtime::Backend::OpenCL);
+  runtime::BackendReport cl = device::probe(runtime::Backend::OpenCL);
   if (cl.devices.empty()) GTEST_SKIP() << "no OpenCL device: " << cl.reason;
   std::string src = program();  // the analysis refers to its text
   Analysis a = analyze(src);
@@ -109,20 +110,20 @@ TEST(SimtFormats, SmallFloatConversionsOnOpenClMatchTheReferenceBitForBit) {
   for (auto& b : bufs) l.args.push_back({&b, {}});
   runtime::HostBuffer guard;  // the guard's table (on by default) after the buffers
   l.args.push_back({&guard, {}});
-  runtime::fillGuard(l, l.args.size() - 1, {});
+  device::fillGuard(l, l.args.size() - 1, {});
   runtime::LaunchResult r = opencl::launch(0, l);
   ASSERT_EQ(r.error, "");
   for (int j = 0; j < kInputs; ++j)
-    ASSERT_EQ(bufs[13].bytes[j], interp::encodeFloat(Elem::F8E8M0FNU, in[j], Rounding::Zero)) << "toward zero: " << in[j];
+    ASSERT_EQ(bufs[13].bytes[j], runtime::encodeFloat(Elem::F8E8M0FNU, in[j], Rounding::Zero)) << "toward zero: " << in[j];
   for (size_t i = 0; i < 4; ++i) {
     Elem e = kFormats[i];
     bool f4 = elemBits(e) == 4;
     auto code = [&](const std::vector<uint8_t>& bytes, int j) { return f4 ? (bytes[j / 2] >> (4 * (j % 2))) & 15 : bytes[j]; };
     for (int j = 0; j < kInputs; ++j)
-      ASSERT_EQ(code(bufs[1 + 3 * i].bytes, j), interp::encodeFloat(e, in[j], e == Elem::F8E8M0FNU ? Rounding::PositiveInf : Rounding::NearestEven))
+      ASSERT_EQ(code(bufs[1 + 3 * i].bytes, j), runtime::encodeFloat(e, in[j], e == Elem::F8E8M0FNU ? Rounding::PositiveInf : Rounding::NearestEven))
           << elemName(e) << " of " << in[j] << " (input " << j << ")";
     for (int c = 0; c < 256; ++c) {
-      float got, want = static_cast<float>(interp::decodeFloat(e, code(bufs[2 + 3 * i].bytes, c)));
+      float got, want = static_cast<float>(runtime::decodeFloat(e, code(bufs[2 + 3 * i].bytes, c)));
       std::memcpy(&got, bufs[3 + 3 * i].bytes.data() + 4 * c, 4);
       if (std::isnan(want)) EXPECT_TRUE(std::isnan(got)) << elemName(e) << " code " << c;
       else EXPECT_EQ(std::memcmp(&got, &want, 4), 0) << elemName(e) << " code " << c << ": " << got << " vs " << want;
@@ -188,7 +189,7 @@ std::string directedProgram() {
 }
 
 TEST(SimtFormats, DirectedRoundingOnOpenClMatchesTheReferenceBitForBit) {
-  runtime::BackendReport cl = runtime::probe(runtime::Backend::OpenCL);
+  runtime::BackendReport cl = device::probe(runtime::Backend::OpenCL);
   if (cl.devices.empty()) GTEST_SKIP() << "no OpenCL device: " << cl.reason;
   std::string src = directedProgram();  // the analysis refers to its text
   Analysis an = analyze(src);
@@ -210,14 +211,14 @@ TEST(SimtFormats, DirectedRoundingOnOpenClMatchesTheReferenceBitForBit) {
   for (auto& buf : bufs) l.args.push_back({&buf, {}});
   runtime::HostBuffer guard;
   l.args.push_back({&guard, {}});
-  runtime::fillGuard(l, l.args.size() - 1, {});
+  device::fillGuard(l, l.args.size() - 1, {});
   runtime::LaunchResult r = opencl::launch(0, l);
   ASSERT_EQ(r.error, "");
   int out = 0, wrong = 0;
   for (Elem e : kElems) {
     std::vector<float> ea(a), eb(b);  // the operands as the format holds them
     for (int i = 0; i < kPairs && e != Elem::F32; ++i)
-      ea[i] = static_cast<float>(interp::roundTo(e, a[i])), eb[i] = static_cast<float>(interp::roundTo(e, b[i]));
+      ea[i] = static_cast<float>(runtime::roundTo(e, a[i])), eb[i] = static_cast<float>(runtime::roundTo(e, b[i]));
     for (size_t m = 0; m < 3; ++m)
       for (size_t o = 0; o < 5; ++o, ++out) {
         std::vector<double> want(kPairs);

@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "codegen/device/device_print.h"
 #include "codegen/runtime/compare.h"
-#include "codegen/runtime/device_print.h"
 #include "codegen/simt/fragment_maps.h"
 #include "codegen/simt/lower.h"
 #include "codegen/simt/print.h"
@@ -192,10 +192,10 @@ TEST(SimtPrint, RecordsAreFormattedInReservationOrderAndAnOverflowIsCounted) {
   ASSERT_EQ(k->prints.size(), 1u);
   EXPECT_NE(simt::printKernel(*k, simt::Target::Cuda).find("ts_u64* ts_print, ts_i32* ts_status"), std::string::npos);
   // Capacity 8 words: two records of 3 words fit (at 2 and 5), the third (at 8) does not.
-  runtime::HostBuffer b = runtime::printBuffer(8);
+  runtime::HostBuffer b = device::printBuffer(8);
   uint64_t words[8] = {11, 8, uint64_t{1} << 32 | 1, 5, 6, uint64_t{1} << 32, 7, static_cast<uint64_t>(-8)};
   std::memcpy(b.bytes.data(), words, sizeof words);
-  runtime::DevicePrints p = runtime::formatDevicePrints(*k, vp.program->program(), b);
+  device::DevicePrints p = device::formatDevicePrints(*k, vp.program->program(), b);
   EXPECT_EQ(p.text, "v=[5, 6]\nv=[7, -8]\n");
   EXPECT_EQ(p.missingWords, 3u);
 }

@@ -7,8 +7,8 @@
 
 #include "analysis/ir/attr_values.h"
 #include "analysis/ir/op_accessors.h"
+#include "analysis/ir/keywords.h"
 #include "analysis/ir/op_table.h"
-#include "analysis/syntax/keywords.h"
 #include "test_util.h"
 
 using namespace tilesight;

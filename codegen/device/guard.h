@@ -10,17 +10,17 @@
 #include "codegen/runtime/launch.h"
 #include "codegen/simt/kernel.h"
 
-namespace tilesight::runtime {
+namespace tilesight::device {
 
 // The buffers the guard lets the kernel access: every buffer of l
-// (hostBuffer's numbering) but argument `guardArg` itself and `excluded`
+// (runtime::hostBuffer's numbering) but argument `guardArg` itself and `excluded`
 // (the print buffer, which only the kernel's own print code writes).
-std::vector<size_t> guardedBuffers(const Launch& l, size_t guardArg, const std::vector<size_t>& excluded);
+std::vector<size_t> guardedBuffers(const runtime::Launch& l, size_t guardArg, const std::vector<size_t>& excluded);
 
 // Fills argument `guardArg` of l (the guard's words, zeroed record, then
 // one (base, size) pair per guarded buffer) and adds the address words that
 // give the bases their device addresses. Call once l's buffers are all there.
-void fillGuard(Launch& l, size_t guardArg, const std::vector<size_t>& excluded);
+void fillGuard(runtime::Launch& l, size_t guardArg, const std::vector<size_t>& excluded);
 
 struct GuardFault {
   const simt::GuardSite* site = nullptr;
@@ -29,7 +29,7 @@ struct GuardFault {
 };
 
 // The fault the kernel recorded in its guard's words (read back after the launch), if any.
-std::optional<GuardFault> guardFault(const simt::Kernel& k, const Launch& l, size_t guardArg,
+std::optional<GuardFault> guardFault(const simt::Kernel& k, const runtime::Launch& l, size_t guardArg,
                                      const std::vector<size_t>& excluded);
 
-}  // namespace tilesight::runtime
+}  // namespace tilesight::device

@@ -1,4 +1,4 @@
-#include "codegen/interp/float_formats.h"
+#include "codegen/runtime/float_formats.h"
 
 #include <algorithm>
 #include <bit>
@@ -9,7 +9,7 @@
 
 #include <llvm/Support/ErrorHandling.h>
 
-namespace tilesight::interp {
+namespace tilesight::runtime {
 
 namespace {
 
@@ -316,4 +316,4 @@ const float* decodeTable(Elem e) {
   }
 }
 
-}  // namespace tilesight::interp
+}  // namespace tilesight::runtime

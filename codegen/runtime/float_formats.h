@@ -8,7 +8,7 @@
 #include "analysis/ir/attr_values.h"
 #include "analysis/ir/types.h"
 
-namespace tilesight::interp {
+namespace tilesight::runtime {
 
 // The value of `bits` (the format's storage bits in the low bits: 16 for
 // f16/bf16, 32 for f32/tf32, 8 for the f8 formats, 4 for f4E2M1FN) in format
@@ -50,4 +50,4 @@ bool isSubnormalIn(Elem e, double x);
 // its bit pattern, i.e. the uint64_t value converted to int64_t).
 int64_t floatToInt(double x, unsigned bits, Signedness s);
 
-}  // namespace tilesight::interp
+}  // namespace tilesight::runtime

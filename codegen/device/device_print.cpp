@@ -1,21 +1,21 @@
-#include "codegen/runtime/device_print.h"
+#include "codegen/device/device_print.h"
 
 #include <cstring>
 
 #include "codegen/interp/print_format.h"
 
-namespace tilesight::runtime {
+namespace tilesight::device {
 
 namespace {
 
-uint64_t wordAt(const HostBuffer& b, uint64_t w) {
+uint64_t wordAt(const runtime::HostBuffer& b, uint64_t w) {
   uint64_t v = 0;
   if ((w + 1) * 8 <= b.bytes.size()) std::memcpy(&v, b.bytes.data() + w * 8, 8);
   return v;
 }
 
 // Operand tile `type` rebuilt from its n words at `at`.
-std::shared_ptr<interp::Tile> tileFrom(TypeRef type, int64_t n, const HostBuffer& b, uint64_t at) {
+std::shared_ptr<interp::Tile> tileFrom(TypeRef type, int64_t n, const runtime::HostBuffer& b, uint64_t at) {
   auto t = interp::Tile::make(type, n);
   for (int64_t k = 0; k < n; ++k) {
     uint64_t w = wordAt(b, at + k);
@@ -32,8 +32,8 @@ std::shared_ptr<interp::Tile> tileFrom(TypeRef type, int64_t n, const HostBuffer
 
 }  // namespace
 
-HostBuffer printBuffer(uint64_t words) {
-  HostBuffer b;
+runtime::HostBuffer printBuffer(uint64_t words) {
+  runtime::HostBuffer b;
   b.name = "print buffer";
   b.elem = Elem::I64;
   b.shape = {static_cast<int64_t>(words)};
@@ -43,7 +43,7 @@ HostBuffer printBuffer(uint64_t words) {
   return b;
 }
 
-DevicePrints formatDevicePrints(const simt::Kernel& k, const Program& p, const HostBuffer& buffer) {
+DevicePrints formatDevicePrints(const simt::Kernel& k, const Program& p, const runtime::HostBuffer& buffer) {
   DevicePrints out;
   uint64_t used = wordAt(buffer, 0), capacity = wordAt(buffer, 1);
   uint64_t at = 2;
@@ -69,4 +69,4 @@ DevicePrints formatDevicePrints(const simt::Kernel& k, const Program& p, const H
   return out;
 }
 
-}  // namespace tilesight::runtime
+}  // namespace tilesight::device

@@ -8,16 +8,16 @@
 #include "codegen/runtime/buffers.h"
 #include "codegen/simt/kernel.h"
 
-namespace tilesight::runtime {
+namespace tilesight::device {
 
 // An empty print buffer of `words` (at least 2) 64-bit words: counter and capacity set.
-HostBuffer printBuffer(uint64_t words);
+runtime::HostBuffer printBuffer(uint64_t words);
 
 struct DevicePrints {
   std::string text;         // every record, in the order the device reserved them
   uint64_t missingWords = 0;  // > 0: the buffer overflowed; later prints are lost
 };
 
-DevicePrints formatDevicePrints(const simt::Kernel& k, const Program& p, const HostBuffer& buffer);
+DevicePrints formatDevicePrints(const simt::Kernel& k, const Program& p, const runtime::HostBuffer& buffer);
 
-}  // namespace tilesight::runtime
+}  // namespace tilesight::device

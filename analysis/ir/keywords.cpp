@@ -1,4 +1,4 @@
-#include "analysis/syntax/keywords.h"
+#include "analysis/ir/keywords.h"
 
 #include <cctype>
 
@@ -73,5 +73,20 @@ const KeywordSet& assumePredicates() {
   static const KeywordSet set{"an assume predicate", "", {"div_by", "same_elements", "bounded"}};
   return set;
 }
+
+namespace {
+struct IdentTable {
+  bool ident[256] = {};
+  constexpr IdentTable() {
+    for (int c = '0'; c <= '9'; ++c) ident[c] = true;
+    for (int c = 'a'; c <= 'z'; ++c) ident[c] = true;
+    for (int c = 'A'; c <= 'Z'; ++c) ident[c] = true;
+    ident[static_cast<unsigned char>('_')] = ident[static_cast<unsigned char>('$')] = ident[static_cast<unsigned char>('.')] = true;
+  }
+};
+constexpr IdentTable kIdent;
+}  // namespace
+
+bool isIdentChar(char c) { return kIdent.ident[static_cast<unsigned char>(c)]; }
 
 }  // namespace tilesight

@@ -1,12 +1,13 @@
 // The soundness harness (fact_checker.h): each fact against the values the
 // interpreter computed. Numbers are compared in 128 bits, so no comparison
 // wraps.
-#include "codegen/interp/fact_checker.h"
+#include "codegen/soundness/fact_checker.h"
 
 #include "analysis/checks/value_facts.h"
 #include "analysis/ir/op_accessors.h"
 #include "codegen/interp/block_exec.h"
 #include "codegen/interp/elements.h"
+#include "codegen/runtime/element_bits.h"
 
 namespace tilesight::interp {
 
@@ -42,7 +43,7 @@ Elem pointee(TypeRef t) { return t->element->elem; }
 Wide numberAt(const Tile& t, TypeRef type, int64_t k) {
   int64_t raw = t.ints()[k];
   if (!type->isPtrTile()) return signedOf(intBits(t.elem), raw);
-  return Wide(static_cast<uint64_t>(raw)) * (nibblePointers(pointee(type)) ? 1 : 2);
+  return Wide(static_cast<uint64_t>(raw)) * (runtime::nibblePointers(pointee(type)) ? 1 : 2);
 }
 
 // Nibbles per pointee element in memory (an i1 takes a byte).

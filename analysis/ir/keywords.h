@@ -28,4 +28,8 @@ const KeywordSet& paddingValues();
 // Predicates of cuda_tile.assume.
 const KeywordSet& assumePredicates();
 
+// Whether c may be part of a bare identifier (letters, digits, _ $ .): the
+// lexer's rule, which the printer follows to know when a name needs quotes.
+bool isIdentChar(char c);
+
 }  // namespace tilesight
