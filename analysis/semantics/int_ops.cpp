@@ -17,18 +17,6 @@ __int128 roundedQuotient(__int128 a, __int128 b, Rounding r) {
   return q;
 }
 
-bool predicateHolds(Predicate p, __int128 a, __int128 b) {
-  switch (p) {
-    case Predicate::Equal: return a == b;
-    case Predicate::NotEqual: return a != b;
-    case Predicate::LessThan: return a < b;
-    case Predicate::LessThanOrEqual: return a <= b;
-    case Predicate::GreaterThan: return a > b;
-    case Predicate::GreaterThanOrEqual: return a >= b;
-  }
-  return false;
-}
-
 namespace {
 
 // shri: arithmetic (signed) or logical; a shift by the width or more fills

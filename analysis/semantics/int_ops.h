@@ -58,8 +58,20 @@ struct IntResult {
 // a / b rounded as `r` says (toward zero unless NegativeInf or PositiveInf); b != 0.
 __int128 roundedQuotient(__int128 a, __int128 b, Rounding r);
 
-// Whether `a p b` holds.
-bool predicateHolds(Predicate p, __int128 a, __int128 b);
+// Whether `a p b` holds: cmpi's comparison, and cmpf's once its NaN rule
+// (ordered or unordered) has been applied.
+template <class T>
+bool predicateHolds(Predicate p, T a, T b) {
+  switch (p) {
+    case Predicate::Equal: return a == b;
+    case Predicate::NotEqual: return a != b;
+    case Predicate::LessThan: return a < b;
+    case Predicate::LessThanOrEqual: return a <= b;
+    case Predicate::GreaterThan: return a > b;
+    case Predicate::GreaterThanOrEqual: return a >= b;
+  }
+  return false;
+}
 
 // Unary (absi, negi) and binary integer ops: addi, subi, muli, divi, remi,
 // maxi, mini, andi, ori, xori, shli, shri, mulhii and cmpi (predicate `p`,

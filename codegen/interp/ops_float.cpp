@@ -11,6 +11,7 @@
 
 #include "analysis/ir/attr_values.h"
 #include "analysis/ir/op_accessors.h"
+#include "analysis/semantics/int_ops.h"
 #include "codegen/interp/block_exec.h"
 #include "codegen/interp/float_math.h"
 #include "codegen/runtime/float_formats.h"
@@ -58,15 +59,7 @@ T transcendental(OpKind k, T a, T b) {
 template <class T>
 bool compareFloat(Predicate p, bool unordered, T a, T b) {
   if (std::isnan(a) || std::isnan(b)) return unordered;
-  switch (p) {
-    case Predicate::Equal: return a == b;
-    case Predicate::NotEqual: return a != b;
-    case Predicate::LessThan: return a < b;
-    case Predicate::LessThanOrEqual: return a <= b;
-    case Predicate::GreaterThan: return a > b;
-    case Predicate::GreaterThanOrEqual: return a >= b;
-  }
-  return false;
+  return predicateHolds(p, a, b);
 }
 
 struct FloatOp {
