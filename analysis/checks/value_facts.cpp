@@ -1075,7 +1075,10 @@ void FactBuilder::ptrToPtr(ValueId r, const Operation& op) {
   if (!p || !p->pointer) return;
   TileFact f = unknown(r);
   f.root = p->root;
-  unsigned from = p->elemBits, to = f.elemBits;
+  // Offsets count storage units: an i1 takes a byte in memory (tileir: i1
+  // is loaded per byte), 4-bit formats a nibble.
+  auto storageBits = [](unsigned bits) { return bits == 1 ? 8u : bits; };
+  unsigned from = storageBits(p->elemBits), to = storageBits(f.elemBits);
   if (from == to) {
     f.base = p->base;
     f.strides = p->strides;

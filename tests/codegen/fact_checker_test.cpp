@@ -55,10 +55,12 @@ ValueId named(const Program& p, std::string_view name) {
   return kNoId;
 }
 
-// Runs kProgram over 4 blocks with n = 5, after `wrong` changed the facts.
-Checked runChecked(const std::function<void(const Program&, interp::FactChecker&)>& wrong = {}) {
+using Wrong = std::function<void(const Program&, interp::FactChecker&)>;
+
+// Runs `program` over 4 blocks with `args`, after `wrong` changed the facts.
+Checked runProgram(const std::string& program, const std::vector<std::string>& args, const Wrong& wrong = {}) {
   Checked out;
-  Analysis a = analyze(kProgram);
+  Analysis a = analyze(program);
   VerifiedProgram::Result vp = VerifiedProgram::of(a, a.chunks.at(0));
   if (!vp.program) {
     ADD_FAILURE() << "not verified";
@@ -68,9 +70,9 @@ Checked runChecked(const std::function<void(const Program&, interp::FactChecker&
   auto entry = runtime::selectEntry(p, "");
   if (!entry) return ADD_FAILURE() << llvm::toString(entry.takeError()), out;
   runtime::AddressSpace memory;
-  auto args = runtime::bindArguments(p, **entry, {"p=zeros:16:i32", "n=5"}, memory);
-  if (!args) return ADD_FAILURE() << llvm::toString(args.takeError()), out;
-  std::vector<interp::RtValue> values = interp::entryArguments(*args);
+  auto bound = runtime::bindArguments(p, **entry, args, memory);
+  if (!bound) return ADD_FAILURE() << llvm::toString(bound.takeError()), out;
+  std::vector<interp::RtValue> values = interp::entryArguments(*bound);
   interp::LaunchOptions opts;
   opts.grid = {4, 1, 1};
   interp::FactChecker checker(p, interp::launchCheckOptions(p, **entry, opts.grid, values));
@@ -83,6 +85,9 @@ Checked runChecked(const std::function<void(const Program&, interp::FactChecker&
   for (const interp::FactViolation& v : checker.violations()) out.messages += v.message + "\n";
   return out;
 }
+
+// kProgram with n = 5, after `wrong` changed the facts.
+Checked runChecked(const Wrong& wrong = {}) { return runProgram(kProgram, {"p=zeros:16:i32", "n=5"}, wrong); }
 
 // The fact of `name`, changed in place: the harness must see what a check would read.
 TileFact& factOf(const Program& p, interp::FactChecker& c, std::string_view name) {
@@ -155,6 +160,24 @@ TEST(FactChecker, ANarrowedFactIsCheckedWhereTheRegionUsesIt) {
   EXPECT_NE(c.messages.find("'addi' at 27:7: %bx = 1, outside the fact's interval [0, 0] (as narrowed for this use)"),
             std::string::npos)
       << c.messages;
+}
+
+// An i1 takes a byte in memory (i1 is loaded per byte), so a pointer cast
+// between i8 and i1 keeps its offset: 8 bytes past the root are 8 i1 elements,
+// not 64. The facts once scaled it by the bit widths (a fact the run refutes).
+TEST(FactChecker, APointerCastToI1CountsBytesNotBits) {
+  const std::string program = kernel("%p: tile<ptr<i8>>", R"(
+    %c8 = constant <i32: 8> : tile<i32>
+    %q = offset %p, %c8 : tile<ptr<i8>>, tile<i32> -> tile<ptr<i8>>
+    %b = ptr_to_ptr %q : tile<ptr<i8>> -> tile<ptr<i1>>
+    %i = iota : tile<4xi32>
+    %b1 = reshape %b : tile<ptr<i1>> -> tile<1xptr<i1>>
+    %bb = broadcast %b1 : tile<1xptr<i1>> -> tile<4xptr<i1>>
+    %g = offset %bb, %i : tile<4xptr<i1>>, tile<4xi32> -> tile<4xptr<i1>>
+    %v, %t = load_ptr_tko weak %g : tile<4xptr<i1>> -> tile<4xi1>, token)");
+  Checked c = runProgram(program, {"p=zeros:16:i8"});
+  EXPECT_EQ(c.violations, 0u) << c.messages;
+  EXPECT_GT(c.counts.interval, 0u);
 }
 
 }  // namespace
