@@ -41,7 +41,7 @@ struct RoundingSpec {
 
 RoundingSpec roundingSpec(const OpInfo& info) {
   std::vector<std::string_view> ieee = {"nearest_even", "zero", "negative_inf", "positive_inf"};
-  const FormatElem* attr = info.attrSyntax("rounding_mode");
+  const FormatElem* attr = info.attrSyntax(attr_names::roundingMode);
   std::string_view kind = attr ? std::string_view(attr->text) : std::string_view();
   if (kind == "rnd_ieee") return {ieee};
   if (kind == "rnd_divf") {
@@ -59,8 +59,8 @@ RoundingSpec roundingSpec(const OpInfo& info) {
 void checkRounding(const OpRef& o, Elem elem, DiagSink& d) {
   RoundingSpec spec = roundingSpec(*o.op.info);
   if (spec.allowed.empty()) return;
-  std::string mode = o.keyword("rounding_mode");
-  Range at = attrRange(o, "rounding_mode");
+  std::string mode = o.keyword(attr_names::roundingMode);
+  Range at = attrRange(o, attr_names::roundingMode);
   if (!contains(spec.allowed, mode)) {
     failAt(d, o, at, "rounding<" + mode + "> is not accepted here; use one of " + joined(spec.allowed));
     return;
@@ -204,18 +204,18 @@ void checkScaleBlocks(const OpRef& o, const std::vector<MatOperand>& m, DiagSink
 
 void divi(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  std::string mode = o.keyword("rounding");
-  Range at = attrRange(o, "rounding");
+  std::string mode = o.keyword(attr_names::rounding);
+  Range at = attrRange(o, attr_names::rounding);
   if (mode != "zero" && mode != "negative_inf" && mode != "positive_inf")
     failAt(d, o, at, "rounding<" + mode + "> is not an integer division mode; use zero, negative_inf or positive_inf");
-  else if (mode == "negative_inf" && o.keyword("signedness") == "unsigned")
+  else if (mode == "negative_inf" && o.keyword(attr_names::signedness) == "unsigned")
     failAt(d, o, at, "rounding<negative_inf> (floor division) cannot be combined with unsigned division");
 }
 
 void negi(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  if (o.keyword("overflow") == "no_unsigned_wrap")
-    failAt(d, o, attrRange(o, "overflow"), "overflow<no_unsigned_wrap> is not supported for negation");
+  if (o.keyword(attr_names::overflow) == "no_unsigned_wrap")
+    failAt(d, o, attrRange(o, attr_names::overflow), "overflow<no_unsigned_wrap> is not supported for negation");
 }
 
 void floatModifiers(const Program& p, const Operation& op, DiagSink& d) {
@@ -225,16 +225,16 @@ void floatModifiers(const Program& p, const Operation& op, DiagSink& d) {
   Elem elem = t->tileElem();
   checkRounding(o, elem, d);
   if (attrs::flushToZero(o.op) && elem != Elem::F32)
-    failAt(d, o, attrRange(o, "flush_to_zero"),
+    failAt(d, o, attrRange(o, attr_names::flushToZero),
            "flush_to_zero is only available for f32, but the elements are " + std::string(elemName(elem)));
 }
 
 void cmpResult(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  TypeRef lhs = o.type("lhs"), rhs = o.type("rhs"), res = o.result(0);
+  TypeRef lhs = o.type(group_names::lhs), rhs = o.type(group_names::rhs), res = o.result(0);
   if (!lhs || !rhs || !res) return;
   if (lhs != rhs)
-    failAt(d, o, o.operand("rhs")->range,
+    failAt(d, o, o.operand(group_names::rhs)->range,
            "both operands must have the same type, got " + quoted(lhs) + " and " + quoted(rhs));
   if (lhs->isTile() && res->isTile() && lhs->shape != res->shape)
     fail(d, o, "the i1 result must have the operand shape " + shapeText(lhs->shape) + ", got " +
@@ -243,17 +243,17 @@ void cmpResult(const Program& p, const Operation& op, DiagSink& d) {
 
 void fpowi(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  TypeRef src = o.type("source"), exp = o.type("exponent");
+  TypeRef src = o.type(group_names::source), exp = o.type(group_names::exponent);
   if (!allTiles({src, exp})) return;
   if (src->shape != exp->shape)
-    failAt(d, o, o.operand("exponent")->range,
+    failAt(d, o, o.operand(group_names::exponent)->range,
            "the exponent has shape " + shapeText(exp->shape) + " but the source has shape " +
                shapeText(src->shape) + "; they must match");
 }
 
 void mmaf(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  auto m = matOperands(o, {"lhs", "rhs", "acc"});
+  auto m = matOperands(o, {group_names::lhs, group_names::rhs, group_names::acc});
   if (m.empty()) return;
   bool sameElems = checkMmaElems(o, m[0], m[1], m[2], d);
   if (checkMmaRanks(o, m, d)) checkMmaDims(o, m[0], m[1], m[2], d);
@@ -268,7 +268,7 @@ void mmaf(const Program& p, const Operation& op, DiagSink& d) {
 
 void mmai(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  auto m = matOperands(o, {"lhs", "rhs", "acc"});
+  auto m = matOperands(o, {group_names::lhs, group_names::rhs, group_names::acc});
   if (m.empty()) return;
   checkMmaElems(o, m[0], m[1], m[2], d);
   if (checkMmaRanks(o, m, d)) checkMmaDims(o, m[0], m[1], m[2], d);
@@ -278,7 +278,7 @@ void mmai(const Program& p, const Operation& op, DiagSink& d) {
 
 void mmafScaled(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  auto m = matOperands(o, {"lhs", "rhs", "acc", "lhs_scale", "rhs_scale"});
+  auto m = matOperands(o, {group_names::lhs, group_names::rhs, group_names::acc, group_names::lhsScale, group_names::rhsScale});
   if (m.empty()) return;
   bool elemsOk = checkMmaElems(o, m[0], m[1], m[2], d);
   Elem in = m[0].type->tileElem(), scale = m[3].type->tileElem();

@@ -285,7 +285,7 @@ void ifOp(const Program& p, const Operation& op, DiagSink& d) {
 
 void forOp(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  TypeList bounds{o.type("lowerBound"), o.type("upperBound"), o.type("step")};
+  TypeList bounds{o.type(group_names::lowerBound), o.type(group_names::upperBound), o.type(group_names::step)};
   if (allKnown(bounds) && (bounds[0] != bounds[1] || bounds[0] != bounds[2]))
     fail(d, o, "lower bound, upper bound and step must have one type, got " + listStr(bounds));
   const Block* b = body(op, 0);
@@ -298,7 +298,7 @@ void forOp(const Program& p, const Operation& op, DiagSink& d) {
   if (iv && bounds[0] && iv != bounds[0])
     failAt(d, o, p.value(b->args[0]).range, "induction variable " + std::string(p.value(b->args[0]).name) + " has type " +
                                                 quoted(iv) + " but the bounds have type " + quoted(bounds[0]));
-  auto inits = o.group("initValues");
+  auto inits = o.group(group_names::initValues);
   std::vector<bool> viewReported = checkIterValues(o, inits, blockArgTypes(p, b, 1), d);
   TypeList results = typesOf(p, op.results), initTypes = typesOf(p, inits);
   if (results.size() != initTypes.size()) {
@@ -318,7 +318,7 @@ void forOp(const Program& p, const Operation& op, DiagSink& d) {
 
 void loopOp(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  auto inits = o.group("initValues");
+  auto inits = o.group(group_names::initValues);
   const Block* b = body(op, 0);
   checkIterValues(o, inits, blockArgTypes(p, b, 0), d);
   checkResultViews(o, {}, d);
@@ -336,7 +336,7 @@ void continueOp(const Program& p, const Operation& op, DiagSink& d) {
   const Operation* loop = exitTarget(o, {OpKind::For, OpKind::Loop}, "a 'for' or 'loop'", d);
   if (!loop) return;
   if (isOp(loop, OpKind::Loop))
-    checkCarriedTypes(o, typesOf(p, OpRef{p, *loop}.group("initValues")), *loop, "iter_values", d);
+    checkCarriedTypes(o, typesOf(p, OpRef{p, *loop}.group(group_names::initValues)), *loop, "iter_values", d);
   else
     checkCarriedTypes(o, typesOf(p, loop->results), *loop, "results", d);
 }

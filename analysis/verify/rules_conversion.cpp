@@ -53,7 +53,7 @@ void offerOppositeConversion(const OpRef& o, bool widen, Diagnostic& diag) {
     diag.fixes.push_back({"replace with 'trunci'", {renameOp(o, "trunci"), dropAttr(o, *sign)}});
     return;
   }
-  const Operand* from = o.operand("from");
+  const Operand* from = o.operand(group_names::from);
   if (!from) return;
   const Attr* ovf = attrs::overflow(o.op);
   for (std::string_view s : {"signed", "unsigned"}) {
@@ -78,9 +78,9 @@ void checkWidthChange(const OpRef& o, bool widen, DiagSink& d) {
 
 // `rounding_mode` must be `want` (the op's default when omitted).
 void requireRounding(const OpRef& o, std::string_view want, const std::string& why, DiagSink& d) {
-  std::string mode = o.keyword("rounding_mode");
+  std::string mode = o.keyword(attr_names::roundingMode);
   if (mode == want) return;
-  Diagnostic& diag = failAt(d, o, attrRange(o, "rounding_mode"),
+  Diagnostic& diag = failAt(d, o, attrRange(o, attr_names::roundingMode),
                             "rounding<" + mode + "> is not supported" + why + "; only rounding<" + std::string(want) +
                                 "> is");
   if (!o.op.generic)
@@ -118,9 +118,9 @@ void ftof(const Program& p, const Operation& op, DiagSink& d) {
     requireRounding(o, "nearest_even", " for float conversions", d);
     return;
   }
-  std::string mode = o.keyword("rounding_mode");
+  std::string mode = o.keyword(attr_names::roundingMode);
   if (mode != "zero" && mode != "positive_inf")
-    failAt(d, o, attrRange(o, "rounding_mode"),
+    failAt(d, o, attrRange(o, attr_names::roundingMode),
            "conversion to f8E8M0FNU needs rounding<zero> or rounding<positive_inf>, got rounding<" + mode +
                ">" + (attrs::roundingMode(o.op) ? "" : " (the default)"));
 }

@@ -39,7 +39,7 @@ void assumeDivBy(const OpRef& o, const Attr& pred, TypeRef t, DiagSink& d) {
     return;
   }
   if (!intOrPtrTile(t)) {
-    failAt(d, o, operandRange(o, "value"),
+    failAt(d, o, operandRange(o, group_names::value),
            "div_by applies to tiles of integers or pointers and to tensor_views, not " + quoted(t));
     return;
   }
@@ -64,7 +64,7 @@ void assumeDivBy(const OpRef& o, const Attr& pred, TypeRef t, DiagSink& d) {
 
 void assumeSameElements(const OpRef& o, const Attr& pred, TypeRef t, DiagSink& d) {
   if (!intOrPtrTile(t)) {
-    failAt(d, o, operandRange(o, "value"), "same_elements applies to tiles of integers or pointers, not " + quoted(t));
+    failAt(d, o, operandRange(o, group_names::value), "same_elements applies to tiles of integers or pointers, not " + quoted(t));
     return;
   }
   const Attr* vals = pred.get("values");
@@ -86,7 +86,7 @@ void assumeSameElements(const OpRef& o, const Attr& pred, TypeRef t, DiagSink& d
 
 void assumeBounded(const OpRef& o, const Attr& pred, TypeRef t, DiagSink& d) {
   if (!t->isTile() || !isIntElem(t->tileElem())) {
-    failAt(d, o, operandRange(o, "value"), "bounded applies to tiles of integers, not " + quoted(t));
+    failAt(d, o, operandRange(o, group_names::value), "bounded applies to tiles of integers, not " + quoted(t));
     return;
   }
   unsigned w = elemBits(t->tileElem());
@@ -164,7 +164,7 @@ std::optional<size_t> formatArgCount(std::string_view s) {
 void assume(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
   const Attr* pred = attrs::predicate(o.op);
-  TypeRef t = o.type("value");
+  TypeRef t = o.type(group_names::value);
   if (!pred || !t) return;
   if (pred->s == "div_by")
     assumeDivBy(o, *pred, t, d);
@@ -183,7 +183,7 @@ void printTko(const Program& p, const Operation& op, DiagSink& d) {
     failAt(d, o, str->range, "the format string has a '%' without a conversion letter (write %% for a percent sign)");
     return;
   }
-  size_t got = o.group("args").size();
+  size_t got = o.group(group_names::args).size();
   if (*want != got)
     failAt(d, o, str->range,
            "the format string has " + std::to_string(*want) + " conversion" + (*want == 1 ? "" : "s") + " but " +
@@ -192,8 +192,8 @@ void printTko(const Program& p, const Operation& op, DiagSink& d) {
 
 void allocaOp(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  const Attr* num = intAttr(o, "num_elem");
-  const Attr* align = intAttr(o, "alignment");
+  const Attr* num = intAttr(o, attr_names::numElem);
+  const Attr* align = intAttr(o, attr_names::alignment);
   if (num && num->i < 0) failAt(d, o, num->range, "num_elem = " + std::to_string(num->i) + " must not be negative");
   if (!align) return;
   if (align->i < 0) {
@@ -216,7 +216,7 @@ void allocaOp(const Program& p, const Operation& op, DiagSink& d) {
 
 void joinTokens(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  size_t n = o.group("tokens").size();
+  size_t n = o.group(group_names::tokens).size();
   if (n < 2)
     fail(d, o,
          "joins " + std::to_string(n) + " token" + (n == 1 ? "" : "s") +

@@ -132,7 +132,7 @@ void checkViewTile(DiagSink& d, const OpRef& o, const Type& view, TypeRef tile, 
 }
 
 bool checkIndexCount(DiagSink& d, const OpRef& o, const Type& view) {
-  size_t n = o.group("index").size(), rank = view.viewIndexRank();
+  size_t n = o.group(group_names::index).size(), rank = view.viewIndexRank();
   if (n == rank) return true;
   fail(d, o,
        "the " + std::string(viewName(view)) + " has a " + std::to_string(rank) + "-d index space (tile " +
@@ -183,7 +183,7 @@ void checkGatherIndices(DiagSink& d, const OpRef& o, const Type& view, const std
 
 void checkViewIndices(DiagSink& d, const OpRef& o, const Type& view) {
   bool countOk = checkIndexCount(d, o, view);
-  auto idx = o.group("index");
+  auto idx = o.group(group_names::index);
   if (view.kind != TypeKind::GatherScatterView)
     checkScalarIndices(d, o, idx, true);
   else if (countOk)
@@ -191,7 +191,7 @@ void checkViewIndices(DiagSink& d, const OpRef& o, const Type& view) {
 }
 
 const Type* viewOf(const OpRef& o) {
-  TypeRef v = o.type("view");
+  TypeRef v = o.type(group_names::view);
   return v && v->isView() ? v : nullptr;
 }
 
@@ -225,7 +225,7 @@ size_t dynamicCount(const std::vector<int64_t>& v) {
 }
 
 // Generic form: no written lists, so the dynamic operand counts carry the shape.
-void checkDynamicCount(DiagSink& d, const OpRef& o, const char* group, size_t want, const char* what) {
+void checkDynamicCount(DiagSink& d, const OpRef& o, std::string_view group, size_t want, const char* what) {
   size_t got = o.group(group).size();
   if (got != want)
     fail(d, o,
@@ -235,8 +235,8 @@ void checkDynamicCount(DiagSink& d, const OpRef& o, const char* group, size_t wa
 }
 
 void checkDynamicTypes(DiagSink& d, const OpRef& o) {
-  auto vals = o.group("dynamicShape");
-  auto strides = o.group("dynamicStrides");
+  auto vals = o.group(group_names::dynamicShape);
+  auto strides = o.group(group_names::dynamicStrides);
   vals.insert(vals.end(), strides.begin(), strides.end());
   TypeRef first = vals.empty() ? nullptr : o.p.typeOf(vals[0]->value);
   for (const Operand* v : vals) {
@@ -260,9 +260,9 @@ void checkPointee(DiagSink& d, const OpRef& o, TypeRef ptrs, TypeRef data, Range
 }
 
 void checkMaskShape(DiagSink& d, const OpRef& o, TypeRef ref, const char* refName) {
-  TypeRef mask = o.type("mask");
+  TypeRef mask = o.type(group_names::mask);
   if (!mask || !ref || mask->shape == ref->shape) return;
-  failAt(d, o, rangeOf(o, "mask"),
+  failAt(d, o, rangeOf(o, group_names::mask),
          "mask shape " + dims(mask->shape) + " differs from the " + refName + " shape " + dims(ref->shape));
 }
 
@@ -280,9 +280,9 @@ void makeTensorView(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
   TypeRef tv = o.result(0);
   if (!tv || tv->kind != TypeKind::TensorView) return;
-  TypeRef base = o.type("base");
+  TypeRef base = o.type(group_names::base);
   if (base && base->isPtrTile() && pointee(base) != tv->elem)
-    failAt(d, o, rangeOf(o, "base"),
+    failAt(d, o, rangeOf(o, group_names::base),
            "a " + quoted(tv) + " needs a base pointer to " + std::string(elemName(tv->elem)) + ", got " + quoted(base));
   const Attr* shape = attrs::staticShape(o.op);
   const Attr* strides = attrs::staticStrides(o.op);
@@ -290,8 +290,8 @@ void makeTensorView(const Program& p, const Operation& op, DiagSink& d) {
     checkWrittenList(d, o, *shape, tv->shape, "shape");
     checkWrittenList(d, o, *strides, tv->strides, "strides");
   } else {
-    checkDynamicCount(d, o, "dynamicShape", dynamicCount(tv->shape), "size");
-    checkDynamicCount(d, o, "dynamicStrides", dynamicCount(tv->strides), "stride");
+    checkDynamicCount(d, o, group_names::dynamicShape, dynamicCount(tv->shape), "size");
+    checkDynamicCount(d, o, group_names::dynamicStrides, dynamicCount(tv->strides), "stride");
   }
   checkDynamicTypes(d, o);
 }
@@ -299,11 +299,11 @@ void makeTensorView(const Program& p, const Operation& op, DiagSink& d) {
 void makeView(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
   TypeRef view = o.result(0);
-  TypeRef tv = o.type("tensor_view");
+  TypeRef tv = o.type(group_names::tensorView);
   if (!view || !tv || !view->tensorView || tv == view->tensorView) return;
-  auto& diag = failAt(d, o, rangeOf(o, "tensor_view"),
+  auto& diag = failAt(d, o, rangeOf(o, group_names::tensorView),
                       "the operand is " + quoted(tv) + " but the view is built over " + quoted(view->tensorView));
-  const Operand* src = o.operand("tensor_view");
+  const Operand* src = o.operand(group_names::tensorView);
   if (src && src->value != kNoId) diag.notes.push_back({p.value(src->value).range, "defined here"});
 }
 
@@ -312,7 +312,7 @@ void makeView(const Program& p, const Operation& op, DiagSink& d) {
 void getTensorShape(const Program& p, const Operation& op, DiagSink& d) {
   if (!op.generic) return;
   OpRef o{p, op};
-  TypeRef src = o.type("src");
+  TypeRef src = o.type(group_names::src);
   if (!src) return;
   size_t rank = src->shape.size();
   if (op.results.size() != rank)
@@ -324,7 +324,7 @@ void getTensorShape(const Program& p, const Operation& op, DiagSink& d) {
 void getIndexSpaceShape(const Program& p, const Operation& op, DiagSink& d) {
   if (!op.generic) return;  // as for get_tensor_shape
   OpRef o{p, op};
-  TypeRef src = o.type("src");
+  TypeRef src = o.type(group_names::src);
   if (!src || !src->isView()) return;
   size_t rank = src->viewIndexRank();
   if (op.results.size() != rank)
@@ -348,7 +348,7 @@ void storeView(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
   if (const Type* view = viewOf(o)) {
     checkViewIndices(d, o, *view);
-    checkViewTile(d, o, *view, o.type("tile"), rangeOf(o, "tile"), "the stored tile");
+    checkViewTile(d, o, *view, o.type(group_names::tile), rangeOf(o, group_names::tile), "the stored tile");
   }
   checkOrdering(d, o, Access::Store);
   checkHints(d, o);
@@ -357,9 +357,9 @@ void storeView(const Program& p, const Operation& op, DiagSink& d) {
 void atomicRedView(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
   const Type* view = viewOf(o);
-  TypeRef value = o.type("value");
+  TypeRef value = o.type(group_names::value);
   if (view) {
-    Range vr = rangeOf(o, "view");
+    Range vr = rangeOf(o, group_names::view);
     if (view->kind == TypeKind::GatherScatterView)
       failAt(d, o, vr, "atomic reductions do not support gather_scatter_view; use a partition_view or strided_view");
     if (view->padding != Padding::None)
@@ -367,13 +367,13 @@ void atomicRedView(const Program& p, const Operation& op, DiagSink& d) {
              "atomic reductions do not support views with a padding_value (this one pads with " +
                  std::string(paddingName(view->padding)) + ")");
     if (value && value->isTile() && scalarElem(value) != view->elem)
-      failAt(d, o, rangeOf(o, "value"),
+      failAt(d, o, rangeOf(o, group_names::value),
              "the value's element type " + elemStr(value) + " differs from the view's element type " +
                  std::string(elemName(view->elem)));
     if (value && value->isTile() && value->shape != view->shape)
-      failAt(d, o, rangeOf(o, "value"),
+      failAt(d, o, rangeOf(o, group_names::value),
              "the value's shape " + dims(value->shape) + " differs from the view's tile shape " + dims(view->shape));
-    if (checkIndexCount(d, o, *view)) checkScalarIndices(d, o, o.group("index"), false);
+    if (checkIndexCount(d, o, *view)) checkScalarIndices(d, o, o.group(group_names::index), false);
   }
   const Attr* mode = attrs::mode(o.op);
   if (mode && mode->isKeyword("xchg"))
@@ -394,13 +394,13 @@ void atomicRedView(const Program& p, const Operation& op, DiagSink& d) {
 
 void loadPtr(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  TypeRef src = o.type("source");
+  TypeRef src = o.type(group_names::source);
   TypeRef result = o.result(0);
   checkPointee(d, o, src, result, o.at(), "the result");
   checkMaskShape(d, o, src, "source");
-  TypeRef pad = o.type("paddingValue");
+  TypeRef pad = o.type(group_names::paddingValue);
   if (pad && result && pad != result)
-    failAt(d, o, rangeOf(o, "paddingValue"),
+    failAt(d, o, rangeOf(o, group_names::paddingValue),
            "the padding value must have the result type " + quoted(result) + ", got " + quoted(pad));
   checkOrdering(d, o, Access::Load);
   checkHints(d, o);
@@ -408,8 +408,8 @@ void loadPtr(const Program& p, const Operation& op, DiagSink& d) {
 
 void storePtr(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  TypeRef dst = o.type("destination");
-  checkPointee(d, o, dst, o.type("value"), rangeOf(o, "value"), "the stored value");
+  TypeRef dst = o.type(group_names::destination);
+  checkPointee(d, o, dst, o.type(group_names::value), rangeOf(o, group_names::value), "the stored value");
   checkMaskShape(d, o, dst, "destination");
   checkOrdering(d, o, Access::Store);
   checkHints(d, o);
@@ -417,10 +417,10 @@ void storePtr(const Program& p, const Operation& op, DiagSink& d) {
 
 void atomicRmw(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  TypeRef ptrs = o.type("pointers");
-  TypeRef arg = o.type("arg");
+  TypeRef ptrs = o.type(group_names::pointers);
+  TypeRef arg = o.type(group_names::arg);
   TypeRef result = o.result(0);
-  Range argRange = rangeOf(o, "arg");
+  Range argRange = rangeOf(o, group_names::arg);
   if (ptrs && arg && ptrs->isPtrTile() && scalarElem(arg) != pointee(ptrs))
     failAt(d, o, argRange,
            "the pointers point to " + std::string(elemName(pointee(ptrs))) + " but the value is " + quoted(arg));
@@ -434,10 +434,10 @@ void atomicRmw(const Program& p, const Operation& op, DiagSink& d) {
 
 void atomicCas(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  TypeRef ptrs = o.type("pointers");
-  TypeRef val = o.type("val");
+  TypeRef ptrs = o.type(group_names::pointers);
+  TypeRef val = o.type(group_names::val);
   TypeRef result = o.result(0);
-  Range valRange = rangeOf(o, "val");
+  Range valRange = rangeOf(o, group_names::val);
   Elem e = scalarElem(val);
   if (ptrs && val && ptrs->isPtrTile() && e != pointee(ptrs))
     failAt(d, o, valRange,

@@ -118,7 +118,7 @@ void checkBodyArgs(const OpRef& o, const Region& r, const std::vector<TypeRef>& 
 
 void checkBodyYield(const OpRef& o, const Operation& term, const std::vector<TypeRef>& ins, DiagSink& d) {
   OpRef y{o.p, term};
-  auto vals = y.group("operands");
+  auto vals = y.group(group_names::operands);
   if (vals.size() != ins.size()) {
     auto& diag = fail(d, o,
                       "the body yields " + count(vals.size(), "value") + " but the op has " +
@@ -168,7 +168,7 @@ void checkBody(const OpRef& o, const std::vector<TypeRef>& ins, DiagSink& d) {
 }
 
 void checkAggregate(const OpRef& o, bool isScan, DiagSink& d) {
-  auto operands = o.group("operands");
+  auto operands = o.group(group_names::operands);
   std::vector<TypeRef> ins;
   for (const Operand* u : operands) ins.push_back(o.p.typeOf(u->value));
   if (ins.empty()) {
@@ -186,7 +186,7 @@ void checkAggregate(const OpRef& o, bool isScan, DiagSink& d) {
       failAt(d, o, operands[i]->range,
              "operand " + std::to_string(i) + " has shape " + shapeText(ins[i]->shape) + " but operand 0 has " +
                  shapeText(ins[0]->shape) + "; all operands must have the same shape");
-  const Attr* dim = intAttr(o, "dim");
+  const Attr* dim = intAttr(o, attr_names::dim);
   bool dimOk = false;
   if (dim && ins[0] && ins[0]->isTile()) {
     int64_t rank = static_cast<int64_t>(ins[0]->shape.size());

@@ -30,7 +30,7 @@ int64_t storageBits(TypeRef t) {
 }
 
 void checkPackUnpack(const OpRef& o, DiagSink& d) {
-  TypeRef src = o.type("source"), res = o.result(0);
+  TypeRef src = o.type(group_names::source), res = o.result(0);
   if (!allTiles({src, res})) return;
   if (src->shape.size() != res->shape.size()) {
     fail(d, o,
@@ -81,10 +81,10 @@ void iota(const Program& p, const Operation& op, DiagSink& d) {
 
 void offset(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  TypeRef ptr = o.type("ptr"), off = o.type("offset"), res = o.result(0);
+  TypeRef ptr = o.type(group_names::ptr), off = o.type(group_names::offset), res = o.result(0);
   if (!allTiles({ptr, off, res})) return;
   if (off->shape != ptr->shape)
-    failAt(d, o, operandRange(o, "offset"),
+    failAt(d, o, operandRange(o, group_names::offset),
            "the offset tile has shape " + shapeText(off->shape) + " but the pointer tile has shape " +
                shapeText(ptr->shape) + "; they must match");
   if (res != ptr)
@@ -93,7 +93,7 @@ void offset(const Program& p, const Operation& op, DiagSink& d) {
 
 void broadcast(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  TypeRef src = o.type("source"), res = o.result(0);
+  TypeRef src = o.type(group_names::source), res = o.result(0);
   if (!allTiles({src, res})) return;
   checkSameElement(o, src, res, d);
   if (src->shape.size() != res->shape.size()) {
@@ -114,7 +114,7 @@ void broadcast(const Program& p, const Operation& op, DiagSink& d) {
 
 void reshape(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  TypeRef src = o.type("source"), res = o.result(0);
+  TypeRef src = o.type(group_names::source), res = o.result(0);
   if (!allTiles({src, res})) return;
   checkSameElement(o, src, res, d);
   if (src->numElements() != res->numElements())
@@ -125,7 +125,7 @@ void reshape(const Program& p, const Operation& op, DiagSink& d) {
 
 void permute(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  TypeRef src = o.type("source"), res = o.result(0);
+  TypeRef src = o.type(group_names::source), res = o.result(0);
   const Attr* perm = attrs::permutation(o.op);
   if (!allTiles({src, res})) return;
   checkSameElement(o, src, res, d);
@@ -170,7 +170,7 @@ void permute(const Program& p, const Operation& op, DiagSink& d) {
 
 void cat(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  TypeRef lhs = o.type("lhs"), rhs = o.type("rhs"), res = o.result(0);
+  TypeRef lhs = o.type(group_names::lhs), rhs = o.type(group_names::rhs), res = o.result(0);
   if (!allTiles({lhs, rhs, res})) return;
   if (lhs->element != rhs->element || lhs->element != res->element)
     fail(d, o,
@@ -183,7 +183,7 @@ void cat(const Program& p, const Operation& op, DiagSink& d) {
              std::to_string(rhs->shape.size()) + " and " + std::to_string(res->shape.size()));
     return;
   }
-  const Attr* dimAttr = intAttr(o, "dim");
+  const Attr* dimAttr = intAttr(o, attr_names::dim);
   if (!dimAttr) return;
   int64_t dim = dimAttr->i;
   if (dim < 0 || dim >= static_cast<int64_t>(rank)) {
@@ -234,7 +234,7 @@ void checkSubTile(const OpRef& o, TypeRef whole, TypeRef sub, std::string_view w
                std::to_string(sub->shape[k]) + ")");
       divisible = false;
     }
-  auto indices = o.group("indices");
+  auto indices = o.group(group_names::indices);
   if (indices.size() != rank) {
     fail(d, o,
          "expected one index per " + std::string(wholeName) + " dimension (" + std::to_string(rank) + "), got " +
@@ -265,7 +265,7 @@ void checkSubTile(const OpRef& o, TypeRef whole, TypeRef sub, std::string_view w
 
 void extract(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  TypeRef src = o.type("source"), res = o.result(0);
+  TypeRef src = o.type(group_names::source), res = o.result(0);
   if (!allTiles({src, res})) return;
   checkSameElement(o, src, res, d);
   checkSubTile(o, src, res, "source", "result", d);
@@ -273,7 +273,7 @@ void extract(const Program& p, const Operation& op, DiagSink& d) {
 
 void insert(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  TypeRef src = o.type("source"), dst = o.type("destination");
+  TypeRef src = o.type(group_names::source), dst = o.type(group_names::destination);
   if (!allTiles({src, dst})) return;
   checkSameElement(o, src, dst, d);
   checkSubTile(o, dst, src, "destination", "source", d);
@@ -281,10 +281,10 @@ void insert(const Program& p, const Operation& op, DiagSink& d) {
 
 void select(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
-  TypeRef cond = o.type("cond"), val = o.type("val_if_true");
+  TypeRef cond = o.type(group_names::cond), val = o.type(group_names::valIfTrue);
   if (!allTiles({cond, val})) return;
   if (cond->shape != val->shape)
-    failAt(d, o, operandRange(o, "cond"),
+    failAt(d, o, operandRange(o, group_names::cond),
            "the condition has shape " + shapeText(cond->shape) + " but the values have shape " + shapeText(val->shape) +
                "; they must match");
   if (val->tileElem() == Elem::F4E2M1FN) fail(d, o, "f4E2M1FN values are not supported (a sub-byte element type)");

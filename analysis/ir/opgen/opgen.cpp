@@ -286,6 +286,12 @@ void writeOperandsByName(std::ostream& os, const std::vector<Op>& ops) {
     writeGroupAccessors(os, {name, Arity::One, 0}, fn + "(op)", "inline ", "(const Operation& op)");
   }
   os << "\n}  // namespace operands\n";
+  // For the verifier's rules, which read a group as far as it was written
+  // (rules::OpRef) where these accessors give an op that does not match its row nothing.
+  os << "\n// The operand groups' names, as the op table spells them.\nnamespace group_names {\n\n";
+  for (const auto& [name, uses] : byName)
+    os << "inline constexpr std::string_view " << camel(name) << " = \"" << name << "\";\n";
+  os << "\n}  // namespace group_names\n";
 }
 
 // attrs::NAME(op): attribute NAME of op, wherever it was written.
