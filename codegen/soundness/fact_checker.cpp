@@ -5,6 +5,7 @@
 
 #include "analysis/checks/value_facts.h"
 #include "analysis/ir/op_accessors.h"
+#include "analysis/semantics/int_ops.h"
 #include "codegen/interp/block_exec.h"
 #include "codegen/interp/elements.h"
 #include "codegen/runtime/element_bits.h"
@@ -20,11 +21,7 @@ std::string wideText(Wide v) {
   return v < 0 ? "below -2^63" : "above 2^63";
 }
 
-bool trivialRange(const Interval& r, unsigned bits) {
-  int64_t lo = bits >= 64 ? INT64_MIN : -(int64_t(1) << (bits - 1));
-  int64_t hi = bits >= 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1;
-  return r.lo <= lo && r.hi >= hi;
-}
+bool trivialRange(const Interval& r, unsigned bits) { return r.lo <= minOf(bits) && r.hi >= maxOf(bits); }
 
 // The integer tile a value holds, when it is one with the elements of its type.
 const Tile* intTile(const BlockExec& x, ValueId v) {
