@@ -3,6 +3,7 @@
 #include <array>
 #include <optional>
 
+#include "analysis/ir/control_flow.h"
 #include "analysis/ir/op_accessors.h"
 #include "analysis/verify/op_rules.h"
 #include "analysis/verify/verify_util.h"
@@ -89,13 +90,6 @@ BlockEnd endOf(const Program& p, const Block& b) {
   return {nullptr, !last.info || misplaced};
 }
 
-// The first ancestor that is not an `if` (nullptr at the file's top level).
-const Operation* throughIfs(const Program& p, const Operation& op) {
-  const Operation* a = parentOf(p, op);
-  while (isOp(a, OpKind::If)) a = parentOf(p, *a);
-  return a;
-}
-
 bool viewKind(TypeRef t) { return t && (t->kind == TypeKind::TensorView || t->isView()); }
 
 std::string viewKindName(TypeRef t) { return t->kind == TypeKind::TensorView ? "a tensor_view" : "a tile view"; }
@@ -125,13 +119,13 @@ bool checkParent(const OpRef& o, std::initializer_list<OpKind> allowed, std::str
   return false;
 }
 
-// Walks up through `if`s to the construct the terminator leaves; reports and
-// returns nullptr when that is not one of `targets`.
-const Operation* exitTarget(const OpRef& o, std::initializer_list<OpKind> targets,
-                            std::string_view targetText, DiagSink& d) {
-  const Operation* a = throughIfs(o.p, o.op);
-  for (OpKind n : targets)
-    if (isOp(a, n)) return a;
+// The construct the terminator hands control to (ir/control_flow); reports
+// and returns nullptr when the terminator may not go there (`targetText`
+// names the kinds it may go to).
+const Operation* checkedExit(const OpRef& o, OpKind terminator, std::string_view targetText, DiagSink& d) {
+  OpId at = exitTarget(o.p, idOf(o.p, o.op));
+  const Operation* a = at == kNoId ? nullptr : &o.p.op(at);
+  if (a && a->info && goesTo(terminator, a->info->kind)) return a;
   auto& diag = fail(d, o, "must be nested in " + std::string(targetText) + " through 'if' operations only, but the " +
                               (a ? "first enclosing operation that is not an 'if' is '" + label(*a) + "'"
                                  : "file's top level is reached first"));
@@ -333,7 +327,7 @@ void continueOp(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
   if (!checkParent(o, {OpKind::For, OpKind::Loop, OpKind::If}, "a 'for', 'loop' or 'if'", d)) return;
   checkLast(o, d);
-  const Operation* loop = exitTarget(o, {OpKind::For, OpKind::Loop}, "a 'for' or 'loop'", d);
+  const Operation* loop = checkedExit(o, OpKind::Continue, "a 'for' or 'loop'", d);
   if (!loop) return;
   if (isOp(loop, OpKind::Loop))
     checkCarriedTypes(o, typesOf(p, OpRef{p, *loop}.group(group_names::initValues)), *loop, "iter_values", d);
@@ -345,7 +339,7 @@ void breakOp(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
   if (!checkParent(o, {OpKind::Loop, OpKind::If}, "a 'loop' or 'if'", d)) return;
   checkLast(o, d);
-  if (const Operation* loop = exitTarget(o, {OpKind::Loop}, "a 'loop'", d))
+  if (const Operation* loop = checkedExit(o, OpKind::Break, "a 'loop'", d))
     checkCarriedTypes(o, typesOf(p, loop->results), *loop, "results", d);
 }
 
@@ -359,7 +353,7 @@ void returnOp(const Program& p, const Operation& op, DiagSink& d) {
   OpRef o{p, op};
   if (!checkParent(o, {OpKind::Entry, OpKind::TestingFunc, OpKind::If}, "an 'entry', 'testing$func' or 'if'", d)) return;
   checkLast(o, d);
-  const Operation* fn = exitTarget(o, {OpKind::Entry, OpKind::TestingFunc}, "an 'entry' or 'testing$func'", d);
+  const Operation* fn = checkedExit(o, OpKind::Return, "an 'entry' or 'testing$func'", d);
   TypeRef ft = fn ? functionType(*fn) : nullptr;
   if (!ft) return;
   TypeList got = operandTypes(p, op);
