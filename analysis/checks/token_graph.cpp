@@ -126,10 +126,18 @@ void TokenGraph::visit(OpId id, OpId loop) {
     }
     if (name == OpKind::Assume && !op.results.empty() && !op.operands.empty() && isToken(p_, op.results[0]))
       setToken(op.results[0], setOf(op.operands[0].value));
-    if (loop != kNoId && !dead_ && name == OpKind::Continue) loops_[loop].continues.push_back(id);
-    if (loop != kNoId && !dead_ && name == OpKind::Break) loops_[loop].breaks.push_back(id);
+    if (!dead_ && (name == OpKind::Continue || name == OpKind::Break)) noteExit(id, *name);
     for (const Region& r : op.regions) walkRegion(r, loop);
   }
+}
+
+// Files a continue or break under the loop it goes to (ir/control_flow);
+// one that goes nowhere valid is the verifier's to report.
+void TokenGraph::noteExit(OpId id, OpKind kind) {
+  OpId target = exitTarget(p_, id);
+  if (target == kNoId || !p_.op(target).info || !goesTo(kind, p_.op(target).info->kind)) return;
+  auto& lists = loops_[target];
+  (kind == OpKind::Continue ? lists.continues : lists.breaks).push_back(id);
 }
 
 void TokenGraph::visitMemoryOp(OpId id) {

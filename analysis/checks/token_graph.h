@@ -33,6 +33,7 @@
 #include <llvm/ADT/SmallVector.h>
 
 #include "analysis/ir/ir.h"
+#include "analysis/ir/op_table.h"
 
 namespace tilesight {
 
@@ -101,6 +102,7 @@ private:
   bool regionLeaves(const Region& r) const;
   void visit(OpId id, OpId loop);
   void visitMemoryOp(OpId id);
+  void noteExit(OpId id, OpKind kind);
   void visitIf(OpId id, OpId loop);
   void visitLoop(OpId id, OpId loop);
   void resolveArgs(OpId loop);
