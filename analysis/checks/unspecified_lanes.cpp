@@ -165,9 +165,9 @@ std::optional<UnspecifiedLanes::Lanes> UnspecifiedLanes::extract(const Operation
   return Lanes(in.size());
 }
 
-// continue and break pass operand i to the loop's iter_value i (the next
-// iteration) and its result i; yield to the if's result i; a loop's initial
-// value i goes to its iter_value i.
+// Where a terminator's operand i goes is ir/control_flow's: continue to the
+// loop's iter_value i (and a for's result i), break to the loop's result i,
+// yield to the if's result i; a loop's initial value i goes to its iter_value i.
 void UnspecifiedLanes::carried(OpId user, size_t operand, const Lanes& in,
                                llvm::SmallVectorImpl<std::pair<ValueId, Lanes>>& work) const {
   std::optional<OpKind> n = kindOf(p_.op(user));
@@ -184,8 +184,9 @@ void UnspecifiedLanes::carried(OpId user, size_t operand, const Lanes& in,
   if (q == kNoId) return;
   const Operation& owner = p_.op(q);
   std::optional<OpKind> on = kindOf(owner);
-  if (n == OpKind::Yield ? on != OpKind::If : on != OpKind::For && on != OpKind::Loop) return;
-  if (operand < owner.results.size()) work.push_back({owner.results[operand], in});
+  // A reduce's or scan's yield combines lanes: its operands are not results lane for lane.
+  if (!n || !on || !goesTo(*n, *on) || (n == OpKind::Yield && on != OpKind::If)) return;
+  if (givesResults(*n, *on) && operand < owner.results.size()) work.push_back({owner.results[operand], in});
   ValueId arg = n == OpKind::Continue ? iterValueArg(owner, operand) : kNoId;
   if (arg != kNoId) work.push_back({arg, in});
 }
