@@ -44,6 +44,11 @@ int64_t sliceStart(int64_t index, int64_t size) { return index * size; }
 
 int64_t catSplit(llvm::ArrayRef<int64_t> first, size_t dim) { return first[dim]; }
 
+BitPlace repackSource(uint64_t k, unsigned resultBits, unsigned b, unsigned sourceBits) {
+  uint64_t bit = k * resultBits + b;
+  return {bit / sourceBits, static_cast<unsigned>(bit % sourceBits)};
+}
+
 std::vector<int64_t> carriedStrides(const DimSources& dims, const std::vector<int64_t>& sourceStrides) {
   std::vector<int64_t> out(dims.size(), 0);
   for (size_t i = 0; i < dims.size(); ++i)

@@ -44,6 +44,19 @@ int64_t sliceStart(int64_t index, int64_t size);
 // first operand, the others the second at coordinate - catSplit.
 int64_t catSplit(llvm::ArrayRef<int64_t> first, size_t dim);
 
+// pack and unpack reinterpret a rank-1 tile's storage bits: the bits of all
+// its elements form one stream, low bits first (two f4 per byte, low nibble
+// first), read back as elements of the other type. Bits move in pieces of
+// kRepackPieceBits: the piece at bit b of result element k (an element of
+// `resultBits`) is stream bit k * resultBits + b, which source element
+// `element` holds at `shift`.
+inline constexpr unsigned kRepackPieceBits = 4;
+struct BitPlace {
+  uint64_t element;
+  unsigned shift;
+};
+BitPlace repackSource(uint64_t k, unsigned resultBits, unsigned b, unsigned sourceBits);
+
 // The strides, per result dimension, at which a result walks a source laid
 // out with `sourceStrides` (0 along the dimensions that read coordinate 0).
 std::vector<int64_t> carriedStrides(const DimSources& dims, const std::vector<int64_t>& sourceStrides);

@@ -1,5 +1,7 @@
-// if, for and loop: regions run in this block's environment; a break,
-// continue or return inside an `if` leaves through the enclosing loop.
+// if, for and loop: regions run in this block's environment. A terminator's
+// Exit travels up through the `if`s around it to the op ir/control_flow.h
+// names as its target (the verifier has checked that it may go there), which
+// takes its values as results or as the next iteration's iter_values.
 #include <cstring>
 
 #include "analysis/ir/ir_query.h"

@@ -138,29 +138,18 @@ void select(BlockExec& x, const Operation& op) {
     std::memcpy(r->data<char>() + k * size, (c.ints()[k] ? t : f).data<char>() + k * size, size);
 }
 
-// pack: the elements' bits, little-endian, low nibble first, as bytes.
-void pack(BlockExec& x, const Operation& op) {
+// pack and unpack: the storage bits read back as the other element type
+// (semantics::repackSource says which source bits each piece is).
+void repack(BlockExec& x, const Operation& op) {
   const Tile& a = x.tile(op.operands[0].value);
   auto r = x.result(op);
-  unsigned bits = elemBits(a.elem);
-  std::vector<uint8_t> bytes(static_cast<size_t>(r->n), 0);
-  for (int64_t k = 0; k < a.n; ++k) {
-    uint64_t v = exactBits(a, k);
-    uint64_t bit = static_cast<uint64_t>(k) * bits;
-    for (unsigned b = 0; b < bits; b += 4) bytes[(bit + b) / 8] |= ((v >> b) & 15) << ((bit + b) % 8);
-  }
-  for (int64_t k = 0; k < r->n; ++k) r->ints()[k] = runtime::wrapInt(8, bytes[k]);
-}
-
-void unpack(BlockExec& x, const Operation& op) {
-  const Tile& a = x.tile(op.operands[0].value);
-  auto r = x.result(op);
-  unsigned bits = elemBits(r->elem);
+  unsigned sourceBits = elemBits(a.elem), bits = elemBits(r->elem);
+  constexpr uint64_t piece = (1u << semantics::kRepackPieceBits) - 1;
   for (int64_t k = 0; k < r->n; ++k) {
-    uint64_t v = 0, bit = static_cast<uint64_t>(k) * bits;
-    for (unsigned b = 0; b < bits; b += 4) {
-      uint64_t byte = unsignedOf(8, a.ints()[(bit + b) / 8]);
-      v |= ((byte >> ((bit + b) % 8)) & 15) << b;
+    uint64_t v = 0;
+    for (unsigned b = 0; b < bits; b += semantics::kRepackPieceBits) {
+      semantics::BitPlace at = semantics::repackSource(static_cast<uint64_t>(k), bits, b, sourceBits);
+      v |= ((exactBits(a, static_cast<int64_t>(at.element)) >> at.shift) & piece) << b;
     }
     setExactBits(*r, k, v);
   }
@@ -188,8 +177,7 @@ void evalShape(BlockExec& x, const Operation& op, OpKind k) {
     case OpKind::Extract: return extract(x, op);
     case OpKind::Insert: return insert(x, op);
     case OpKind::Select: return select(x, op);
-    case OpKind::Pack: return pack(x, op);
-    case OpKind::Unpack: return unpack(x, op);
+    case OpKind::Pack: case OpKind::Unpack: return repack(x, op);
     default: x.fail(op, "not a shape op");
   }
 }

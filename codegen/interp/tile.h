@@ -61,7 +61,9 @@ uint64_t storageBits(const Tile& t, int64_t k);
 // analysis/semantics/int_ops.h; how the interpreter holds them (i1 as 0/1) is
 // runtime::wrapInt, which loads and stores share.
 using runtime::wrapInt;
-// Integer width of a tile element (64 for pointers).
+// Integer width of a runtime element (64 for pointers). The runtime's Elem is
+// how the interpreter holds values; semantics::intBits answers the same for
+// an IR type.
 unsigned intBits(Elem e);
 
 }  // namespace tilesight::interp

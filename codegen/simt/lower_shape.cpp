@@ -239,9 +239,9 @@ void mmaScaled(Lowerer& L, const Operation& op) {
   else L.nest(Stmt{Stmt::Scope}, [&] { one("0"); });
 }
 
-// pack (elements to bytes) and unpack (bytes to elements), rank 1: the
-// storage bits move in 4-bit pieces, low bits first, as the reference packs
-// them (two f4 per byte, low nibble first).
+// pack (elements to bytes) and unpack (bytes to elements), rank 1: prints
+// semantics::repackSource as C (the piece at bit b of result element c is
+// stream bit c * rbits + b, in source element bit / sbits at bit % sbits).
 void repack(Lowerer& L, const Operation& op) {
   ValueId s = op.operands[0].value, r = op.results[0];
   Elem se = Lowerer::elemOf(L.type(s)), re = Lowerer::elemOf(L.type(r));
@@ -250,10 +250,11 @@ void repack(Lowerer& L, const Operation& op) {
   std::string T = L.held(L.type(r));
   gather(L, r, [&](const Coords& c) {
     std::string v = "((ts_u64)0";
-    for (unsigned b = 0; b < rbits; b += 4) {
+    for (unsigned b = 0; b < rbits; b += semantics::kRepackPieceBits) {
       std::string bit = "((" + c[0] + ") * " + num(rbits) + " + " + num(b) + ")";
       std::string piece = Lowerer::bitsOf(se, L.staged(s, off, bit + " / " + num(sbits)));
-      v += " | (((" + piece + " >> (" + bit + " % " + num(sbits) + ")) & 15u) << " + num(b) + ")";
+      v += " | (((" + piece + " >> (" + bit + " % " + num(sbits) + ")) & " +
+           num((1u << semantics::kRepackPieceBits) - 1) + "u) << " + num(b) + ")";
     }
     return Lowerer::fromBits(re, T, v + ")");
   });
