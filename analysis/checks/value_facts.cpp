@@ -1165,29 +1165,6 @@ const TileFact* ValueFacts::tileAt(ValueId v, OpId user) const {
   return tile(v);
 }
 
-namespace {
-
-// The make_tensor_view under a view or tensor_view value, and the type.
-const Operation* tensorViewOp(const Program& p, ValueId v, TypeRef& type) {
-  type = p.typeOf(v);
-  if (type && type->isView()) {
-    const Value& val = p.value(v);
-    v = !val.blockArg && val.owner != kNoId && !p.op(val.owner).operands.empty() ? p.op(val.owner).operands[0].value
-                                                                                  : kNoId;
-    type = type->tensorView;
-  }
-  if (!type || type->kind != TypeKind::TensorView) {
-    type = nullptr;
-    return nullptr;
-  }
-  const Value* val = v == kNoId ? nullptr : &p.value(v);
-  if (!val || val->blockArg || val->owner == kNoId) return nullptr;
-  const Operation& mtv = p.op(val->owner);
-  return mtv.info && mtv.info->kind == OpKind::MakeTensorView ? &mtv : nullptr;
-}
-
-}  // namespace
-
 // `?` entries of `dims` replaced, in order, by the exact facts of the dynamic
 // operands `dyn` (those above `least`).
 static std::vector<int64_t> resolved(const ValueFacts& facts, std::vector<int64_t> dims,
@@ -1209,14 +1186,7 @@ static std::vector<int64_t> resolvedShape(const ValueFacts& facts, ValueId v, in
 
 std::vector<int64_t> ValueFacts::tensorShape(ValueId v) const { return resolvedShape(*this, v, 1); }
 
-ValueId ValueFacts::tensorDimValue(ValueId v, size_t dim) const {
-  TypeRef t;
-  const Operation* mtv = tensorViewOp(program_, v, t);
-  if (!t || !mtv || dim >= t->shape.size() || t->shape[dim] != kDynamic) return kNoId;
-  size_t k = static_cast<size_t>(std::count(t->shape.begin(), t->shape.begin() + dim, kDynamic));
-  llvm::ArrayRef<Operand> dyn = operands::dynamicShape(*mtv);
-  return k < dyn.size() ? dyn[k].value : kNoId;
-}
+ValueId ValueFacts::tensorDimValue(ValueId v, size_t dim) const { return tilesight::tensorDimValue(program_, v, dim); }
 
 llvm::ArrayRef<OpId> ValueFacts::exitsOf(OpId op) const {
   auto it = exits_.find(op);

@@ -1,5 +1,7 @@
 #include "analysis/ir/ir_query.h"
 
+#include <algorithm>
+
 #include "analysis/ir/op_accessors.h"
 #include "analysis/ir/op_table.h"
 
@@ -104,6 +106,33 @@ std::optional<std::vector<int64_t>> constantInts(const Program& p, ValueId v, si
   if (out.size() == 1) out.assign(n, out[0]);
   if (out.size() != n) return std::nullopt;
   return out;
+}
+
+const Operation* tensorViewOp(const Program& p, ValueId v, TypeRef& type) {
+  type = p.typeOf(v);
+  if (type && type->isView()) {
+    const Value& val = p.value(v);
+    v = !val.blockArg && val.owner != kNoId && !p.op(val.owner).operands.empty() ? p.op(val.owner).operands[0].value
+                                                                                  : kNoId;
+    type = type->tensorView;
+  }
+  if (!type || type->kind != TypeKind::TensorView) {
+    type = nullptr;
+    return nullptr;
+  }
+  const Value* val = v == kNoId ? nullptr : &p.value(v);
+  if (!val || val->blockArg || val->owner == kNoId) return nullptr;
+  const Operation& mtv = p.op(val->owner);
+  return mtv.info && mtv.info->kind == OpKind::MakeTensorView ? &mtv : nullptr;
+}
+
+ValueId tensorDimValue(const Program& p, ValueId v, size_t dim) {
+  TypeRef t;
+  const Operation* mtv = tensorViewOp(p, v, t);
+  if (!t || !mtv || dim >= t->shape.size() || t->shape[dim] != kDynamic) return kNoId;
+  size_t k = static_cast<size_t>(std::count(t->shape.begin(), t->shape.begin() + dim, kDynamic));
+  llvm::ArrayRef<Operand> dyn = operands::dynamicShape(*mtv);
+  return k < dyn.size() ? dyn[k].value : kNoId;
 }
 
 }  // namespace tilesight

@@ -49,6 +49,14 @@ ValueId yieldedBy(const Program& p, const Operation& ifOp, uint32_t region, uint
 // The op defining `v`: nullptr for block arguments, unknown values, and
 // unregistered or broken ops.
 const Operation* definingOp(const Program& p, ValueId v);
+// The make_tensor_view under `v` (a tensor_view, or a view made of one),
+// with the tensor_view's type in `type` (nullptr when v is neither); nullptr
+// when the tensor_view is not made by an op of this program (an argument, a
+// loop-carried value).
+const Operation* tensorViewOp(const Program& p, ValueId v, TypeRef& type);
+// The value giving dynamic dimension `dim` of the tensor_view under `v`;
+// kNoId when that dimension is static or cannot be followed.
+ValueId tensorDimValue(const Program& p, ValueId v, size_t dim);
 // Whether a view access promises that its tile along index dimension d lies
 // inside the tensor (13.4's `inbounds`, cuTile's check_bounds=False): an
 // overhang is then undefined behaviour, not masked.
