@@ -11,7 +11,7 @@ mode=${1:-all}
 # The command-line tool: a C++20 compiler, CMake, LLVM 14's Support library, nlohmann_json,
 # Boost.Asio (headers) and toml++ (check's .tilesight.toml).
 # zlib1g-dev: LLVM 14's CMake package links LLVMSupport against ZLIB::ZLIB but llvm-14-dev does not pull it in.
-CLI_PACKAGES=(cmake make g++ llvm-14-dev zlib1g-dev nlohmann-json3-dev libboost-dev libtomlplusplus-dev)
+CLI_PACKAGES=(cmake make g++ llvm-14-dev zlib1g-dev nlohmann-json3-dev libboost-dev libtomlplusplus-dev libz3-dev)
 # The tests:
 # GoogleTest: the unit, command-line and language-server tests.
 # neovim: the editor that the e2e.nvim test drives (tests/e2e/nvim); strace and

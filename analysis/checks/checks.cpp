@@ -75,6 +75,7 @@ void runChecks(const ParseResult& parsed, const CheckOptions& options, layout::W
   if (options.enabled("layout.overlap")) passes.push_back(overlapCheck(cx, diags));
   if (options.enabled("subbyte.align")) passes.push_back(subbyteCheck(cx, diags));
   if (options.enabled("race")) passes.push_back(raceCheck(cx, diags));
+  if (options.prove && options.enabled("prove")) passes.push_back(launchProofs(cx, diags));
   if (passes.empty()) return;
   std::vector<CheckUnit> all = units ? std::vector<CheckUnit>{} : checkUnits(p);
   for (CheckUnit u : units ? *units : all) {

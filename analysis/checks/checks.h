@@ -54,6 +54,10 @@ struct CheckOptions {
   // The same for `args`, when every one of them comes from a launch.
   std::string argsFrom;
 
+  // `check --prove`: each entry's launch contract and, per view access,
+  // whether it is proved in range (launch_proofs.cpp), as remarks.
+  bool prove = false;
+
   bool enabled(std::string_view code) const;
 };
 
@@ -115,5 +119,6 @@ std::unique_ptr<CheckPass> boundsCheck(const CheckContext& cx, DiagSink& diags);
 std::unique_ptr<CheckPass> overlapCheck(const CheckContext& cx, DiagSink& diags);
 std::unique_ptr<CheckPass> subbyteCheck(const CheckContext& cx, DiagSink& diags);
 std::unique_ptr<CheckPass> raceCheck(const CheckContext& cx, DiagSink& diags);
+std::unique_ptr<CheckPass> launchProofs(const CheckContext& cx, DiagSink& diags);
 
 }  // namespace tilesight

@@ -22,6 +22,16 @@ const std::vector<CodeInfo>& diagnosticCodes() {
       {"layout.claim", "A layout's expect = ... claim is false",
        "The #layout claims injective, surjective or bijective, and two coordinates (or a gap) prove otherwise.",
        true},
+      {"prove.contract", "An entry's launch contract and what is proved (check --prove)",
+       "A remark at each entry: the relations between grid and sizes that its accesses need (the host's promise), "
+       "and how many of its view accesses are proved in range for every launch, for every launch that keeps the "
+       "contract, or for the launch given, and how many are undecided.",
+       false},
+      {"prove.access", "Whether a view access is proved in range (check --prove)",
+       "A remark at each access through a view: in range for every launch, for every launch that keeps the "
+       "entry's contract, for the launch given, out of range for a launch that keeps the contract (with that "
+       "launch), or undecided and why.",
+       false},
       {"layout.invalid", "A layout expression breaks an algebra precondition",
        "A function of the layout algebra was applied to arguments that break its precondition.", true},
       {"subbyte.align", "A sub-byte access is misaligned",

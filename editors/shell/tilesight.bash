@@ -10,7 +10,7 @@ _tilesight() {
   fi
   local cmd=${words[1]} opts=""
   case $cmd in
-    check) opts="--format= --Werror --fix --color= --grid= --arg= --assume-aliasing --disable= --launch= --split-input-file
+    check) opts="--format= --Werror --fix --color= --grid= --arg= --assume-aliasing --prove --disable= --launch= --split-input-file
                  --verify-diagnostics --layout-budget= --no-config --python= --help" ;;
     layout) opts="--format= --at= --max-cells= --banks= --element-bytes= --help" ;;
     lsp) opts="--stdio --listen= --log= --help" ;;

@@ -153,7 +153,7 @@ int runCheck() {
   if (opts.files.empty()) {
     llvm::errs() << "usage: tilesight check [--format=text|json|sarif] [--Werror] [--fix] [--color=auto|always|never] "
                     "[--split-input-file] [--verify-diagnostics] [--grid=X,Y,Z] [--arg NAME=VALUE]... "
-                    "[--assume-aliasing] [--disable=CODE,...] [--layout-budget=N] [--no-config] FILE... | FOLDER... | -\n";
+                    "[--assume-aliasing] [--prove] [--disable=CODE,...] [--layout-budget=N] [--no-config] FILE... | FOLDER... | -\n";
     return 2;
   }
   if (opts.fix && std::count(opts.files.begin(), opts.files.end(), "-"))

@@ -35,6 +35,11 @@ cl::list<std::string> argOpt("arg",
                              cl::value_desc("NAME=VALUE"), cl::sub(checkSubcommand()), cl::cat(checkCategory()));
 cl::opt<bool> aliasingOpt("assume-aliasing", cl::desc("Distinct pointer arguments of an entry may alias"),
                           cl::sub(checkSubcommand()), cl::cat(checkCategory()));
+cl::opt<bool> proveOpt("prove",
+                       cl::desc("Remarks on each entry's launch contract and on each view access: proved in range "
+                                "for every launch, for every launch keeping the contract, for the launch given, or "
+                                "undecided (prove.contract, prove.access)"),
+                       cl::sub(checkSubcommand()), cl::cat(checkCategory()));
 cl::list<std::string> disableOpt("disable", cl::desc("Turn off a diagnostic code or prefix (race, bounds.index, ...)"),
                                  cl::value_desc("CODE"), cl::CommaSeparated, cl::sub(checkSubcommand()),
                                  cl::cat(checkCategory()));
@@ -176,6 +181,7 @@ CheckOptions checkOptions() {
   o.gridGiven = gridOpt.getNumOccurrences() > 0;
   o.files.assign(filesOpt.begin(), filesOpt.end());
   o.checks.assumeAliasing = aliasingOpt;
+  o.checks.prove = proveOpt;
   for (const std::string& a : argOpt) {
     llvm::StringRef name, value;
     std::tie(name, value) = llvm::StringRef(a).split('=');

@@ -1,0 +1,351 @@
+// `check --prove` (issue 37): for each entry, its launch contract and, for
+// each access through a view, whether every index stays in its index space
+// for every launch, for every launch that keeps the contract, for the launch
+// given, or whether that is undecided. Remarks `prove.contract` (at the
+// entry) and `prove.access` (at each access); nothing else is reported here.
+//
+// The questions are posed over symbolic/launch_terms.h's terms and decided
+// by Z3 under a resource limit (deterministic; a limit reached is
+// "undecided", never a finding).
+//
+// The contract. `x[bid]` stays in range only while the host launches no more
+// blocks than x has tiles: that is the host's promise, not a bug. Each access
+// that runs in every block (directly in the entry's body) and indexes a
+// dimension by a block id plus a constant c >= 0 adds the clause
+// grid + c <= extent of that dimension: the relation under which every block
+// of the launch finds its tile.
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <z3++.h>
+
+#include "analysis/checks/checks.h"
+#include "analysis/checks/value_facts.h"
+#include "analysis/ir/ir_query.h"
+#include "analysis/ir/op_accessors.h"
+#include "analysis/semantics/view_geometry.h"
+#include "analysis/symbolic/launch_terms.h"
+
+namespace tilesight {
+
+namespace {
+
+using symbolic::LaunchTerms;
+using symbolic::Term;
+
+// Resource limit per query (Z3's rlimit: counted work, the same on every machine).
+constexpr unsigned kQueryRlimit = 4000000;
+
+enum class Proof : uint8_t { Unreachable, EveryLaunch, Contract, ThisLaunch, Fails, Undecided };
+
+const char* kAxes[] = {"x", "y", "z"};
+
+struct Clause {
+  z3::expr e;
+  std::string text;
+  OpId from;
+};
+
+// One dimension of an access's index: the index, the extent of its index
+// space, and how each is known.
+struct IndexQuestion {
+  size_t dim;
+  std::optional<Term> index;
+  std::optional<Term> extent;
+  std::string extentText;  // "cdiv(%n, 128)", "8"
+  std::optional<Term> size;  // of the tensor dimension it walks
+  std::string sizeText;      // "%n"
+};
+
+struct Outcome {
+  Proof proof = Proof::Undecided;
+  std::string detail;  // the witness or why undecided
+};
+
+std::string name(const Program& p, ValueId v) { return std::string(p.value(v).name); }
+
+class LaunchProofs final : public CheckPass {
+public:
+  LaunchProofs(const CheckContext& cx, DiagSink& diags) : cx_(cx), p_(cx.program), diags_(diags) {}
+
+  void visit(OpId id) override {
+    const Operation& op = p_.op(id);
+    if (is(op, OpKind::Entry)) entry_ = id;
+    else if (op.info && !op.broken && isViewAccess(op.info->kind) && entry_ != kNoId) accesses_.push_back(id);
+  }
+
+  void endUnit(OpId unit) override {
+    if (entry_ == unit && !p_.op(unit).broken) prove(unit);
+    entry_ = kNoId;
+    accesses_.clear();
+  }
+
+private:
+  const CheckContext& cx_;
+  const Program& p_;
+  DiagSink& diags_;
+  OpId entry_ = kNoId;
+  std::vector<OpId> accesses_;
+
+  void prove(OpId entry) {
+    z3::context z;
+    LaunchTerms terms(z, p_, entry);
+    std::vector<std::vector<IndexQuestion>> questions;
+    for (OpId a : accesses_) questions.push_back(questionsOf(terms, a));
+    std::vector<Clause> contract;
+    for (size_t i = 0; i < accesses_.size(); ++i) contractClauses(terms, accesses_[i], questions[i], contract);
+    std::optional<z3::expr> launch = launchFacts(terms);
+    size_t counts[6] = {};
+    for (size_t i = 0; i < accesses_.size(); ++i) {
+      Outcome o = proveAccess(terms, accesses_[i], questions[i], contract, launch);
+      ++counts[static_cast<size_t>(o.proof)];
+      reportAccess(accesses_[i], o, contract.empty());
+    }
+    reportEntry(entry, contract, counts, launch.has_value());
+  }
+
+  std::vector<IndexQuestion> questionsOf(LaunchTerms& terms, OpId id) {
+    const Operation& op = p_.op(id);
+    std::vector<IndexQuestion> out;
+    const Operand* view = operands::viewOperand(op);
+    TypeRef vt = view ? p_.typeOf(view->value) : nullptr;
+    llvm::ArrayRef<Operand> index = operands::index(op);
+    if (!vt || !vt->isView() || index.size() != vt->shape.size()) return out;
+    for (size_t d = 0; d < index.size(); ++d) {
+      if (vt->kind == TypeKind::GatherScatterView && static_cast<int64_t>(d) == vt->sparseDim) continue;
+      IndexQuestion q{d, terms.value(index[d].value), std::nullopt, "", std::nullopt, ""};
+      size_t td = semantics::walkedDim(*vt, d);
+      int64_t step = semantics::tileStep(*vt, d);
+      std::optional<Term> size = terms.tensorSize(view->value, td);
+      if (size && step > 0) {
+        // semantics::indexExtent: ceildiv(size, step).
+        z3::context& z = terms.context();
+        q.extent = Term{z3::operator/(size->e + z.int_val(step - 1), z.int_val(step)), size->exact};
+        int64_t staticSize = vt->tensorView ? vt->tensorView->shape[td] : kDynamic;
+        ValueId sv = tensorDimValue(p_, view->value, td);
+        q.size = size;
+        q.sizeText = sv == kNoId ? "the size" : name(p_, sv);
+        q.extentText = staticSize != kDynamic ? std::to_string(semantics::indexExtent(staticSize, step))
+                       : step == 1            ? (sv == kNoId ? "the size" : name(p_, sv))
+                                              : "cdiv(" + (sv == kNoId ? std::string("the size") : name(p_, sv)) +
+                                         ", " + std::to_string(step) + ")";
+      }
+      out.push_back(std::move(q));
+    }
+    return out;
+  }
+
+  // What an index counts with: block id `axis`, or the induction variable
+  // of `loop`, plus a constant (through assume, exti, reshape, broadcast,
+  // and addi and subi of constants).
+  struct Counted {
+    size_t axis = 0;
+    OpId loop = kNoId;
+    int64_t plus = 0;
+  };
+  std::optional<Counted> counted(ValueId v, int depth = 0) const {
+    const Value& val = p_.value(v);
+    if (val.blockArg && val.index == 0 && val.owner != kNoId && is(p_.op(val.owner), OpKind::For))
+      return Counted{0, val.owner, 0};
+    const Operation* op = definingOp(p_, v);
+    if (!op || depth > 16) return std::nullopt;
+    switch (op->info->kind) {
+      case OpKind::GetTileBlockId: return Counted{p_.value(v).index, kNoId, 0};
+      case OpKind::Assume: case OpKind::Reshape: case OpKind::Broadcast: case OpKind::Exti:
+        return op->operands.empty() ? std::nullopt : counted(op->operands[0].value, depth + 1);
+      case OpKind::Addi: case OpKind::Subi: {
+        if (op->operands.size() != 2) return std::nullopt;
+        auto c = constantInts(p_, op->operands[1].value, 1);
+        auto b = counted(op->operands[0].value, depth + 1);
+        if (!c || c->size() != 1 || !b) return std::nullopt;
+        b->plus += op->info->kind == OpKind::Addi ? (*c)[0] : -(*c)[0];
+        return b;
+      }
+      default: return std::nullopt;
+    }
+  }
+
+  static bool mentions(const z3::expr& e, const z3::expr& symbol) {
+    std::vector<z3::expr> cs;
+    std::set<unsigned> seen;
+    symbolic::constantsOf(e, cs, seen);
+    return std::any_of(cs.begin(), cs.end(), [&](const z3::expr& c) { return c.decl().id() == symbol.decl().id(); });
+  }
+
+  // Whether `op` runs in every block, on every iteration of the loops
+  // around it (only loops between it and the entry).
+  bool runsInEveryBlock(OpId op) const {
+    for (OpId q = p_.op(op).parent; q != entry_; q = p_.op(q).parent)
+      if (q == kNoId || !(is(p_.op(q), OpKind::For) || is(p_.op(q), OpKind::Loop))) return false;
+    return true;
+  }
+
+  void addClause(LaunchTerms& terms, std::vector<Clause>& out, const z3::expr& e, const std::string& text, OpId from) {
+    if (std::any_of(out.begin(), out.end(), [&](const Clause& c) { return c.text == text; })) return;
+    // A clause no launch can keep together with the others is a bug of the
+    // access, not a promise of the host: it stays out, and the access is
+    // then reported for the launches that keep the rest.
+    z3::expr all = e;
+    for (const Clause& c : out) all = all && c.e;
+    if (check(terms.context(), all && terms.factsFor(all)) == z3::unsat) return;
+    out.push_back({e, text, from});
+  }
+
+  void contractClauses(LaunchTerms& terms, OpId id, const std::vector<IndexQuestion>& qs, std::vector<Clause>& out) {
+    // The arrays it indexes are not empty: an empty one has no tile to index.
+    for (const IndexQuestion& q : qs)
+      if (q.size && !q.size->e.is_numeral()) addClause(terms, out, q.size->e >= 1, q.sizeText + " >= 1", id);
+    bool everyBlock = runsInEveryBlock(id);
+    z3::context& z = terms.context();
+    llvm::ArrayRef<Operand> index = operands::index(p_.op(id));
+    for (const IndexQuestion& q : qs) {
+      auto b = counted(index[q.dim].value);
+      // Only `x[bid]` and `x[i]` state the host's promise: an index ahead of
+      // its block or iteration (`x[bid + 1]`) is more often the bug than a
+      // promise of a larger array, so it is checked against the others' clauses.
+      if (!b || b->plus != 0 || !q.extent) continue;
+      std::string plus = b->plus ? " + " + std::to_string(b->plus) : "";
+      if (b->loop == kNoId) {  // every block finds its tile: grid + c <= extent
+        // Under a condition only when it does not ask the block id along that
+        // axis (a guard `if bid < n` is what keeps such an access in range).
+        if (b->axis > 2 || (!everyBlock && mentions(terms.reaches(id).e, terms.blockId(b->axis)))) continue;
+        addClause(terms, out, terms.grid(b->axis) + z.int_val(b->plus) <= q.extent->e,
+                  std::string("grid.") + kAxes[b->axis] + plus + " <= " + q.extentText, id);
+        continue;
+      }
+      // Every iteration finds its tile: the upper bound + c <= extent, when the loop runs.
+      if (!everyBlock) continue;
+      ForOp loop(p_.op(b->loop));
+      std::optional<Term> lb = terms.value(loop.lowerBound()), ub = terms.value(loop.upperBound());
+      if (!lb || !ub || !lb->exact || !ub->exact || loop.unsignedCmp()) continue;
+      addClause(terms, out, lb->e >= ub->e || ub->e + z.int_val(b->plus) <= q.extent->e,
+                name(p_, loop.upperBound()) + plus + " <= " + q.extentText, id);
+    }
+  }
+
+  // The launch given (--grid, --arg, a launch file) as equalities.
+  std::optional<z3::expr> launchFacts(LaunchTerms& terms) {
+    if (!cx_.options.grid) return std::nullopt;
+    z3::context& z = terms.context();
+    z3::expr e = z.bool_val(true);
+    for (size_t d = 0; d < 3; ++d) e = e && terms.grid(d) == z.int_val((*cx_.options.grid)[d]);
+    const Operation& fn = p_.op(entry_);
+    if (!fn.regions.empty() && !fn.regions[0].blocks.empty())
+      for (ValueId a : fn.regions[0].blocks[0].args) {
+        const ScalarFact* s = cx_.facts.scalar(a);
+        auto arg = s && s->basis.kind == Evidence::Launch ? terms.argument(a) : std::nullopt;
+        if (arg && s->exact()) e = e && *arg == z.int_val(*s->exact());
+      }
+    return e;
+  }
+
+  static z3::check_result check(z3::context& z, const z3::expr& f, std::optional<z3::model>* model = nullptr) {
+    z3::solver s(z);
+    z3::params prm(z);
+    prm.set("rlimit", kQueryRlimit);
+    s.set(prm);
+    s.add(f);
+    z3::check_result r = s.check();
+    if (r == z3::sat && model) model->emplace(s.get_model());
+    return r;
+  }
+
+  Outcome proveAccess(LaunchTerms& terms, OpId id, const std::vector<IndexQuestion>& qs,
+                      const std::vector<Clause>& contract, const std::optional<z3::expr>& launch) {
+    z3::context& z = terms.context();
+    if (qs.empty()) return {Proof::Undecided, "its view's index space is not known"};
+    Term reach = terms.reaches(id);
+    z3::expr out = z.bool_val(false);
+    bool exact = reach.exact;
+    for (const IndexQuestion& q : qs) {
+      if (!q.index) return {Proof::Undecided, "index " + std::to_string(q.dim) + " is not an integer the prover follows"};
+      if (!q.extent) return {Proof::Undecided, "the size of dimension " + std::to_string(q.dim) + " is not known"};
+      out = out || q.index->e < 0 || q.index->e >= q.extent->e;
+      exact = exact && q.index->exact && q.extent->exact;
+    }
+    z3::expr question = reach.e && out;
+    z3::expr base = terms.factsFor(question) && reach.e;
+    if (check(z, base && terms.factsFor(reach.e)) == z3::unsat) return {Proof::Unreachable, ""};
+    std::optional<z3::model> m;
+    if (launch) {  // the launch given decides first: exact for it
+      z3::check_result given = check(z, base && *launch && terms.factsFor(*launch) && out, &m);
+      if (given == z3::sat && exact) return {Proof::Fails, "this launch: " + witness(terms, *m, qs, question)};
+    }
+    z3::check_result every = check(z, base && out);
+    if (every == z3::unsat) return {Proof::EveryLaunch, ""};
+    z3::expr keeps = z.bool_val(true);
+    for (const Clause& c : contract) keeps = keeps && c.e;
+    z3::check_result kept = check(z, base && keeps && terms.factsFor(keeps) && out, &m);
+    if (kept == z3::unsat) return {Proof::Contract, ""};
+    if (launch) {
+      z3::check_result given = check(z, base && *launch && terms.factsFor(*launch) && out);
+      if (given == z3::unsat) return {Proof::ThisLaunch, ""};
+    }
+    if (kept == z3::unknown || every == z3::unknown) return {Proof::Undecided, "the prover's work limit was reached"};
+    if (!exact) return {Proof::Undecided, "the index depends on values the prover does not know (loaded from memory, "
+                                          "carried by a loop, or a product of unknowns)"};
+    return {Proof::Fails, witness(terms, *m, qs, question)};
+  }
+
+  std::string witness(LaunchTerms& terms, const z3::model& m, const std::vector<IndexQuestion>& qs,
+                      const z3::expr& question) {
+    for (const IndexQuestion& q : qs) {
+      z3::expr i = m.eval(q.index->e, true), n = m.eval(q.extent->e, true);
+      int64_t iv = 0, nv = 0;
+      if (!i.is_numeral_i64(iv) || !n.is_numeral_i64(nv) || (iv >= 0 && iv < nv)) continue;
+      return "index " + std::to_string(iv) + " of dimension " + std::to_string(q.dim) + " (valid: " +
+             (nv > 0 ? "0.." + std::to_string(nv - 1) : "none") + ") with " + describeLaunch(terms, m, question);
+    }
+    return describeLaunch(terms, m, question);
+  }
+
+  void reportAccess(OpId id, const Outcome& o, bool noContract) {
+    const Operation& op = p_.op(id);
+    std::string what = std::string(nameOf(op));
+    std::string msg;
+    switch (o.proof) {
+      case Proof::Unreachable: msg = what + " never runs: the conditions on its way contradict each other"; break;
+      case Proof::EveryLaunch: msg = what + " in range for every launch"; break;
+      case Proof::Contract: msg = what + " in range for every launch that keeps the contract"; break;
+      case Proof::ThisLaunch: msg = what + " in range for this launch; for others undecided"; break;
+      case Proof::Fails:
+        msg = what + " out of range for " +
+              (o.detail.rfind("this launch", 0) == 0
+                   ? o.detail
+                   : std::string("a launch that keeps ") + (noContract ? "the (empty) contract" : "the contract") +
+                         ": " + o.detail);
+        break;
+      case Proof::Undecided: msg = what + " undecided: " + o.detail; break;
+    }
+    diags_.add(Severity::Remark, op.nameRange, "prove.access", msg);
+  }
+
+  void reportEntry(OpId entry, const std::vector<Clause>& contract, const size_t* counts, bool launch) {
+    const Operation& fn = p_.op(entry);
+    std::string c;
+    for (const Clause& k : contract)
+      c += (c.empty() ? "" : " and ") + k.text + " (from the " + std::string(nameOf(p_.op(k.from))) + " at " +
+           cx_.facts.place(p_.op(k.from).range.begin) + ")";
+    size_t total = 0;
+    for (int i = 0; i < 6; ++i) total += counts[i];
+    auto n = [&](Proof p) { return std::to_string(counts[static_cast<size_t>(p)]); };
+    std::string msg = (contract.empty() ? "launch contract: none" : "launch contract: " + c) + "; of " +
+                      std::to_string(total) + " view accesses, " + n(Proof::EveryLaunch) +
+                      " in range for every launch, " + n(Proof::Contract) + " for every launch that keeps the contract, " +
+                      (launch ? n(Proof::ThisLaunch) + " for this launch only, " : "") + n(Proof::Fails) +
+                      " out of range for some launch that keeps it, " + n(Proof::Undecided) + " undecided" +
+                      (counts[0] ? ", " + n(Proof::Unreachable) + " never run" : "");
+    diags_.add(Severity::Remark, fn.nameRange, "prove.contract", msg);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<CheckPass> launchProofs(const CheckContext& cx, DiagSink& diags) {
+  return std::make_unique<LaunchProofs>(cx, diags);
+}
+
+}  // namespace tilesight
