@@ -81,6 +81,7 @@ public:
     if (entry_ == unit && !p_.op(unit).broken) prove(unit);
     entry_ = kNoId;
     accesses_.clear();
+    promisedPastGuard_.clear();
   }
 
 private:
@@ -89,14 +90,25 @@ private:
   DiagSink& diags_;
   OpId entry_ = kNoId;
   std::vector<OpId> accesses_;
+  // Accesses indexed by a block id behind a guard on another array's size
+  // (`if b * T >= x.shape[0]: return` before `out[b]`): in range when the
+  // host gives `out` as many tiles as the guard lets blocks through.
+  std::set<OpId> promisedPastGuard_;
+  z3::solver* solver_ = nullptr;  // the entry's, while it is proved
 
   void prove(OpId entry) {
     z3::context z;
+    z3::solver solver(z, "QF_LIA");
+    z3::params prm(z);
+    prm.set("rlimit", kQueryRlimit);
+    solver.set(prm);
+    solver_ = &solver;
     LaunchTerms terms(z, p_, entry);
     std::vector<std::vector<IndexQuestion>> questions;
     for (OpId a : accesses_) questions.push_back(questionsOf(terms, a));
     std::vector<Clause> contract;
     for (size_t i = 0; i < accesses_.size(); ++i) contractClauses(terms, accesses_[i], questions[i], contract);
+    contract = keepable(terms, std::move(contract));
     std::optional<z3::expr> launch = launchFacts(terms);
     size_t counts[6] = {};
     for (size_t i = 0; i < accesses_.size(); ++i) {
@@ -175,6 +187,13 @@ private:
     return std::any_of(cs.begin(), cs.end(), [&](const z3::expr& c) { return c.decl().id() == symbol.decl().id(); });
   }
 
+  static bool sharesSymbol(const z3::expr& a, const z3::expr& b) {
+    std::vector<z3::expr> cs;
+    std::set<unsigned> seen;
+    symbolic::constantsOf(b, cs, seen);
+    return std::any_of(cs.begin(), cs.end(), [&](const z3::expr& c) { return mentions(a, c); });
+  }
+
   // Whether `op` runs in every block, on every iteration of the loops
   // around it (only loops between it and the entry).
   bool runsInEveryBlock(OpId op) const {
@@ -183,15 +202,28 @@ private:
     return true;
   }
 
-  void addClause(LaunchTerms& terms, std::vector<Clause>& out, const z3::expr& e, const std::string& text, OpId from) {
+  void addClause(LaunchTerms&, std::vector<Clause>& out, const z3::expr& e, const std::string& text, OpId from) {
     if (std::any_of(out.begin(), out.end(), [&](const Clause& c) { return c.text == text; })) return;
-    // A clause no launch can keep together with the others is a bug of the
-    // access, not a promise of the host: it stays out, and the access is
-    // then reported for the launches that keep the rest.
-    z3::expr all = e;
-    for (const Clause& c : out) all = all && c.e;
-    if (check(terms.context(), all && terms.factsFor(all)) == z3::unsat) return;
     out.push_back({e, text, from});
+  }
+
+  // A clause no launch can keep together with the others is a bug of the
+  // access, not a promise of the host: it leaves the contract (the first
+  // such, in program order), and its access is then reported for the
+  // launches that keep the rest. One question when they all agree.
+  std::vector<Clause> keepable(LaunchTerms& terms, std::vector<Clause> all) {
+    auto conj = [&](const std::vector<Clause>& cs) {
+      z3::expr e = terms.context().bool_val(true);
+      for (const Clause& c : cs) e = e && c.e;
+      return e && terms.factsFor(e);
+    };
+    if (check(terms.context(), conj(all)) != z3::unsat) return all;
+    std::vector<Clause> out;
+    for (Clause& c : all) {
+      out.push_back(c);
+      if (check(terms.context(), conj(out)) == z3::unsat) out.pop_back();
+    }
+    return out;
   }
 
   void contractClauses(LaunchTerms& terms, OpId id, const std::vector<IndexQuestion>& qs, std::vector<Clause>& out) {
@@ -209,11 +241,20 @@ private:
       if (!b || b->plus != 0 || !q.extent) continue;
       std::string plus = b->plus ? " + " + std::to_string(b->plus) : "";
       if (b->loop == kNoId) {  // every block finds its tile: grid + c <= extent
-        // Under a condition only when it does not ask the block id along that
-        // axis (a guard `if bid < n` is what keeps such an access in range).
-        if (b->axis > 2 || (!everyBlock && mentions(terms.reaches(id).e, terms.blockId(b->axis)))) continue;
-        addClause(terms, out, terms.grid(b->axis) + z.int_val(b->plus) <= q.extent->e,
-                  std::string("grid.") + kAxes[b->axis] + plus + " <= " + q.extentText, id);
+        if (b->axis > 2) continue;
+        Term reach = terms.reaches(id);
+        if (!mentions(reach.e, terms.blockId(b->axis))) {
+          addClause(terms, out, terms.grid(b->axis) + z.int_val(b->plus) <= q.extent->e,
+                    std::string("grid.") + kAxes[b->axis] + plus + " <= " + q.extentText, id);
+          continue;
+        }
+        // Behind a guard that asks the block id: a guard that asks this
+        // array's own size is the kernel's bounds logic, checked, not
+        // promised. Else (`if b * T >= n: return` before `out[b]`) every
+        // block that passes the guard finds its tile of this array.
+        // The promise would need a quantifier over the blocks (slow to decide):
+        // such an access is said undecided rather than out of range.
+        if (reach.exact && q.size && !sharesSymbol(reach.e, q.size->e)) promisedPastGuard_.insert(id);
         continue;
       }
       // Every iteration finds its tile: the upper bound + c <= extent, when the loop runs.
@@ -242,14 +283,14 @@ private:
     return e;
   }
 
-  static z3::check_result check(z3::context& z, const z3::expr& f, std::optional<z3::model>* model = nullptr) {
-    z3::solver s(z);
-    z3::params prm(z);
-    prm.set("rlimit", kQueryRlimit);
-    s.set(prm);
+  // One question to the entry's solver (each in a scope of its own).
+  z3::check_result check(z3::context&, const z3::expr& f, std::optional<z3::model>* model = nullptr) {
+    z3::solver& s = *solver_;
+    s.push();
     s.add(f);
     z3::check_result r = s.check();
     if (r == z3::sat && model) model->emplace(s.get_model());
+    s.pop();
     return r;
   }
 
@@ -268,14 +309,15 @@ private:
     }
     z3::expr question = reach.e && out;
     z3::expr base = terms.factsFor(question) && reach.e;
-    if (check(z, base && terms.factsFor(reach.e)) == z3::unsat) return {Proof::Unreachable, ""};
     std::optional<z3::model> m;
     if (launch) {  // the launch given decides first: exact for it
       z3::check_result given = check(z, base && *launch && terms.factsFor(*launch) && out, &m);
       if (given == z3::sat && exact) return {Proof::Fails, "this launch: " + witness(terms, *m, qs, question)};
+      m.reset();
     }
     z3::check_result every = check(z, base && out);
-    if (every == z3::unsat) return {Proof::EveryLaunch, ""};
+    if (every == z3::unsat)
+      return {check(z, base && terms.factsFor(reach.e)) == z3::unsat ? Proof::Unreachable : Proof::EveryLaunch, ""};
     z3::expr keeps = z.bool_val(true);
     for (const Clause& c : contract) keeps = keeps && c.e;
     z3::check_result kept = check(z, base && keeps && terms.factsFor(keeps) && out, &m);
@@ -287,6 +329,12 @@ private:
     if (kept == z3::unknown || every == z3::unknown) return {Proof::Undecided, "the prover's work limit was reached"};
     if (!exact) return {Proof::Undecided, "the index depends on values the prover does not know (loaded from memory, "
                                           "carried by a loop, or a product of unknowns)"};
+    if (promisedPastGuard_.count(id))
+      return {Proof::Undecided, "in range when the array has a tile for every block the guard before it lets "
+                                "through (the host's promise, not asked)"};
+    z3::expr noWrap = terms.noWrapFor(question);
+    if (check(z, base && keeps && terms.factsFor(keeps) && out && noWrap, &m) != z3::sat)
+      return {Proof::Undecided, "out of range only for launches where an integer wraps around (" + witness(terms, *m, qs, question) + ")"};
     return {Proof::Fails, witness(terms, *m, qs, question)};
   }
 

@@ -53,6 +53,7 @@ z3::expr quotient(const z3::expr& a, int64_t c, Rounding r) {
 void constantsOf(const z3::expr& e, std::vector<z3::expr>& out, std::set<unsigned>& seen) {
   if (!seen.insert(e.id()).second) return;
   if (e.is_const() && !e.is_numeral() && e.decl().decl_kind() == Z3_OP_UNINTERPRETED) out.push_back(e);
+  if (e.is_quantifier()) constantsOf(e.body(), out, seen);
   if (e.is_app())
     for (unsigned i = 0; i < e.num_args(); ++i) constantsOf(e.arg(i), out, seen);
 }
@@ -93,7 +94,17 @@ void LaunchTerms::addFactOnEach(const z3::expr& x, const z3::expr& fact) {
 }
 
 z3::expr LaunchTerms::factsFor(const z3::expr& query) const {
-  std::vector<z3::expr> work, out;
+  std::vector<z3::expr> out;
+  cone(query, &out);
+  z3::expr_vector v(z_);
+  for (const z3::expr& f : out) v.push_back(f);
+  return z3::mk_and(v);
+}
+
+// The symbols `query` reaches through the facts (their declaration ids), and
+// those facts in `facts`.
+std::set<unsigned> LaunchTerms::cone(const z3::expr& query, std::vector<z3::expr>* facts) const {
+  std::vector<z3::expr> work;
   std::set<unsigned> seen, done;
   constantsOf(query, work, seen);
   for (size_t i = 0; i < 6; ++i) work.push_back(symbols_[i].e);  // the grid and block: always a launch
@@ -104,21 +115,32 @@ z3::expr LaunchTerms::factsFor(const z3::expr& query) const {
     auto it = factsOf_.find(c.decl().id());
     if (it == factsOf_.end()) continue;
     for (const z3::expr& f : it->second) {
-      out.push_back(f);
+      if (facts) facts->push_back(f);
       constantsOf(f, work, seen);
     }
   }
+  return done;
+}
+
+z3::expr LaunchTerms::noWrapFor(const z3::expr& query) const {
+  std::set<unsigned> in = cone(query, nullptr);
   z3::expr_vector v(z_);
-  for (const z3::expr& f : out) v.push_back(f);
+  for (const z3::expr& w : noWrap_) {
+    std::vector<z3::expr> cs;
+    std::set<unsigned> seen;
+    constantsOf(w, cs, seen);
+    if (std::all_of(cs.begin(), cs.end(), [&](const z3::expr& c) { return in.count(c.decl().id()) > 0; })) v.push_back(w);
+  }
   return z3::mk_and(v);
 }
 
-z3::expr LaunchTerms::wrap(const z3::expr& m, unsigned bits) const {
+z3::expr LaunchTerms::wrap(const z3::expr& m, unsigned bits) {
   if (m.is_numeral()) {
     int64_t v;
     if (m.is_numeral_i64(v) && fitsIn(v, bits)) return m;
   }
   z3::expr lo = z_.int_val(bigText(minOf(bits)).c_str());
+  noWrap_.push_back(lo <= m && m <= z_.int_val(bigText(maxOf(bits)).c_str()));
   return z3::mod(m - lo, power2(z_, bits)) + lo;
 }
 

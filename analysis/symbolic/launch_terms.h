@@ -60,6 +60,10 @@ public:
   // sizes at least 0. Only the facts a query reaches are asserted, so that a
   // loop that never runs falsifies the questions about its body alone.
   z3::expr factsFor(const z3::expr& query) const;
+  // That no integer op on the way to `query`'s symbols wraps around: a
+  // solution that needs a wrap (b * 256 past 2^31 for a block id near the
+  // grid's limit) is real but rarely what a finding should rest on.
+  z3::expr noWrapFor(const z3::expr& query) const;
 
   z3::expr grid(size_t d) const { return symbols_[d].e; }
   z3::expr blockId(size_t d) const { return symbols_[3 + d].e; }
@@ -79,7 +83,8 @@ private:
   std::optional<Term> integerOp(const Operation& op, unsigned bits);
   std::optional<Term> blockArgument(const Value& val, ValueId v);
   Term fresh(ValueId v, unsigned bits, Symbol::Kind kind, bool exact);
-  z3::expr wrap(const z3::expr& m, unsigned bits) const;
+  z3::expr wrap(const z3::expr& m, unsigned bits);
+  std::set<unsigned> cone(const z3::expr& query, std::vector<z3::expr>* facts) const;
   z3::expr asUnsigned(const z3::expr& x, unsigned bits) const;
   void assumeFact(const Operation& op, const z3::expr& x);
   void addFact(const z3::expr& symbol, const z3::expr& fact);
@@ -91,6 +96,7 @@ private:
   OpId entry_;
   std::vector<Symbol> symbols_;
   std::map<unsigned, std::vector<z3::expr>> factsOf_;  // by the symbol's declaration id
+  std::vector<z3::expr> noWrap_;                        // each wrapping op's result in range
   llvm::DenseMap<ValueId, std::optional<Term>> memo_;
   unsigned depth_ = 0;
 };
