@@ -110,13 +110,23 @@ private:
     for (size_t i = 0; i < accesses_.size(); ++i) contractClauses(terms, accesses_[i], questions[i], contract);
     contract = keepable(terms, std::move(contract));
     std::optional<z3::expr> launch = launchFacts(terms);
+    // The launch given keeps the contract or breaks it: when it keeps it, its
+    // questions keep what it leaves open (sizes it does not give) to the
+    // contract too; when it breaks a clause, the launch alone is asked.
+    std::vector<std::string> broken;
+    if (launch) {
+      for (const Clause& c : contract)
+        if (check(z, *launch && c.e && terms.factsFor(*launch && c.e)) == z3::unsat) broken.push_back(c.text);
+      if (broken.empty())
+        for (const Clause& c : contract) *launch = *launch && c.e;
+    }
     size_t counts[6] = {};
     for (size_t i = 0; i < accesses_.size(); ++i) {
       Outcome o = proveAccess(terms, accesses_[i], questions[i], contract, launch);
       ++counts[static_cast<size_t>(o.proof)];
       reportAccess(accesses_[i], o, contract.empty());
     }
-    reportEntry(entry, contract, counts, launch.has_value());
+    reportEntry(entry, contract, counts, launch.has_value(), broken);
   }
 
   std::vector<IndexQuestion> questionsOf(LaunchTerms& terms, OpId id) {
@@ -157,11 +167,13 @@ private:
     size_t axis = 0;
     OpId loop = kNoId;
     int64_t plus = 0;
+    ValueId argument = kNoId;  // an entry's scalar argument instead
   };
   std::optional<Counted> counted(ValueId v, int depth = 0) const {
     const Value& val = p_.value(v);
     if (val.blockArg && val.index == 0 && val.owner != kNoId && is(p_.op(val.owner), OpKind::For))
       return Counted{0, val.owner, 0};
+    if (val.blockArg && val.owner == entry_) return Counted{0, kNoId, 0, v};
     const Operation* op = definingOp(p_, v);
     if (!op || depth > 16) return std::nullopt;
     switch (op->info->kind) {
@@ -187,6 +199,19 @@ private:
     return std::any_of(cs.begin(), cs.end(), [&](const z3::expr& c) { return c.decl().id() == symbol.decl().id(); });
   }
 
+  // Whether e involves only the grid and the entry's arguments.
+  static bool launchLevel(const LaunchTerms& terms, const z3::expr& e) {
+    std::vector<z3::expr> cs;
+    std::set<unsigned> seen;
+    symbolic::constantsOf(e, cs, seen);
+    for (const z3::expr& c : cs)
+      for (const symbolic::Symbol& sym : terms.symbols())
+        if (sym.e.decl().id() == c.decl().id() && sym.kind != symbolic::Symbol::Grid &&
+            sym.kind != symbolic::Symbol::Argument)
+          return false;
+    return true;
+  }
+
   static bool sharesSymbol(const z3::expr& a, const z3::expr& b) {
     std::vector<z3::expr> cs;
     std::set<unsigned> seen;
@@ -202,8 +227,12 @@ private:
     return true;
   }
 
-  void addClause(LaunchTerms&, std::vector<Clause>& out, const z3::expr& e, const std::string& text, OpId from) {
+  void addClause(LaunchTerms& terms, std::vector<Clause>& out, const z3::expr& e, const std::string& text, OpId from) {
     if (std::any_of(out.begin(), out.end(), [&](const Clause& c) { return c.text == text; })) return;
+    if (e.simplify().is_true()) return;  // a constant bound: nothing to promise
+    // A promise is about the launch (grid, arguments), not about one block
+    // or iteration: a loop bound `qb + 2` is the kernel's, checked, not promised.
+    if (!launchLevel(terms, e)) return;
     out.push_back({e, text, from});
   }
 
@@ -240,6 +269,11 @@ private:
       // promise of a larger array, so it is checked against the others' clauses.
       if (!b || b->plus != 0 || !q.extent) continue;
       std::string plus = b->plus ? " + " + std::to_string(b->plus) : "";
+      if (b->argument != kNoId) {  // an index the host passes: the host's to keep in range
+        addClause(terms, out, q.index->e >= 0 && q.index->e < q.extent->e,
+                  "0 <= " + name(p_, b->argument) + " < " + q.extentText, id);
+        continue;
+      }
       if (b->loop == kNoId) {  // every block finds its tile: grid + c <= extent
         if (b->axis > 2) continue;
         Term reach = terms.reaches(id);
@@ -262,7 +296,20 @@ private:
       ForOp loop(p_.op(b->loop));
       std::optional<Term> lb = terms.value(loop.lowerBound()), ub = terms.value(loop.upperBound());
       if (!lb || !ub || !lb->exact || !ub->exact || loop.unsignedCmp()) continue;
-      addClause(terms, out, lb->e >= ub->e || ub->e + z.int_val(b->plus) <= q.extent->e,
+      // A loop up to its block id and no further (`range(bid + 1)`, a causal
+      // mask) reaches what `x[bid]` does: every block finds its tile when
+      // the grid has no more blocks than x has tiles.
+      auto upTo = counted(loop.upperBound());
+      if (upTo && upTo->loop == kNoId && upTo->argument == kNoId && upTo->plus == 1 && b->plus == 0 && upTo->axis < 3) {
+        addClause(terms, out, terms.grid(upTo->axis) <= q.extent->e,
+                  std::string("grid.") + kAxes[upTo->axis] + " <= " + q.extentText, id);
+        continue;
+      }
+      // The loop runs in no block when it is empty for its lowest start (a
+      // grid-stride loop starts at the block id, 0 in block 0).
+      bool perBlockStart = !launchLevel(terms, lb->e);
+      addClause(terms, out,
+                (perBlockStart ? ub->e <= 0 : lb->e >= ub->e) || ub->e + z.int_val(b->plus) <= q.extent->e,
                 name(p_, loop.upperBound()) + plus + " <= " + q.extentText, id);
     }
   }
@@ -371,7 +418,8 @@ private:
     diags_.add(Severity::Remark, op.nameRange, "prove.access", msg);
   }
 
-  void reportEntry(OpId entry, const std::vector<Clause>& contract, const size_t* counts, bool launch) {
+  void reportEntry(OpId entry, const std::vector<Clause>& contract, const size_t* counts, bool launch,
+                   const std::vector<std::string>& broken) {
     const Operation& fn = p_.op(entry);
     std::string c;
     for (const Clause& k : contract)
@@ -386,6 +434,8 @@ private:
                       (launch ? n(Proof::ThisLaunch) + " for this launch only, " : "") + n(Proof::Fails) +
                       " out of range for some launch that keeps it, " + n(Proof::Undecided) + " undecided" +
                       (counts[0] ? ", " + n(Proof::Unreachable) + " never run" : "");
+    for (size_t i = 0; i < broken.size(); ++i)
+      msg += (i ? ", " : "; the launch given breaks the contract: ") + broken[i];
     diags_.add(Severity::Remark, fn.nameRange, "prove.contract", msg);
   }
 };

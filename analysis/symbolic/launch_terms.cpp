@@ -412,7 +412,11 @@ std::string describeLaunch(const LaunchTerms& t, const z3::model& m, const z3::e
   constantsOf(query, cs, seen);
   std::set<unsigned> used;
   for (const z3::expr& c : cs) used.insert(c.decl().id());
-  auto val = [&](const z3::expr& e) { return m.eval(e, true).to_string(); };
+  auto val = [&](const z3::expr& e) {
+    z3::expr v = m.eval(e, true);
+    int64_t i;
+    return v.is_numeral_i64(i) ? std::to_string(i) : v.to_string();
+  };
   const auto& s = t.symbols();
   std::string out = "grid " + val(s[0].e) + "," + val(s[1].e) + "," + val(s[2].e) + ", block " + val(s[3].e) + "," +
                     val(s[4].e) + "," + val(s[5].e);
