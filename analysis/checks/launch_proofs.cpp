@@ -305,6 +305,11 @@ private:
                   std::string("grid.") + kAxes[upTo->axis] + " <= " + q.extentText, id);
         continue;
       }
+      // A bound computed from the array's own size (`(n + 256) / 256` over
+      // n's tiles) is the kernel's arithmetic, checked, not promised; one
+      // from another argument (a scalar K, another array's shape) is the
+      // host's promise that the two agree.
+      if (sharesSymbol(ub->e, q.extent->e)) continue;
       // The loop runs in no block when it is empty for its lowest start (a
       // grid-stride loop starts at the block id, 0 in block 0).
       bool perBlockStart = !launchLevel(terms, lb->e);
