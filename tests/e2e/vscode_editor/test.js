@@ -380,11 +380,16 @@ async function reportTables(page, device, entry = 'add') {
   await page.locator('.tab', { hasText: `tilesight run: ${entry}` }).waitFor({ timeout: WAIT_MS });
   return poll(page, async () => {
     for (const frame of page.frames()) {
-      const heading = await frame.$('body.tilesight-run-report h3').catch(() => null);
-      const text = heading && (await heading.textContent());
-      if (!text || !text.includes(`on ${device}`)) continue;
-      return frame.$$eval('table', (tables) => tables.map((t) =>
-        Array.from(t.querySelectorAll('tr')).map((r) => Array.from(r.querySelectorAll('th,td')).map((c) => c.textContent.trim()))));
+      // A report panel that a newer run replaces detaches its frame while it
+      // is read: that frame is skipped and the next poll reads the new one.
+      const tables = await (async () => {
+        const heading = await frame.$('body.tilesight-run-report h3');
+        const text = heading && (await heading.textContent());
+        if (!text || !text.includes(`on ${device}`)) return null;
+        return frame.$$eval('table', (ts) => ts.map((t) =>
+          Array.from(t.querySelectorAll('tr')).map((r) => Array.from(r.querySelectorAll('th,td')).map((c) => c.textContent.trim()))));
+      })().catch(() => null);
+      if (tables) return tables;
     }
     return null;
   });
