@@ -131,7 +131,7 @@ private:
     std::vector<std::string> broken;
     if (launch) {
       for (const Clause& c : contract)
-        if (check(z, *launch && c.e && terms.factsFor(*launch && c.e)) == z3::unsat) broken.push_back(c.text);
+        if (check(*launch && c.e && terms.factsFor(*launch && c.e)) == z3::unsat) broken.push_back(c.text);
       if (broken.empty())
         for (const Clause& c : contract) *launch = *launch && c.e;
     }
@@ -261,11 +261,11 @@ private:
       for (const Clause& c : cs) e = e && c.e;
       return e && terms.factsFor(e);
     };
-    if (check(terms.context(), conj(all)) != z3::unsat) return all;
+    if (check(conj(all)) != z3::unsat) return all;
     std::vector<Clause> out;
     for (Clause& c : all) {
       out.push_back(c);
-      if (check(terms.context(), conj(out)) == z3::unsat) out.pop_back();
+      if (check(conj(out)) == z3::unsat) out.pop_back();
     }
     return out;
   }
@@ -351,7 +351,7 @@ private:
   }
 
   // One question to the entry's solver (each in a scope of its own).
-  z3::check_result check(z3::context&, const z3::expr& f, std::optional<z3::model>* model = nullptr) {
+  z3::check_result check(const z3::expr& f, std::optional<z3::model>* model = nullptr) {
     if (unknowns_ >= kUnknownsPerEntry) return z3::unknown;
     z3::solver& s = *solver_;
     s.push();
@@ -380,19 +380,19 @@ private:
     z3::expr base = terms.factsFor(question) && reach.e;
     std::optional<z3::model> m;
     if (launch) {  // the launch given decides first: exact for it
-      z3::check_result given = check(z, base && *launch && terms.factsFor(*launch) && out, &m);
+      z3::check_result given = check(base && *launch && terms.factsFor(*launch) && out, &m);
       if (given == z3::sat && exact) return {Proof::Fails, "this launch: " + witness(terms, *m, qs, question)};
       m.reset();
     }
-    z3::check_result every = check(z, base && out);
+    z3::check_result every = check(base && out);
     if (every == z3::unsat)
-      return {check(z, base && terms.factsFor(reach.e)) == z3::unsat ? Proof::Unreachable : Proof::EveryLaunch, ""};
+      return {check(base && terms.factsFor(reach.e)) == z3::unsat ? Proof::Unreachable : Proof::EveryLaunch, ""};
     z3::expr keeps = z.bool_val(true);
     for (const Clause& c : contract) keeps = keeps && c.e;
-    z3::check_result kept = check(z, base && keeps && terms.factsFor(keeps) && out, &m);
+    z3::check_result kept = check(base && keeps && terms.factsFor(keeps) && out, &m);
     if (kept == z3::unsat) return {Proof::Contract, ""};
     if (launch) {
-      z3::check_result given = check(z, base && *launch && terms.factsFor(*launch) && out);
+      z3::check_result given = check(base && *launch && terms.factsFor(*launch) && out);
       if (given == z3::unsat) return {Proof::ThisLaunch, ""};
     }
     if (kept == z3::unknown || every == z3::unknown)
@@ -404,7 +404,7 @@ private:
       return {Proof::Undecided, "in range when the array has a tile for every block the guard before it lets "
                                 "through (the host's promise, not asked)"};
     z3::expr noWrap = terms.noWrapFor(question);
-    if (check(z, base && keeps && terms.factsFor(keeps) && out && noWrap, &m) != z3::sat)
+    if (check(base && keeps && terms.factsFor(keeps) && out && noWrap, &m) != z3::sat)
       return {Proof::Undecided, "out of range only for launches where an integer wraps around (" + witness(terms, *m, qs, question) + ")"};
     return {Proof::Fails, witness(terms, *m, qs, question)};
   }

@@ -14,7 +14,6 @@
 // this file writes the same rules as terms, as the SIMT lowering prints them
 // as C (tests/corpus/prove pins the questions they answer; a differential
 // test of each op's term against semantics::evalIntOp is still to come).
-#include <array>
 #include <map>
 #include <set>
 #include <cstdint>
